@@ -1,0 +1,198 @@
+"""numr.Array: one array type for every device, holding a backend's native array.
+
+An Array is ``(native array, dtype, device)``. The operators are the namespace's own
+elementwise functions (attached at the bottom of this module), so ``x + y`` and
+``numr.add(x, y)`` share one code path and one set of errors.
+"""
+
+from __future__ import annotations
+
+import builtins
+import enum
+from typing import Any
+
+from . import _dtypes as dt
+
+__all__ = ["Array"]
+
+_new = object.__new__
+
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+class Array:
+    """An n-dimensional array on a device (``cpu``, ``cuda:N`` or ``webgpu:N``).
+
+    Create arrays with the namespace's creation functions (``numr.asarray``,
+    ``numr.zeros`` ...), never with this constructor.
+    """
+
+    __slots__ = ("_data", "_dtype", "_device", "__weakref__")
+
+    # NumPy must not treat an Array as something to convert: with this, NumPy operators
+    # and ufuncs return NotImplemented, so `np_scalar * x` comes to Array.__rmul__.
+    __array_ufunc__ = None
+    __hash__ = None  # mutable, and == is elementwise
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("numr.Array cannot be constructed directly; use numr.asarray(...)")
+
+    @classmethod
+    def _new(cls, data: Any, dtype: dt.DType, device: Any) -> "Array":
+        obj = _new(cls)
+        obj._data = data
+        obj._dtype = dtype
+        obj._device = device
+        return obj
+
+    # --- attributes ------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> dt.DType:
+        return self._dtype
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._data.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def T(self) -> "Array":
+        if self._data.ndim != 2:
+            raise ValueError(f"Array.T: only defined for 2-D arrays, got {self._data.ndim}-D; "
+                             f"use permute_dims or mT")
+        return Array._new(self._device.ops.permute_dims(self._data, (1, 0)), self._dtype, self._device)
+
+    @property
+    def mT(self) -> "Array":
+        n = self._data.ndim
+        if n < 2:
+            raise ValueError(f"Array.mT: needs at least 2 dimensions, got {n}")
+        axes = tuple(range(n - 2)) + (n - 1, n - 2)
+        return Array._new(self._device.ops.permute_dims(self._data, axes), self._dtype, self._device)
+
+    # --- namespace, device, interchange ---------------------------------------------
+
+    def __array_namespace__(self, /, *, api_version: str | None = None):
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"__array_namespace__: unsupported api_version {api_version!r}; "
+                             f"supported: {_API_VERSIONS}")
+        import numr
+
+        return numr
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
+        from ._transfer import to_device
+
+        return to_device(self, device, stream=stream)
+
+    def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[enum.Enum, int] | None = None, copy: bool | None = None):
+        return self._device.ops.dlpack(self._data, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> tuple[enum.Enum, int]:
+        return self._device.ops.dlpack_device(self._data)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None):
+        if self._device.kind != "cpu":
+            raise TypeError(f"Array.__array__: the array is on {self._device}; implicit "
+                            f"conversion to NumPy is only for CPU arrays; call "
+                            f"x.to_device('cpu') first")
+        import numpy as np
+
+        data = self._data
+        if dtype is not None and np.dtype(dtype) != data.dtype:
+            if copy is False:
+                raise ValueError("Array.__array__: a dtype change needs a copy, but copy=False")
+            return data.astype(dtype)
+        if copy:
+            return data.copy()
+        return data
+
+    def __buffer__(self, flags: int, /) -> memoryview:
+        if self._device.kind != "cpu":
+            raise TypeError(f"Array.__buffer__: the array is on {self._device}; only CPU "
+                            f"arrays expose a buffer")
+        return memoryview(self._data)
+
+    # --- Python scalars --------------------------------------------------------------
+
+    def _scalar(self, name: str, kinds: frozenset):
+        if self._data.size != 1:
+            # Like NumPy: an ambiguous truth value is a ValueError, other conversions TypeError.
+            err = ValueError if name == "__bool__" else TypeError
+            raise err(f"Array.{name}: only an array of one element converts to a Python "
+                      f"scalar; got shape {self.shape}")
+        if self._dtype.kind not in kinds:
+            raise TypeError(f"Array.{name}: not defined for dtype {self._dtype}")
+        return self._device.ops.scalar(self._data)
+
+    def __bool__(self) -> builtins.bool:
+        return builtins.bool(self._scalar("__bool__", _ANY))
+
+    def __int__(self) -> int:
+        return int(self._scalar("__int__", _REAL))
+
+    def __float__(self) -> float:
+        return float(self._scalar("__float__", _REAL))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("__complex__", _ANY))
+
+    def __index__(self) -> int:
+        return int(self._scalar("__index__", _INTEGER))
+
+    # --- indexing --------------------------------------------------------------------
+
+    def __getitem__(self, key: Any, /) -> "Array":
+        return _getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        _setitem(self, key, value)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self._data.shape[0]):
+            yield _getitem(self, i)
+
+    # --- printing --------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        import numpy as np
+
+        body = np.array2string(self._device.ops.to_host(self._data), separator=", ",
+                               prefix="Array(")
+        return f"Array({body}, dtype={self._dtype.name}, device={self._device})"
+
+    def __str__(self) -> str:
+        import numpy as np
+
+        return np.array2string(self._device.ops.to_host(self._data))
+
+
+_ANY = frozenset({"bool", "int", "uint", "float", "complex"})
+_REAL = frozenset({"bool", "int", "uint", "float"})
+_INTEGER = frozenset({"int", "uint"})
+
+# The operators and indexing come from the namespace modules, which import Array.
+from . import _elementwise as _ew  # noqa: E402
+from ._indexing import getitem as _getitem, setitem as _setitem  # noqa: E402
+
+_ew.attach_operators(Array)

@@ -1,0 +1,132 @@
+"""The dtypes of numr, their kinds, and the one promotion table every device uses."""
+
+from __future__ import annotations
+
+import numpy as _np
+
+__all__ = [
+    "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "float32", "float64", "complex64", "complex128", "float16",
+]
+
+_builtin_bool = bool
+
+
+class DType:
+    """One array data type. Instances are singletons: compare them with ``==`` or ``is``."""
+
+    __slots__ = ("name", "kind", "itemsize", "standard", "__weakref__")
+
+    def __init__(self, name: str, kind: str, itemsize: int, standard: _builtin_bool = True):
+        self.name = name
+        # kind is one of: "bool", "int", "uint", "float", "complex"
+        self.kind = kind
+        self.itemsize = itemsize
+        self.standard = standard
+
+    def __repr__(self) -> str:
+        return f"numr.{self.name}"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        # Pickling returns the same singleton.
+        return (_by_name, (self.name,))
+
+    # Equality and hashing are by identity (the default): dtypes are singletons, and
+    # set/dict lookups of a dtype sit on every call's hot path.
+
+
+bool = DType("bool", "bool", 1)
+int8 = DType("int8", "int", 1)
+int16 = DType("int16", "int", 2)
+int32 = DType("int32", "int", 4)
+int64 = DType("int64", "int", 8)
+uint8 = DType("uint8", "uint", 1)
+uint16 = DType("uint16", "uint", 2)
+uint32 = DType("uint32", "uint", 4)
+uint64 = DType("uint64", "uint", 8)
+float32 = DType("float32", "float", 4)
+float64 = DType("float64", "float", 8)
+complex64 = DType("complex64", "complex", 8)
+complex128 = DType("complex128", "complex", 16)
+# Note: float16 is an extension dtype (the standard allows extra names); it is not one
+# of the 14 dtypes that ``__array_namespace_info__().dtypes()`` lists.
+float16 = DType("float16", "float", 2, standard=False)
+
+STANDARD = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+            float32, float64, complex64, complex128)
+ALL = STANDARD + (float16,)
+BY_NAME = {d.name: d for d in ALL}
+
+
+def _by_name(name: str) -> DType:
+    return BY_NAME[name]
+
+
+# Categories used by the standard to say which dtypes a function accepts.
+_KINDS = {
+    "bool": {"bool"},
+    "integer": {"int", "uint"},
+    "integer or boolean": {"int", "uint", "bool"},
+    "real numeric": {"int", "uint", "float"},
+    "numeric": {"int", "uint", "float", "complex"},
+    "floating-point": {"float", "complex"},
+    "real floating-point": {"float"},
+    "complex floating-point": {"complex"},
+    "any": {"bool", "int", "uint", "float", "complex"},
+}
+CATEGORY = {cat: frozenset(d for d in ALL if d.kind in kinds) for cat, kinds in _KINDS.items()}
+
+# The kinds that `isdtype` names; a tuple of them is also accepted.
+ISDTYPE_KINDS = {
+    "bool": CATEGORY["bool"],
+    "signed integer": frozenset(d for d in ALL if d.kind == "int"),
+    "unsigned integer": frozenset(d for d in ALL if d.kind == "uint"),
+    "integral": CATEGORY["integer"],
+    "real floating": CATEGORY["real floating-point"],
+    "complex floating": CATEGORY["complex floating-point"],
+    "numeric": CATEGORY["numeric"],
+}
+
+# ---------------------------------------------------------------------------------------
+# Promotion. The standard's table defines promotion within a kind (and bool with bool).
+# Note: where the standard leaves a pair open (signed with uint64, integer with float,
+# bool with a number), numr follows NumPy 2, because NumPy users rely on it; the table
+# below is therefore total over the dtypes, and the same on every device.
+# ---------------------------------------------------------------------------------------
+
+
+def _numpy_rule(a: DType, b: DType) -> DType:
+    return BY_NAME[_np.result_type(a.name, b.name).name]
+
+
+PROMOTE: dict[tuple[DType, DType], DType] = {(a, b): _numpy_rule(a, b) for a in ALL for b in ALL}
+
+
+def _standard_pair(a: DType, b: DType) -> _builtin_bool:
+    """Whether the standard itself defines the promotion of a with b."""
+    if a.kind == "bool" or b.kind == "bool":
+        return a.kind == b.kind
+    ints = {"int", "uint"}
+    if a.kind in ints and b.kind in ints:
+        return not ((a is uint64 and b.kind == "int") or (b is uint64 and a.kind == "int"))
+    inexact = {"float", "complex"}
+    return a.kind in inexact and b.kind in inexact
+
+
+def result_type_pair(a: DType, b: DType) -> DType:
+    return PROMOTE[a, b]
+
+
+# Ranges of the integer dtypes, for Python-scalar checks.
+INT_RANGE = {d: (int(_np.iinfo(d.name).min), int(_np.iinfo(d.name).max))
+             for d in ALL if d.kind in ("int", "uint")}
+
+# The real dtype of a complex one, and back.
+REAL_OF = {complex64: float32, complex128: float64}
+COMPLEX_OF = {float32: complex64, float64: complex128, float16: complex64}
+
+
+def is_dtype(obj) -> _builtin_bool:
+    return type(obj) is DType

@@ -1,0 +1,54 @@
+"""__array_namespace_info__: capabilities, devices, default device, dtypes per device."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtypes as dt
+from ._devices import all_devices, default_device, get_device
+
+__all__ = ["__array_namespace_info__"]
+
+_KIND_NAMES = ("bool", "signed integer", "unsigned integer", "integral", "real floating",
+               "complex floating", "numeric")
+
+
+class Info:
+    """What numr offers on this machine (the standard's inspection API)."""
+
+    __module__ = "numr"
+
+    def capabilities(self) -> dict:
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+
+    def default_device(self):
+        return default_device()
+
+    def devices(self) -> list:
+        return all_devices()
+
+    def default_dtypes(self, *, device: Any = None) -> dict:
+        dev = default_device() if device is None else get_device(device, "default_dtypes")
+        return dict(dev.defaults)
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict:
+        dev = default_device() if device is None else get_device(device, "dtypes")
+        held = [d for d in dt.STANDARD if d in dev.dtypes]
+        if kind is None:
+            chosen = held
+        else:
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            sets = []
+            for k in kinds:
+                if k not in dt.ISDTYPE_KINDS:
+                    raise ValueError(f"dtypes: unknown kind {k!r}; expected one of {_KIND_NAMES}")
+                sets.append(dt.ISDTYPE_KINDS[k])
+            chosen = [d for d in held if any(d in s for s in sets)]
+        return {d.name: d for d in chosen}
+
+
+_INFO = Info()
+
+
+def __array_namespace_info__() -> Info:
+    return _INFO

@@ -1,0 +1,86 @@
+"""The backend contract and the registry of backends (device kind -> backend module).
+
+A backend serves one kind of device. Adding one (Metal, ROCm) means writing one module
+that defines ``BACKEND``, an object with the attributes below, and naming it in
+``_MODULES``; no namespace function changes.
+
+The backend object
+------------------
+``kind``                       the device kind, e.g. ``"cpu"``.
+``device_indices()``           the indices of the devices present (``[0]`` for the CPU).
+``dtypes(index)``              the numr dtypes the device holds, exactly (a WebGPU adapter
+                               without shader-f64 holds no float64). Includes the
+                               extension float16 where held.
+``default_dtypes(index)``      ``{"real floating", "complex floating", "integral",
+                               "indexing"}`` -> numr dtype.
+``make_ops(device)``           the operations bound to one device, stored as
+                               ``device.ops``; numr calls them, nothing else does.
+
+The operations (``device.ops``)
+-------------------------------
+numr owns the semantics: it validates arguments, decides result dtypes and shapes, and
+raises the user-visible errors *before* calling an op. Ops receive the backend's native
+arrays and compute. Native arrays must expose ``.shape`` (tuple of ints), ``.ndim`` and
+``.size``. Every op returns native arrays of exactly the dtype numr asked for.
+
+Each function ``f`` of the namespace has an op ``ops.f``, each ``linalg.f`` an op
+``ops.linalg_f`` and each ``fft.f`` an op ``ops.fft_f``, taking the same arguments as
+the standard function, except that:
+
+* arrays are native arrays, already promoted to the operand dtype numr chose
+  (binary elementwise ops may receive a Python scalar on either side, already checked to
+  fit that dtype);
+* ``dtype`` arguments are numr dtypes and never ``None`` where the standard would pick
+  a default: numr picks it;
+* ``axis`` arguments are normalised to non-negative ints or a tuple of them;
+* ``device`` arguments are absent: the op runs on the device it is bound to.
+
+Besides those, every backend provides these ops:
+
+``from_host(ndarray)``         the NumPy array's contents on the device (Python data
+                               reaches a device as a NumPy array numr built); the CPU
+                               backend returns the array itself, so copies are numr's call.
+``to_host(native)``            a NumPy array with the same contents.
+``astype(x, dtype, copy)``     convert.
+``getitem(x, key)``            basic/advanced indexing with a key numr has validated
+                               (ints, slices, None, Ellipsis, native integer/bool arrays).
+``setitem(x, key, value)``     in-place, value a native array or Python scalar of x's dtype.
+``assign(dst, src)``           copy ``src`` (broadcastable) into ``dst`` in place.
+``dlpack(x, stream, max_version, dl_device, copy)`` and ``dlpack_device(x)``.
+``from_dlpack(obj, copy)``     native array from a DLPack producer on this device.
+``scalar(x)``                  the Python scalar of a size-1 array (a sync point).
+``finfo(dtype)``/``iinfo(dtype)`` machine limits as plain Python numbers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+KINDS = ("cpu", "cuda", "webgpu")
+
+_MODULES = {
+    "cpu": "numr.backends.numpy",
+    "cuda": "numr.backends.cupy",
+    "webgpu": "numr.backends.webgpu",
+}
+
+_loaded: dict[str, Any] = {}
+
+
+def load_backend(kind: str) -> Any:
+    """The backend object for ``kind``, or None where it cannot run on this machine
+    (its package is missing, or no device is present)."""
+    if kind in _loaded:
+        return _loaded[kind]
+    backend = None
+    try:
+        module = importlib.import_module(_MODULES[kind])
+    except ImportError:
+        module = None
+    if module is not None:
+        backend = getattr(module, "BACKEND", None)
+        if backend is not None and not backend.device_indices():
+            backend = None
+    _loaded[kind] = backend
+    return backend

@@ -1,0 +1,51 @@
+"""One backend adapter for every NumPy-like array module (NumPy on the CPU, CuPy on CUDA).
+
+The ops of a device are built from the group modules below, each a ``build(c)`` that
+returns ``{op name: function}`` for a :class:`Context`. The functions take and return
+native arrays of the module ``c.xp``; where NumPy or CuPy depart from the standard (special
+cases, 0-d results that come back as scalars, dtype quirks), the group module corrects it.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from ... import _dtypes as dt
+
+
+class Context:
+    """What a group module needs to build its ops for one device."""
+
+    def __init__(self, device: Any, xp: Any, compat: Any, held: tuple):
+        self.device = device
+        self.xp = xp              # numpy or cupy
+        self.compat = compat      # array_api_compat's namespace for xp
+        self.held = held          # the numr dtypes this device holds
+        self.native = {d: xp.dtype(d.name) for d in held}        # numr dtype -> native
+        self.numr = {v: k for k, v in self.native.items()}       # native -> numr dtype
+        self.ndarray = xp.ndarray
+
+    def arr(self, r):
+        """A native array from what NumPy returns (a 0-d result can come back as a scalar)."""
+        return r if type(r) is self.ndarray else self.xp.asarray(r)
+
+
+_GROUPS = ("core", "elementwise", "creation", "manipulation", "indexing", "searching",
+           "sets", "sorting", "statistical", "utility", "linalg", "fft")
+
+
+def build_ops(device: Any, xp: Any, compat: Any, held: tuple) -> SimpleNamespace:
+    import importlib
+
+    c = Context(device, xp, compat, held)
+    ops: dict[str, Any] = {}
+    for group in _GROUPS:
+        try:
+            module = importlib.import_module(f"{__name__}.{group}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{group}":
+                raise
+            continue  # a group not written yet
+        ops.update(module.build(c))
+    return SimpleNamespace(**ops)

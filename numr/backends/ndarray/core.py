@@ -1,0 +1,61 @@
+"""Conversions, indexing, DLPack and scalars for NumPy-like modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def build(c) -> dict:
+    xp, native, arr = c.xp, c.native, c.arr
+    on_host = xp.__name__ == "numpy"
+
+    def from_host(h):
+        return h if on_host else xp.asarray(h)
+
+    def to_host(a):
+        return a if on_host else a.get()
+
+    def astype(a, dtype, copy=True):
+        return a.astype(native[dtype], copy=copy)
+
+    def getitem(a, key):
+        return arr(a[key])
+
+    def setitem(a, key, value):
+        a[key] = value
+
+    def assign(dst, src):
+        dst[...] = src
+
+    def dlpack(a, stream, max_version, dl_device, copy):
+        kwargs: dict[str, Any] = {"stream": stream}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        if dl_device is not None:
+            kwargs["dl_device"] = dl_device
+        if copy is not None:
+            kwargs["copy"] = copy
+        return a.__dlpack__(**kwargs)
+
+    def dlpack_device(a):
+        return a.__dlpack_device__()
+
+    def from_dlpack(obj, copy=None):
+        return xp.from_dlpack(obj) if copy is None else xp.from_dlpack(obj, copy=copy)
+
+    def scalar(a):
+        return a.item()
+
+    def finfo(dtype):
+        f = xp.finfo(native[dtype])
+        return {"bits": int(f.bits), "eps": float(f.eps), "max": float(f.max),
+                "min": float(f.min), "smallest_normal": float(f.smallest_normal)}
+
+    def iinfo(dtype):
+        i = xp.iinfo(native[dtype])
+        return {"bits": int(i.bits), "max": int(i.max), "min": int(i.min)}
+
+    return {"from_host": from_host, "to_host": to_host, "astype": astype, "getitem": getitem,
+            "setitem": setitem, "assign": assign, "dlpack": dlpack,
+            "dlpack_device": dlpack_device, "from_dlpack": from_dlpack, "scalar": scalar,
+            "finfo": finfo, "iinfo": iinfo}

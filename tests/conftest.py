@@ -1,0 +1,28 @@
+"""One device fixture: every array test runs on every device kind numr knows.
+
+Devices that this machine lacks are skipped with the reason (no GPU in CI); run the
+suite on a GPU machine to exercise them.
+"""
+
+import pytest
+
+from numr.backends import load_backend
+from numr._devices import get_device
+
+_CANDIDATES = ["cpu", "cuda:0", "webgpu:0"]
+
+
+def _available(spec):
+    kind = spec.split(":")[0]
+    backend = load_backend(kind)
+    if backend is None:
+        return f"no {kind} backend on this machine (package or hardware missing)"
+    return None
+
+
+@pytest.fixture(params=_CANDIDATES)
+def device(request):
+    reason = _available(request.param)
+    if reason is not None:
+        pytest.skip(reason)
+    return get_device(request.param)
