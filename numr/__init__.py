@@ -1,6 +1,7 @@
 """numr: one Python Array API namespace (2025.12) for the CPU, NVIDIA GPUs and WebGPU."""
 
 __array_api_version__ = "2025.12"
+__version__ = "0.1.0"
 
 from ._dtypes import (  # noqa: F401
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,

@@ -1,0 +1,15 @@
+"""take and take_along_axis for NumPy-like modules (indices already bounds-checked)."""
+
+from __future__ import annotations
+
+
+def build(c) -> dict:
+    xp = c.xp
+
+    def take(a, indices, axis):
+        return xp.take(a, indices, axis=axis)
+
+    def take_along_axis(a, indices, axis):
+        return xp.take_along_axis(a, indices, axis=axis)
+
+    return {"take": take, "take_along_axis": take_along_axis}
