@@ -37,9 +37,10 @@ class Array:
     def __init__(self, *args, **kwargs):
         raise TypeError("numr.Array cannot be constructed directly; use numr.asarray(...)")
 
-    @classmethod
-    def _new(cls, data: Any, dtype: dt.DType, device: Any) -> "Array":
-        obj = _new(cls)
+    @staticmethod
+    def _new(data: Any, dtype: dt.DType, device: Any) -> "Array":
+        """Wrap a native array (numr-internal; no checks)."""
+        obj = _new(Array)
         obj._data = data
         obj._dtype = dtype
         obj._device = device
@@ -156,9 +157,25 @@ class Array:
     # --- indexing --------------------------------------------------------------------
 
     def __getitem__(self, key: Any, /) -> "Array":
+        # Fast path (a measured goal): one slice never drops dimensions, so the backend's
+        # plain slicing op applies with no further checks.
+        if type(key) is slice and self._data.ndim:
+            obj = _new(Array)
+            obj._data = self._device.ops.getslice(self._data, key)
+            obj._dtype = self._dtype
+            obj._device = self._device
+            return obj
         return _getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
+        # Fast path: a slice key and an array value of the same dtype and device.
+        if (type(key) is slice and type(value) is Array and value._dtype is self._dtype
+                and value._device is self._device and self._data.ndim):
+            try:
+                self._device.ops.setitem(self._data, key, value._data)
+                return
+            except ValueError:
+                pass  # the slow path raises numr's error
         _setitem(self, key, value)
 
     def __len__(self) -> int:

@@ -44,6 +44,7 @@ Besides those, every backend provides these ops:
 ``astype(x, dtype, copy)``     convert.
 ``getitem(x, key)``            basic/advanced indexing with a key numr has validated
                                (ints, slices, None, Ellipsis, native integer/bool arrays).
+``getslice(x, key)``           ``x[key]`` for one slice on the first axis (a hot path).
 ``setitem(x, key, value)``     in-place, value a native array or Python scalar of x's dtype.
 ``assign(dst, src)``           copy ``src`` (broadcastable) into ``dst`` in place.
 ``dlpack(x, stream, max_version, dl_device, copy)`` and ``dlpack_device(x)``.

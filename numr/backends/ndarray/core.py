@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 
@@ -20,6 +21,8 @@ def build(c) -> dict:
 
     def getitem(a, key):
         return arr(a[key])
+
+    getslice = operator.getitem  # a[slice] is always an array, never a NumPy scalar
 
     def setitem(a, key, value):
         a[key] = value
@@ -56,6 +59,7 @@ def build(c) -> dict:
         return {"bits": int(i.bits), "max": int(i.max), "min": int(i.min)}
 
     return {"from_host": from_host, "to_host": to_host, "astype": astype, "getitem": getitem,
+            "getslice": getslice,
             "setitem": setitem, "assign": assign, "dlpack": dlpack,
             "dlpack_device": dlpack_device, "from_dlpack": from_dlpack, "scalar": scalar,
             "finfo": finfo, "iinfo": iinfo}
