@@ -1,0 +1,82 @@
+"""Manipulation ops for NumPy-like modules.
+
+numr has validated every argument: axes are non-negative (tuples where the standard
+allows several), shapes are concrete (no -1), joined arrays share one dtype, counts are
+non-negative. Results are views where the module makes views.
+
+``reshape(a, shape, copy)`` returns None when ``copy`` is False and ``a`` cannot be
+viewed in ``shape``; numr raises the error.
+"""
+
+from __future__ import annotations
+
+
+def build(c) -> dict:
+    xp = c.xp
+    on_host = xp.__name__ == "numpy"
+
+    def broadcast_to(a, shape):
+        return xp.broadcast_to(a, shape)
+
+    def broadcast_arrays(*arrays):
+        return list(xp.broadcast_arrays(*arrays))
+
+    def concat(arrays, *, axis):
+        if axis is None:
+            return xp.concatenate([a.reshape(-1) for a in arrays])
+        return xp.concatenate(arrays, axis=axis)
+
+    def stack(arrays, *, axis):
+        return xp.stack(arrays, axis=axis)
+
+    def unstack(a, *, axis):
+        # Index with a trailing Ellipsis: a 1-D array then gives 0-d arrays, not scalars.
+        head = (slice(None),) * axis
+        return tuple(a[head + (i, Ellipsis)] for i in range(a.shape[axis]))
+
+    def expand_dims(a, axis):
+        return xp.expand_dims(a, axis)
+
+    def squeeze(a, axis):
+        return xp.squeeze(a, axis=axis)
+
+    def permute_dims(a, axes):
+        return xp.transpose(a, axes)
+
+    def moveaxis(a, source, destination):
+        return xp.moveaxis(a, source, destination)
+
+    def reshape(a, shape, *, copy):
+        if copy:
+            return a.copy().reshape(shape)  # a contiguous copy always reshapes as a view
+        if copy is None:
+            return a.reshape(shape)
+        if on_host:
+            try:
+                return xp.reshape(a, shape, copy=False)
+            except ValueError:
+                return None
+        view = a.view()
+        try:
+            view.shape = shape  # CuPy: assigning .shape never copies; it fails instead
+        except (AttributeError, ValueError):
+            return None
+        return view
+
+    def flip(a, *, axis):
+        return xp.flip(a, axis=axis)
+
+    def roll(a, shift, *, axis):
+        return xp.roll(a, shift, axis=axis)
+
+    def repeat(a, repeats, *, axis):
+        return xp.repeat(a, repeats, axis=axis)
+
+    def tile(a, repetitions):
+        return xp.tile(a, repetitions)
+
+    return {"broadcast_to": broadcast_to, "broadcast_arrays": broadcast_arrays,
+            "concat": concat, "stack": stack, "unstack": unstack,
+            "expand_dims": expand_dims, "squeeze": squeeze, "permute_dims": permute_dims,
+            "moveaxis": moveaxis, "reshape": reshape, "flip": flip, "roll": roll,
+            "repeat": repeat, "tile": tile}

@@ -1,0 +1,40 @@
+"""Searching ops for NumPy-like modules.
+
+numr has validated the arguments (axes non-negative, ``x1`` and ``x2`` of one dtype or a
+Python scalar that fits it); index results come back in the device's default indexing
+dtype, never as NumPy scalars.
+"""
+
+from __future__ import annotations
+
+
+def build(c) -> dict:
+    xp, arr = c.xp, c.arr
+    index = c.native[c.device.defaults["indexing"]]
+
+    def indices(r):
+        return arr(r).astype(index, copy=False)
+
+    def argmax(a, *, axis, keepdims):
+        return indices(xp.argmax(a, axis=axis, keepdims=keepdims))
+
+    def argmin(a, *, axis, keepdims):
+        return indices(xp.argmin(a, axis=axis, keepdims=keepdims))
+
+    def count_nonzero(a, *, axis, keepdims):
+        return indices(xp.count_nonzero(a, axis=axis, keepdims=keepdims))
+
+    def nonzero(a):
+        return tuple(indices(r) for r in xp.nonzero(a))
+
+    def searchsorted(x1, x2, *, side, sorter):
+        return indices(xp.searchsorted(x1, x2, side=side, sorter=sorter))
+
+    def where(condition, x1, x2):
+        r = arr(xp.where(condition, x1, x2))
+        # With a Python scalar operand the array operand's dtype is the one numr chose.
+        want = x1.dtype if isinstance(x1, c.ndarray) else x2.dtype
+        return r if r.dtype == want else r.astype(want)
+
+    return {"argmax": argmax, "argmin": argmin, "count_nonzero": count_nonzero,
+            "nonzero": nonzero, "searchsorted": searchsorted, "where": where}

@@ -1,0 +1,31 @@
+"""Sorting ops for NumPy-like modules.
+
+NumPy and CuPy sort in ascending order only. A descending sort is the ascending sort of
+the reversed array, reversed back: equal elements then keep their original order
+(stability), and NaNs, last in ascending order, come first.
+"""
+
+from __future__ import annotations
+
+
+def build(c) -> dict:
+    xp = c.xp
+    index = c.native[c.device.defaults["indexing"]]
+
+    def _kind(stable):
+        # NumPy's default (introsort) is not stable; CuPy's sorts are stable either way.
+        return {"kind": "stable"} if stable else {}
+
+    def sort(a, *, axis, descending, stable):
+        if not descending:
+            return xp.sort(a, axis=axis, **_kind(stable))
+        return xp.flip(xp.sort(xp.flip(a, axis=axis), axis=axis, **_kind(stable)), axis=axis)
+
+    def argsort(a, *, axis, descending, stable):
+        if not descending:
+            return xp.argsort(a, axis=axis, **_kind(stable)).astype(index, copy=False)
+        r = xp.argsort(xp.flip(a, axis=axis), axis=axis, **_kind(stable))
+        # Positions in the reversed array, counted back from the end of the original.
+        return (a.shape[axis] - 1 - xp.flip(r, axis=axis)).astype(index, copy=False)
+
+    return {"sort": sort, "argsort": argsort}
