@@ -1,3 +1,259 @@
-"""(being written)"""
+"""Statistical functions: reductions (sum, prod, max, min, mean, var, std) and scans
+(cumulative_sum, cumulative_prod).
 
-__all__: list[str] = []
+Semantics decided here, identically for every device:
+
+* ``axis`` is None (every axis), an int or a tuple of ints in ``[-ndim, ndim)``, without
+  repeats; :func:`normalize_axes` checks it and hands the ops a tuple of non-negative ints.
+* sum/prod/cumulative_*: with ``dtype=None``, bool and signed integers narrower than the
+  device's default integer give the default integer, unsigned ones the unsigned integer
+  of the same width; other dtypes are kept. ``dtype=`` overrides (any numeric dtype held
+  by the device, except a real one for complex input, which would drop the imaginary part).
+* Note: mean/var/std of bool or integer input are computed in the device's default real
+  float, as NumPy does (the standard leaves integer input open).
+* Note: var/std of complex input give the real dtype of the same precision, as in NumPy.
+* max/min of a reduction over zero elements raise ValueError (NumPy does the same).
+"""
+
+from __future__ import annotations
+
+import builtins
+import numbers
+import operator
+from typing import Any
+
+from . import _dtypes as dt
+from ._array import Array
+from ._creation import check_dtype
+
+__all__ = ["cumulative_sum", "cumulative_prod", "max", "mean", "min", "prod", "std",
+           "sum", "var"]
+
+class AxisError(ValueError, IndexError):
+    """An axis out of range.
+
+    Note: like NumPy's AxisError it is both a ValueError and an IndexError, so code
+    written against NumPy that catches either keeps working.
+    """
+
+
+# ---------------------------------------------------------------------------------------
+# Argument checks shared by the reductions (other modules import these)
+# ---------------------------------------------------------------------------------------
+
+def check_array(x: Any, func: str) -> Array:
+    if type(x) is not Array:
+        raise TypeError(f"{func}: expected a numr array, got {type(x).__name__}")
+    return x
+
+
+def check_bool(value: Any, name: str, func: str) -> bool:
+    if type(value) is not bool:
+        raise TypeError(f"{func}: {name} must be a bool, got {value!r}")
+    return value
+
+
+def axis_int(a: Any, func: str) -> int:
+    """An axis as a Python int (anything with ``__index__`` except a bool)."""
+    if type(a) is bool:
+        raise TypeError(f"{func}: axis must be an int, got the bool {a!r}")
+    try:
+        return operator.index(a)
+    except TypeError:
+        raise TypeError(f"{func}: axis must be an int, a tuple of ints or None, "
+                        f"got {a!r}") from None
+
+
+def normalize_axes(axis: Any, ndim: int, func: str) -> tuple[int, ...]:
+    """The axes named by ``axis`` (None, an int or a tuple of ints) as non-negative ints,
+    in the order given; None means every axis.
+
+    Raises TypeError for a non-integer axis, AxisError (a ValueError and an IndexError)
+    for an axis outside ``[-ndim, ndim)`` and ValueError for a repeated axis, each naming
+    ``func``.
+    """
+    if axis is None:
+        return tuple(range(ndim))
+    items = axis if isinstance(axis, tuple) else (axis,)
+    out: list[int] = []
+    for a in items:
+        i = axis_int(a, func)
+        if not -ndim <= i < ndim:
+            raise AxisError(f"{func}: axis {i} is out of range for an array of {ndim} "
+                            f"dimension{'' if ndim == 1 else 's'}")
+        i %= ndim
+        if i in out:
+            raise ValueError(f"{func}: axis {i} is repeated in axis={axis!r}")
+        out.append(i)
+    return tuple(out)
+
+
+def _reduction_args(func: str, x: Any, axis: Any, keepdims: Any) -> tuple[int, ...]:
+    check_array(x, func)
+    check_bool(keepdims, "keepdims", func)
+    return normalize_axes(axis, x.ndim, func)
+
+
+# ---------------------------------------------------------------------------------------
+# Dtypes
+# ---------------------------------------------------------------------------------------
+
+_UINT_OF_SIZE = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32, 8: dt.uint64}
+
+
+def accumulation_dtype(func: str, x: Array, dtype: Any) -> dt.DType:
+    """The result dtype of sum/prod/cumulative_* of ``x`` with the ``dtype`` argument."""
+    d = x._dtype
+    dev = x._device
+    if dtype is None:
+        default = dev.defaults["integral"]
+        if d.kind == "bool":
+            return default
+        if d.kind == "int":
+            return default if d.itemsize < default.itemsize else d
+        if d.kind == "uint":
+            u = _UINT_OF_SIZE[default.itemsize]
+            return u if d.itemsize < u.itemsize and u in dev.dtypes else d
+        return d
+    check_dtype(dtype, dev, func)
+    if dtype.kind == "bool":
+        raise TypeError(f"{func}: dtype {dtype} is not supported; expected a numeric dtype")
+    if d.kind == "complex" and dtype.kind != "complex":
+        raise TypeError(f"{func}: cannot compute a {d} array in the real dtype {dtype}; "
+                        f"that would discard the imaginary part")
+    return dtype
+
+
+def _float_input(x: Array):
+    """(native, dtype) of ``x`` for mean/var/std: bool and integers in the default float."""
+    d = x._dtype
+    if d.kind in ("bool", "int", "uint"):
+        f = x._device.defaults["real floating"]
+        return x._device.ops.astype(x._data, f, False), f
+    return x._data, d
+
+
+# ---------------------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------------------
+
+def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: dt.DType | None = None,
+        keepdims: bool = False) -> Array:
+    """Sum of the elements over ``axis`` (every axis by default)."""
+    axes = _reduction_args("sum", x, axis, keepdims)
+    d = accumulation_dtype("sum", x, dtype)
+    r = x._device.ops.sum(x._data, axis=axes, dtype=d, keepdims=keepdims)
+    return Array._new(r, d, x._device)
+
+
+def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: dt.DType | None = None,
+         keepdims: bool = False) -> Array:
+    """Product of the elements over ``axis`` (every axis by default)."""
+    axes = _reduction_args("prod", x, axis, keepdims)
+    d = accumulation_dtype("prod", x, dtype)
+    r = x._device.ops.prod(x._data, axis=axes, dtype=d, keepdims=keepdims)
+    return Array._new(r, d, x._device)
+
+
+def _extremum(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
+    axes = _reduction_args(func, x, axis, keepdims)
+    if x._dtype.kind == "complex":
+        # Complex numbers have no order the standard defines.
+        raise TypeError(f"{func}: dtype {x._dtype} is not supported; expected a real "
+                        f"numeric dtype")
+    shape = x.shape
+    for a in axes:
+        if shape[a] == 0:
+            raise ValueError(f"{func}: cannot reduce over axis {a} of size 0 (shape "
+                             f"{shape}); the {func}imum of no elements is undefined")
+    r = getattr(x._device.ops, func)(x._data, axis=axes, keepdims=keepdims)
+    return Array._new(r, x._dtype, x._device)
+
+
+def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Array:
+    """Largest element over ``axis``; NaN propagates.
+
+    Note: bool input is accepted (the result is any-like), as in NumPy.
+    """
+    return _extremum("max", x, axis, keepdims)
+
+
+def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Array:
+    """Smallest element over ``axis``; NaN propagates.
+
+    Note: bool input is accepted (the result is all-like), as in NumPy.
+    """
+    return _extremum("min", x, axis, keepdims)
+
+
+def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+         keepdims: bool = False) -> Array:
+    """Arithmetic mean over ``axis``; NaN for zero elements."""
+    axes = _reduction_args("mean", x, axis, keepdims)
+    a, d = _float_input(x)
+    return Array._new(x._device.ops.mean(a, axis=axes, keepdims=keepdims), d, x._device)
+
+
+def _check_correction(func: str, correction: Any) -> int | float:
+    if type(correction) is bool or not isinstance(correction, numbers.Real):
+        raise TypeError(f"{func}: correction must be an int or a float, got {correction!r}")
+    return int(correction) if isinstance(correction, numbers.Integral) else float(correction)
+
+
+def _moment(func: str, x: Any, axis: Any, correction: Any, keepdims: Any) -> Array:
+    axes = _reduction_args(func, x, axis, keepdims)
+    c = _check_correction(func, correction)
+    a, d = _float_input(x)
+    r = getattr(x._device.ops, func)(a, axis=axes, correction=c, keepdims=keepdims)
+    return Array._new(r, dt.REAL_OF.get(d, d), x._device)
+
+
+def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        correction: int | float = 0.0, keepdims: bool = False) -> Array:
+    """Variance over ``axis`` with divisor ``M - correction``; NaN where that is <= 0."""
+    return _moment("var", x, axis, correction, keepdims)
+
+
+def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        correction: int | float = 0.0, keepdims: bool = False) -> Array:
+    """Standard deviation over ``axis`` with divisor ``M - correction``; NaN where that
+    is <= 0."""
+    return _moment("std", x, axis, correction, keepdims)
+
+
+# ---------------------------------------------------------------------------------------
+# Scans
+# ---------------------------------------------------------------------------------------
+
+def _scan(func: str, x: Any, axis: Any, dtype: Any, include_initial: Any) -> Array:
+    check_array(x, func)
+    check_bool(include_initial, "include_initial", func)
+    if isinstance(axis, tuple):
+        raise TypeError(f"{func}: axis must be an int or None, got the tuple {axis!r}")
+    ndim = x.ndim
+    if axis is None:
+        if ndim > 1:
+            raise ValueError(f"{func}: axis is required for an array of {ndim} dimensions")
+        ax = 0
+    else:
+        # Note: a 0-d array scans as a one-element 1-D array (axis 0 or -1), as in NumPy.
+        (ax,) = normalize_axes(axis, builtins.max(ndim, 1), func)
+    d = accumulation_dtype(func, x, dtype)
+    r = getattr(x._device.ops, func)(x._data, axis=ax, dtype=d, include_initial=include_initial)
+    return Array._new(r, d, x._device)
+
+
+def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: dt.DType | None = None,
+                   include_initial: bool = False) -> Array:
+    """Running sums along ``axis`` (optional for 1-D input), starting with 0 when
+    ``include_initial``."""
+    return _scan("cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: dt.DType | None = None,
+                    include_initial: bool = False) -> Array:
+    """Running products along ``axis`` (optional for 1-D input), starting with 1 when
+    ``include_initial``."""
+    return _scan("cumulative_prod", x, axis, dtype, include_initial)

@@ -1,0 +1,79 @@
+"""Reductions and scans for NumPy-like modules.
+
+numr has validated the axes (a tuple of non-negative ints; one int for the scans) and
+chosen the result dtype. The corrections here: explicit casts so that the dtype numr
+chose is the dtype computed in (NumPy would widen uint32 sums, for instance); NaN where
+var/std have ``M - correction <= 0`` (NumPy gives inf or negative values); NumPy's
+warnings about empty reductions are silenced, since their results are the standard's.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+
+def _reduced_count(a, axis) -> int:
+    return math.prod(a.shape[i] for i in axis)
+
+
+class _Quiet:
+    """Silence NumPy's RuntimeWarnings ("Mean of empty slice", "Degrees of freedom <= 0")."""
+
+    def __enter__(self):
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc):
+        return self._w.__exit__(*exc)
+
+
+def build(c) -> dict:
+    xp, compat, native, arr = c.xp, c.compat, c.native, c.arr
+
+    def cast(a, dtype):
+        t = native[dtype]
+        return (a if a.dtype == t else a.astype(t)), t
+
+    def sum(a, axis, dtype, keepdims):
+        a, t = cast(a, dtype)
+        return arr(xp.sum(a, axis=axis, dtype=t, keepdims=keepdims))
+
+    def prod(a, axis, dtype, keepdims):
+        a, t = cast(a, dtype)
+        return arr(xp.prod(a, axis=axis, dtype=t, keepdims=keepdims))
+
+    def max(a, axis, keepdims):
+        return arr(xp.max(a, axis=axis, keepdims=keepdims))
+
+    def min(a, axis, keepdims):
+        return arr(xp.min(a, axis=axis, keepdims=keepdims))
+
+    def mean(a, axis, keepdims):
+        if _reduced_count(a, axis) == 0:
+            with _Quiet():
+                return arr(xp.mean(a, axis=axis, keepdims=keepdims))  # NaN, as required
+        return arr(xp.mean(a, axis=axis, keepdims=keepdims))
+
+    def moment(f):
+        def op(a, axis, correction, keepdims):
+            if _reduced_count(a, axis) - correction <= 0:
+                with _Quiet():
+                    r = arr(f(a, axis=axis, keepdims=keepdims))
+                return xp.full_like(r, math.nan)
+            return arr(f(a, axis=axis, ddof=correction, keepdims=keepdims))
+        return op
+
+    def scan(f):
+        def op(a, axis, dtype, include_initial):
+            if a.ndim == 0:
+                a = a.reshape(1)  # numr scans a 0-d array as a one-element vector
+            a, t = cast(a, dtype)
+            return arr(f(a, axis=axis, dtype=t, include_initial=include_initial))
+        return op
+
+    return {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean,
+            "var": moment(xp.var), "std": moment(xp.std),
+            "cumulative_sum": scan(compat.cumulative_sum),
+            "cumulative_prod": scan(compat.cumulative_prod)}

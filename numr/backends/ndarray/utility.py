@@ -1,0 +1,26 @@
+"""all, any and diff for NumPy-like modules.
+
+``diff`` receives operands of one dtype; ``prepend``/``append`` are None, native arrays
+or Python scalars (one element along ``axis``).
+"""
+
+from __future__ import annotations
+
+
+def build(c) -> dict:
+    xp, arr = c.xp, c.arr
+
+    def all(a, axis, keepdims):
+        return arr(xp.all(a, axis=axis, keepdims=keepdims))
+
+    def any(a, axis, keepdims):
+        return arr(xp.any(a, axis=axis, keepdims=keepdims))
+
+    def diff(a, axis, n, prepend, append):
+        # NumPy reads prepend=None as a value, so pass only the edges that are given; a
+        # Python scalar becomes a 0-d array of a's dtype (NumPy would widen int16 + 0).
+        edges = {k: v if type(v) is c.ndarray else xp.asarray(v, dtype=a.dtype)
+                 for k, v in (("prepend", prepend), ("append", append)) if v is not None}
+        return arr(xp.diff(a, n=n, axis=axis, **edges))
+
+    return {"all": all, "any": any, "diff": diff}
