@@ -1,0 +1,68 @@
+"""FFT ops (``fft_*``) for NumPy-like modules.
+
+numr has resolved every argument before these run: ``n`` and ``s`` are concrete
+lengths, ``axis``/``axes`` non-negative, ``norm`` one of the three modes, and the input
+already has the dtype to transform (complex for c2c and c2r, real for r2c). The ops
+cast the library's result to exactly the dtype of the standard (CuPy and older NumPy
+compute some transforms in double precision).
+"""
+
+from __future__ import annotations
+
+from ... import _dtypes as dt
+
+
+def build(c) -> dict:
+    xp = c.xp
+    fft = xp.fft
+
+    def complex_of(d):
+        n = c.numr[d]
+        return c.native[n if n.kind == "complex" else dt.COMPLEX_OF[n]]
+
+    def real_of(d):
+        n = c.numr[d]
+        return c.native[dt.REAL_OF.get(n, n)]
+
+    def out(r, d):
+        r = c.arr(r)
+        return r if r.dtype == d else r.astype(d)
+
+    def one_axis(f, result):
+        def op(a, n, axis, norm):
+            return out(f(a, n=n, axis=axis, norm=norm), result(a.dtype))
+        return op
+
+    def many_axes(f, result):
+        def op(a, s, axes, norm):
+            return out(f(a, s=s, axes=axes, norm=norm), result(a.dtype))
+        return op
+
+    def fftfreq(n, d, dtype):
+        return out(fft.fftfreq(n, d), c.native[dtype])
+
+    def rfftfreq(n, d, dtype):
+        return out(fft.rfftfreq(n, d), c.native[dtype])
+
+    def fftshift(a, axes):
+        return c.arr(fft.fftshift(a, axes=axes))
+
+    def ifftshift(a, axes):
+        return c.arr(fft.ifftshift(a, axes=axes))
+
+    return {
+        "fft_fft": one_axis(fft.fft, complex_of),
+        "fft_ifft": one_axis(fft.ifft, complex_of),
+        "fft_rfft": one_axis(fft.rfft, complex_of),
+        "fft_irfft": one_axis(fft.irfft, real_of),
+        "fft_hfft": one_axis(fft.hfft, real_of),
+        "fft_ihfft": one_axis(fft.ihfft, complex_of),
+        "fft_fftn": many_axes(fft.fftn, complex_of),
+        "fft_ifftn": many_axes(fft.ifftn, complex_of),
+        "fft_rfftn": many_axes(fft.rfftn, complex_of),
+        "fft_irfftn": many_axes(fft.irfftn, real_of),
+        "fft_fftfreq": fftfreq,
+        "fft_rfftfreq": rfftfreq,
+        "fft_fftshift": fftshift,
+        "fft_ifftshift": ifftshift,
+    }

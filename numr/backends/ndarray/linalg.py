@@ -1,0 +1,266 @@
+"""Linear algebra ops for NumPy-like modules: matmul & co and ``linalg_*``.
+
+numr has validated shapes and dtypes and promoted the operands before any op here runs.
+What this module corrects:
+
+* LAPACK has no half precision: float16 matrices are computed in float32 and the
+  results cast back, so every op returns exactly the dtype numr decided.
+* NumPy returns 0-d results as scalars, and ``eig`` real arrays when every eigenvalue
+  is real: results are made native arrays of the dtype the standard gives.
+* The library's ``LinAlgError`` (singular matrix, no convergence) becomes numr's
+  :class:`numr.linalg.LinAlgError`, named after the function.
+* Empty reductions (a norm over zero elements, the rank of an empty matrix) have
+  defined values instead of NumPy's "zero-size array" errors.
+
+Functions whose NumPy and CuPy versions disagree on batching or keywords (solve,
+pinv, matrix_power, cholesky's ``upper``) are written here once from batched
+primitives, so both modules give the same results.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as _np
+
+from ... import _dtypes as dt
+
+
+def build(c) -> dict:
+    xp, compat, ndarray = c.xp, c.compat, c.ndarray
+    asarray = xp.asarray
+    la = xp.linalg
+    from ...linalg import LinAlgError  # numr's error type, raised at the user
+
+    library_error = getattr(la, "LinAlgError", _np.linalg.LinAlgError)
+    f16, f32 = xp.dtype("float16"), xp.dtype("float32")
+    _matmul, _swapaxes = xp.matmul, xp.swapaxes
+
+    def real_of(d):
+        """The native real dtype of the same precision as native dtype d."""
+        return c.native[dt.REAL_OF.get(c.numr[d], c.numr[d])]
+
+    def complex_of(d):
+        n = c.numr[d]
+        return c.native[n if n.kind == "complex" else dt.COMPLEX_OF[n]]
+
+    def lift(a):
+        # LAPACK (and cuSOLVER) have no half-precision routines.
+        return a.astype(f32) if a.dtype == f16 else a
+
+    def out(r, d):
+        """r as a native array of native dtype d."""
+        if type(r) is not ndarray:
+            r = asarray(r)
+        return r if r.dtype == d else r.astype(d)
+
+    def guarded(name, what):
+        """Run a LAPACK-backed function, turning the library's error into numr's."""
+        def wrap(f):
+            def op(*args, **kwargs):
+                try:
+                    return f(*args, **kwargs)
+                except library_error as e:
+                    raise LinAlgError(f"{name}: {what} ({e})") from None
+            op.__name__ = name
+            return op
+        return wrap
+
+    def mT(a):
+        return _swapaxes(a, -1, -2)
+
+    def mH(a):
+        return xp.conj(mT(a)) if a.dtype.kind == "c" else mT(a)
+
+    # --- main namespace ---------------------------------------------------------------
+
+    def matmul(a, b):
+        r = _matmul(a, b)
+        return r if type(r) is ndarray else asarray(r)
+
+    def matrix_transpose(a):
+        return _swapaxes(a, -1, -2)
+
+    def tensordot(a, b, axes):
+        return c.arr(xp.tensordot(a, b, axes=axes))
+
+    def vecdot(a, b, axis):
+        # axis counts in the broadcast shape; each operand is addressed from its end.
+        neg = axis - max(a.ndim, b.ndim)
+        return out(compat.vecdot(a, b, axis=neg), a.dtype)
+
+    # --- linalg -----------------------------------------------------------------------
+
+    @guarded("cholesky", "a matrix is not positive definite")
+    def linalg_cholesky(a, upper=False):
+        low = la.cholesky(lift(a))
+        return out(mH(low) if upper else low, a.dtype)
+
+    def linalg_cross(a, b, axis):
+        neg = axis - max(a.ndim, b.ndim)
+        return c.arr(xp.cross(a, b, axis=neg))
+
+    def linalg_det(a):
+        return out(la.det(lift(a)), a.dtype)
+
+    def linalg_diagonal(a, offset=0):
+        # A copy: NumPy's diagonal is a read-only view, CuPy's a writable one.
+        return xp.diagonal(a, offset=offset, axis1=-2, axis2=-1).copy()
+
+    @guarded("eigh", "the eigenvalue computation did not converge")
+    def linalg_eigh(a):
+        w, v = la.eigh(lift(a))
+        return out(w, real_of(a.dtype)), out(v, a.dtype)
+
+    @guarded("eigvalsh", "the eigenvalue computation did not converge")
+    def linalg_eigvalsh(a):
+        return out(la.eigvalsh(lift(a)), real_of(a.dtype))
+
+    @guarded("eig", "the eigenvalue computation failed")
+    def linalg_eig(a):
+        # NumPy returns real arrays when every eigenvalue is real; the standard wants
+        # complex ones always.
+        w, v = la.eig(lift(a))
+        d = complex_of(a.dtype)
+        return out(w, d), out(v, d)
+
+    @guarded("eigvals", "the eigenvalue computation failed")
+    def linalg_eigvals(a):
+        return out(la.eigvals(lift(a)), complex_of(a.dtype))
+
+    @guarded("inv", "a matrix is singular")
+    def linalg_inv(a):
+        return out(la.inv(lift(a)), a.dtype)
+
+    @guarded("matrix_norm", "the singular value computation did not converge")
+    def linalg_matrix_norm(a, keepdims=False, ord="fro"):
+        d = real_of(a.dtype)
+        m, n = a.shape[-2:]
+        if m == 0 or n == 0:
+            # numr only sends the norms that are 0 for an empty matrix.
+            shape = a.shape[:-2] + ((1, 1) if keepdims else ())
+            return xp.zeros(shape, dtype=d)
+        r = la.norm(lift(a), ord=ord, axis=(-2, -1), keepdims=keepdims)
+        return out(r, d)
+
+    @guarded("matrix_power", "a matrix is singular")
+    def linalg_matrix_power(a, n):
+        if n == 0:
+            eye = xp.eye(a.shape[-1], dtype=a.dtype)
+            return xp.broadcast_to(eye, a.shape).copy()
+        base = out(la.inv(lift(a)), a.dtype) if n < 0 else a
+        n = abs(n)
+        # Square-and-multiply with batched matmul (NumPy's and CuPy's own
+        # matrix_power differ on stacks).
+        result = None
+        while True:
+            if n & 1:
+                result = base if result is None else _matmul(result, base)
+            n >>= 1
+            if not n:
+                break
+            base = _matmul(base, base)
+        return result.copy() if result is a else result
+
+    def _tolerance(s, rtol):
+        """rtol * largest singular value, shaped to compare with s (..., K)."""
+        smax = s.max(axis=-1, keepdims=True)
+        if type(rtol) is ndarray:
+            rtol = rtol[..., None]
+        return smax * rtol
+
+    @guarded("matrix_rank", "the singular value computation did not converge")
+    def linalg_matrix_rank(a, rtol):
+        idx = c.native[c.device.defaults["integral"]]
+        batch = a.shape[:-2]
+        if min(a.shape[-2:]) == 0:
+            shape = batch if type(rtol) is not ndarray else xp.broadcast_shapes(batch, rtol.shape)
+            return xp.zeros(shape, dtype=idx)
+        s = la.svd(lift(a), compute_uv=False)
+        return out(xp.count_nonzero(s > _tolerance(s, rtol), axis=-1), idx)
+
+    def linalg_outer(a, b):
+        return xp.outer(a, b)
+
+    @guarded("pinv", "the singular value computation did not converge")
+    def linalg_pinv(a, rtol):
+        m, n = a.shape[-2:]
+        batch = a.shape[:-2]
+        if type(rtol) is ndarray:
+            batch = xp.broadcast_shapes(batch, rtol.shape)
+        if m == 0 or n == 0:
+            return xp.zeros(batch + (n, m), dtype=a.dtype)
+        u, s, vh = la.svd(lift(a), full_matrices=False)
+        keep = s > _tolerance(s, rtol)
+        s_inv = xp.where(keep, 1 / xp.where(keep, s, 1), 0)
+        r = _matmul(mH(vh) * s_inv[..., None, :], mH(u))
+        return out(xp.broadcast_to(r, batch + (n, m)), a.dtype)
+
+    @guarded("qr", "the factorization did not converge")
+    def linalg_qr(a, mode="reduced"):
+        q, r = la.qr(lift(a), mode=mode)
+        return out(q, a.dtype), out(r, a.dtype)
+
+    @guarded("slogdet", "the factorization failed")
+    def linalg_slogdet(a):
+        sign, logabs = la.slogdet(lift(a))
+        return out(sign, a.dtype), out(logabs, real_of(a.dtype))
+
+    @guarded("solve", "a matrix is singular")
+    def linalg_solve(a, b):
+        # One batched call on explicitly broadcast stacks: NumPy and CuPy differ on
+        # how they broadcast, and a 1-D b is one vector for every matrix.
+        vector = b.ndim == 1
+        if vector:
+            b = b[:, None]
+        batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a2 = xp.broadcast_to(lift(a), batch + a.shape[-2:])
+        b2 = xp.broadcast_to(lift(b), batch + b.shape[-2:])
+        r = la.solve(a2, b2)
+        return out(r[..., 0] if vector else r, a.dtype)
+
+    @guarded("svd", "the singular value computation did not converge")
+    def linalg_svd(a, full_matrices=True):
+        u, s, vh = la.svd(lift(a), full_matrices=full_matrices)
+        return out(u, a.dtype), out(s, real_of(a.dtype)), out(vh, a.dtype)
+
+    @guarded("svdvals", "the singular value computation did not converge")
+    def linalg_svdvals(a):
+        return out(la.svd(lift(a), compute_uv=False), real_of(a.dtype))
+
+    def linalg_trace(a, offset=0, dtype=None):
+        d = c.native[dtype]
+        return out(xp.trace(a, offset=offset, axis1=-2, axis2=-1, dtype=d), d)
+
+    def linalg_vector_norm(a, axis=None, keepdims=False, ord=2):
+        d = real_of(a.dtype)
+        axes = tuple(range(a.ndim)) if axis is None else axis
+        if math.prod(a.shape[i] for i in axes) == 0:
+            # The norm of no elements: an empty sum is 0 and an empty max is 0 (|a| >= 0);
+            # negative orders take 1/|a|, so their empty norm is 1/0 = inf.
+            shape = tuple(1 if i in axes else s for i, s in enumerate(a.shape) if keepdims or i not in axes)
+            return xp.full(shape, math.inf if ord < 0 else 0.0, dtype=d)
+        with _quiet(xp):
+            r = compat.linalg.vector_norm(a, axis=axes, keepdims=keepdims, ord=ord)
+        return out(r, d)
+
+    ops = {
+        "matmul": matmul, "matrix_transpose": matrix_transpose, "tensordot": tensordot,
+        "vecdot": vecdot,
+    }
+    ops.update({name: f for name, f in locals().items() if name.startswith("linalg_")})
+    return ops
+
+
+class _Null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _quiet(xp):
+    """Silence the library's divide-by-zero warnings (1/|0| is the intended inf)."""
+    errstate = getattr(xp, "errstate", None)
+    return errstate(divide="ignore", over="ignore") if errstate is not None else _Null()
