@@ -24,8 +24,8 @@ class Info:
     def default_device(self):
         return default_device()
 
-    def devices(self) -> list:
-        return all_devices()
+    def devices(self) -> tuple:
+        return tuple(all_devices())
 
     def default_dtypes(self, *, device: Any = None) -> dict:
         dev = default_device() if device is None else get_device(device, "default_dtypes")
