@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from . import _dtypes as dt
 from ._array import Array
+from ._creation import asarray
 from ._dtypes import PROMOTE
 from ._elementwise import _as_scalar, _cast, _mixed, scalar_operand_dtype
 from ._manipulation import broadcast_shape, check_array, normalize_axes, normalize_axis
@@ -108,6 +109,8 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *,
     if sorter is not None:
         sorter = _sorter(sorter, x1, dev)
     a = x1._data if x1._dtype is d else dev.ops.astype(x1._data, d, False)
+    if sorter is None:
+        return _indices(dev.ops.searchsorted(a, v, side=side, sorter=None), dev)
     try:
         r = dev.ops.searchsorted(a, v, side=side, sorter=sorter)
     except (IndexError, ValueError):
@@ -181,8 +184,6 @@ def _scalar_array(value: Any, dev: Any) -> Array:
     if s is None:
         raise TypeError(f"where: x1 and x2 must be numr arrays or Python scalars, got "
                         f"{type(value).__name__}")
-    from ._creation import asarray
-
     kind = {bool: None, int: "integral", float: "real floating",
             complex: "complex floating"}[type(s)]
     d = dt.bool if kind is None else dev.defaults[kind]

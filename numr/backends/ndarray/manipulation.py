@@ -70,6 +70,11 @@ def build(c) -> dict:
         return xp.roll(a, shift, axis=axis)
 
     def repeat(a, repeats, *, axis):
+        if not on_host and isinstance(repeats, c.ndarray):
+            # CuPy takes counts as a Python list: the result's shape needs them anyway.
+            repeats = repeats.reshape(-1).tolist()
+            if len(repeats) == 1:
+                repeats = repeats[0]
         return xp.repeat(a, repeats, axis=axis)
 
     def tile(a, repetitions):

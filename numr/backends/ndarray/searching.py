@@ -22,7 +22,10 @@ def build(c) -> dict:
         return indices(xp.argmin(a, axis=axis, keepdims=keepdims))
 
     def count_nonzero(a, *, axis, keepdims):
-        return indices(xp.count_nonzero(a, axis=axis, keepdims=keepdims))
+        r = arr(xp.count_nonzero(a, axis=axis))
+        if keepdims:  # CuPy's count_nonzero has no keepdims
+            r = r.reshape(tuple(1 if i in axis else n for i, n in enumerate(a.shape)))
+        return indices(r)
 
     def nonzero(a):
         return tuple(indices(r) for r in xp.nonzero(a))

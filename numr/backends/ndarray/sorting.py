@@ -10,11 +10,12 @@ from __future__ import annotations
 
 def build(c) -> dict:
     xp = c.xp
+    on_host = xp.__name__ == "numpy"
     index = c.native[c.device.defaults["indexing"]]
 
     def _kind(stable):
-        # NumPy's default (introsort) is not stable; CuPy's sorts are stable either way.
-        return {"kind": "stable"} if stable else {}
+        # NumPy's default (introsort) is not stable; CuPy's sorts are always stable.
+        return {"kind": "stable"} if stable and on_host else {}
 
     def sort(a, *, axis, descending, stable):
         if not descending:
