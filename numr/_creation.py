@@ -1,21 +1,48 @@
 """Creation functions: every one takes ``device=`` (default: the default device) and
-``dtype=`` (default: the device's default dtype of the right kind)."""
+``dtype=`` (default: the device's default dtype of the right kind).
+
+Python values given for a dtype follow one rule everywhere (``asarray``, ``full``,
+``full_like``, ``linspace``): a value converts to a dtype of its own kind or a wider
+kind (bool -> int -> float -> complex), and a Python int must fit an integer dtype.
+Going down a kind (a float for an integer dtype, a complex for a real one, a number
+for bool) is a TypeError rather than a silent truncation.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import math
+import numbers
+import operator
+from typing import Any, Sequence
 
-import numpy as np
+import numpy as np  # host-side inference of Python data only; never for computation
 
 from . import _dtypes as dt
 from ._array import Array
 from ._devices import default_device, get_device
 from ._transfer import move
 
-__all__ = ["asarray"]
+__all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
+           "full_like", "linspace", "meshgrid", "ones", "ones_like", "tril", "triu",
+           "zeros", "zeros_like"]
 
+_MAX_NDIM = 64
+# The kinds a Python scalar type may be stored in, by scalar type.
+_FITS = {
+    bool: ("bool", "int", "uint", "float", "complex"),
+    int: ("int", "uint", "float", "complex"),
+    float: ("float", "complex"),
+    complex: ("complex",),
+}
+_DEFAULT_KIND = {int: "integral", float: "real floating", complex: "complex floating"}
+
+
+# ---------------------------------------------------------------------------------------
+# Argument checks shared by the creation functions (and used by other modules)
+# ---------------------------------------------------------------------------------------
 
 def resolve_device(device: Any, func: str):
+    """The Device for a ``device=`` argument (None: the default device)."""
     return default_device() if device is None else get_device(device, func)
 
 
@@ -28,31 +55,142 @@ def check_dtype(dtype: Any, device: Any, func: str) -> dt.DType:
     return dtype
 
 
-def _infer_host(obj: Any, device: Any, func: str) -> np.ndarray:
-    """A NumPy array of Python data, with the device's default dtypes."""
-    try:
-        h = np.asarray(obj)
-    except OverflowError:
-        raise OverflowError(f"{func}: Python int out of the int64 range in {obj!r}") from None
-    except (ValueError, TypeError) as e:
-        raise TypeError(f"{func}: cannot make an array of {type(obj).__name__}: {e}") from None
-    kind = h.dtype.kind
-    defaults = device.defaults
-    if kind == "f" and h.dtype.itemsize == 8:
-        target = defaults["real floating"]
-    elif kind == "c" and h.dtype.itemsize == 16:
-        target = defaults["complex floating"]
-    elif kind == "i" and h.dtype.itemsize == 8:
-        target = defaults["integral"]
-    elif kind == "u" and h.dtype.itemsize == 8 and not isinstance(obj, np.ndarray):
-        raise OverflowError(f"{func}: Python int out of the int64 range in {obj!r}")
-    else:
-        target = dt.BY_NAME.get(h.dtype.name)
-        if target is None:
-            raise TypeError(f"{func}: cannot make an array of {obj!r} (NumPy dtype {h.dtype})")
-        return h
-    return h if h.dtype.name == target.name else h.astype(target.name)
+def _check_copy(copy: Any, func: str) -> None:
+    if copy is not None and copy is not True and copy is not False:
+        raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
 
+
+def _int_arg(value: Any, func: str, name: str) -> int:
+    """A Python int from an integer argument (bool and floats are rejected)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{func}: {name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{func}: {name} must be an integer, got {value!r}") from None
+
+
+def _shape(shape: Any, func: str) -> tuple[int, ...]:
+    """A tuple of non-negative ints from an int or a sequence of ints."""
+    if isinstance(shape, (tuple, list)):
+        dims = tuple(_int_arg(n, func, f"shape {shape!r} entry") for n in shape)
+    else:
+        try:
+            dims = (_int_arg(shape, func, "shape"),)
+        except TypeError:
+            raise TypeError(f"{func}: shape must be an int or a tuple of ints, "
+                            f"got {shape!r}") from None
+    if any(n < 0 for n in dims):
+        raise ValueError(f"{func}: shape {dims} has a negative dimension")
+    if len(dims) > _MAX_NDIM:
+        raise ValueError(f"{func}: shape {dims} has {len(dims)} dimensions; at most "
+                         f"{_MAX_NDIM} are supported")
+    return dims
+
+
+def _python_scalar(value: Any, func: str, name: str) -> bool | int | float | complex:
+    """A Python bool/int/float/complex from a Python or NumPy scalar."""
+    t = type(value)
+    if t in _FITS:
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return operator.index(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, numbers.Complex):
+        return complex(value)
+    raise TypeError(f"{func}: {name} must be a Python bool, int, float or complex, "
+                    f"got {t.__name__}")
+
+
+def _scalar_dtype(value: bool | int | float | complex, device: Any, func: str) -> dt.DType:
+    """The dtype a Python scalar gets when no dtype is given: bool, or the device's
+    default integer/real/complex dtype."""
+    t = type(value)
+    if t is bool:
+        return dt.bool
+    d = device.defaults[_DEFAULT_KIND[t]]
+    if t is int:
+        _check_int_range(value, d, func)
+    return d
+
+
+def _check_int_range(value: int, dtype: dt.DType, func: str) -> None:
+    lo, hi = dt.INT_RANGE[dtype]
+    if not lo <= value <= hi:
+        raise OverflowError(f"{func}: Python int {value} is out of range for {dtype}")
+
+
+def _fit_scalar(value: bool | int | float | complex, dtype: dt.DType, func: str):
+    """``value`` as the Python type of ``dtype``'s kind, after checking that it fits."""
+    t = type(value)
+    kind = dtype.kind
+    if kind not in _FITS[t]:
+        raise TypeError(f"{func}: Python {t.__name__} {value!r} cannot be stored in "
+                        f"dtype {dtype} without losing information")
+    if kind in ("int", "uint"):
+        value = int(value)
+        _check_int_range(value, dtype, func)
+        return value
+    if kind == "float":
+        try:
+            return float(value)
+        except OverflowError:
+            raise OverflowError(f"{func}: Python int {value} is too large for {dtype}") from None
+    if kind == "complex":
+        try:
+            return complex(value)
+        except OverflowError:
+            raise OverflowError(f"{func}: Python int {value} is too large for {dtype}") from None
+    return value
+
+
+def _check_scalars_fit(obj: Any, dtype: dt.DType, func: str = "asarray") -> None:
+    """Every Python scalar in a nested sequence fits ``dtype`` (see _fit_scalar)."""
+    if isinstance(obj, (list, tuple)):
+        for o in obj:
+            _check_scalars_fit(o, dtype, func)
+    elif type(obj) in _FITS:
+        _fit_scalar(obj, dtype, func)
+
+
+def _array_arg(x: Any, func: str) -> Array:
+    if type(x) is not Array:
+        raise TypeError(f"{func}: expected a numr array, got {type(x).__name__}")
+    return x
+
+
+def _convert(data: Any, src_dtype: dt.DType, src: Any, dtype: dt.DType, dst: Any,
+             copy: bool) -> Any:
+    """``data`` (on ``src``) as ``dtype`` on ``dst``. Converts on the device that holds
+    both dtypes, so a device lacking one of them (float64 on WebGPU) is never asked to
+    hold it. ``copy``: the result must not share memory with ``data``."""
+    if src is dst:
+        if dtype is src_dtype and not copy:
+            return data
+        return src.ops.astype(data, dtype, True)
+    if dtype in src.dtypes:
+        if dtype is not src_dtype:
+            data = src.ops.astype(data, dtype, True)
+        return move(data, src, dst)
+    return dst.ops.astype(move(data, src, dst), dtype, False)
+
+
+def _check_cast(src_dtype: dt.DType, dtype: dt.DType, func: str) -> None:
+    # Note: the standard says casting complex to real should not be permitted (NumPy
+    # drops the imaginary part with a warning); numr asks for real() or imag() instead.
+    if src_dtype.kind == "complex" and dtype.kind not in ("complex", "bool"):
+        raise TypeError(f"{func}: casting {src_dtype} to {dtype} would discard the "
+                        f"imaginary part; use real(x) or imag(x) first")
+
+
+# ---------------------------------------------------------------------------------------
+# asarray
+# ---------------------------------------------------------------------------------------
 
 def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
             copy: bool | None = None) -> Array:
@@ -61,79 +199,390 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
     ``copy=True`` always copies, ``copy=False`` never does (ValueError if it must),
     ``copy=None`` copies only when needed.
     """
-    if copy not in (None, True, False):
-        raise ValueError(f"asarray: copy must be True, False or None, got {copy!r}")
+    _check_copy(copy, "asarray")
     if type(obj) is Array:
-        return _from_array(obj, dtype, device, copy)
+        return _from_array(obj, dtype, device, copy, "asarray")
     dev = resolve_device(device, "asarray")
     if dtype is not None:
         check_dtype(dtype, dev, "asarray")
-    python_data = not hasattr(obj, "__array_interface__") and not hasattr(obj, "__array__") \
-        and not isinstance(obj, (bytes, bytearray, memoryview))
-    if copy is False and (python_data or dev.kind != "cpu"):
+    if isinstance(obj, (bytes, bytearray)):
+        obj = memoryview(obj)  # a buffer of bytes, not a NumPy string scalar
+    host_data = hasattr(obj, "__array_interface__") or hasattr(obj, "__array__") \
+        or isinstance(obj, memoryview) or _has_buffer(obj)
+    if copy is False and (not host_data or dev.kind != "cpu"):
         raise ValueError(f"asarray: copy=False, but making an array of "
                          f"{type(obj).__name__} on {dev} needs a copy")
     if dtype is None:
-        h = _infer_host(obj, dev, "asarray")
+        h = _infer_host(obj, dev, host_data, copy)
     else:
         h = _host_with_dtype(obj, dtype, copy)
-    if copy and dev.kind == "cpu" and not python_data and np.shares_memory(h, np.asarray(obj)):
+    if copy and dev.kind == "cpu" and host_data and np.shares_memory(h, np.asarray(obj)):
         h = h.copy()
     return Array._new(dev.ops.from_host(h), dt.BY_NAME[h.dtype.name], dev)
 
 
+def _has_buffer(obj: Any) -> bool:
+    if isinstance(obj, (list, tuple, bool, int, float, complex, str)):
+        return False
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _host_array(obj: Any, func: str, **kwargs) -> np.ndarray:
+    try:
+        return np.asarray(obj, **kwargs)
+    except OverflowError:
+        raise OverflowError(f"{func}: a Python int in {_short(obj)} is out of range") from None
+    except ValueError as e:
+        raise ValueError(f"{func}: cannot make an array of {_short(obj)}: {e}") from None
+    except TypeError as e:
+        raise TypeError(f"{func}: cannot make an array of {_short(obj)}: {e}") from None
+
+
+def _short(obj: Any) -> str:
+    r = repr(obj)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np.ndarray:
+    """A NumPy array of ``obj`` with the dtype numr infers for it on ``device``.
+
+    Python data gets the device's default dtypes. Arrays and buffers keep their dtype
+    where the device holds it (and otherwise get the default of the same kind).
+    """
+    h = _host_array(obj, "asarray", copy=False if copy is False else None)
+    d = dt.BY_NAME.get(h.dtype.name)
+    if d is None:
+        if h.dtype.kind == "O" and not host_data:
+            raise OverflowError(f"asarray: a Python int in {_short(obj)} is out of the "
+                                f"int64 range")
+        raise TypeError(f"asarray: cannot make an array of {_short(obj)} (NumPy dtype "
+                        f"{h.dtype}); numr has no such dtype")
+    if host_data and d in device.dtypes:
+        return h
+    if not host_data and d is dt.uint64:
+        # NumPy stores a Python int above the int64 range as uint64; numr's default
+        # integer is signed.
+        raise OverflowError(f"asarray: a Python int in {_short(obj)} is out of the "
+                            f"int64 range")
+    if d.kind == "bool" or (not host_data and d.kind not in ("int", "float", "complex")):
+        target = d
+    else:
+        target = device.defaults[{"int": "integral", "uint": "integral", "float": "real floating",
+                                  "complex": "complex floating"}[d.kind]]
+    if target is d:
+        return h
+    if target.kind == "int" and h.size and d.kind == "int":
+        lo, hi = dt.INT_RANGE[target]
+        if h.min() < lo or h.max() > hi:
+            raise OverflowError(f"asarray: a value in {_short(obj)} is out of range for "
+                                f"{target}, the default integer dtype of {device}")
+    return h.astype(target.name)
+
+
 def _host_with_dtype(obj: Any, dtype: dt.DType, copy: bool | None) -> np.ndarray:
-    if isinstance(obj, (list, tuple)) or type(obj) in (bool, int, float, complex):
-        _check_scalars_fit(obj, dtype)
+    if isinstance(obj, (list, tuple)) or type(obj) in _FITS:
+        _check_scalars_fit(obj, dtype, "asarray")
+    if isinstance(obj, np.ndarray) or isinstance(obj, np.generic):
+        src = dt.BY_NAME.get(obj.dtype.name)
+        if src is not None:
+            _check_cast(src, dtype, "asarray")
     try:
         return np.asarray(obj, dtype=dtype.name, copy=False if copy is False else None)
     except ValueError as e:
         if copy is False:
             raise ValueError(f"asarray: copy=False, but converting to {dtype} needs a copy") from None
-        raise ValueError(f"asarray: cannot convert to {dtype}: {e}") from None
+        raise ValueError(f"asarray: cannot convert {_short(obj)} to {dtype}: {e}") from None
     except (OverflowError, TypeError) as e:
-        raise type(e)(f"asarray: cannot convert {obj!r} to {dtype}: {e}") from None
+        raise type(e)(f"asarray: cannot convert {_short(obj)} to {dtype}: {e}") from None
 
 
-def _check_scalars_fit(obj: Any, dtype: dt.DType) -> None:
-    """Python ints that do not fit an integer dtype, or floats given for an integer
-    dtype, are errors, not silent wrap-around."""
-    if isinstance(obj, (list, tuple)):
-        for o in obj:
-            _check_scalars_fit(o, dtype)
-        return
-    if type(obj) is Array:
-        return
-    if dtype.kind in ("int", "uint"):
-        if isinstance(obj, bool):
-            return
-        if isinstance(obj, int):
-            lo, hi = dt.INT_RANGE[dtype]
-            if not lo <= obj <= hi:
-                raise OverflowError(f"asarray: Python int {obj} is out of range for {dtype}")
-        elif isinstance(obj, (float, complex)):
-            raise TypeError(f"asarray: Python {type(obj).__name__} {obj!r} given for integer dtype {dtype}")
-    elif dtype.kind == "bool" and isinstance(obj, (int, float, complex)) and not isinstance(obj, bool):
-        raise TypeError(f"asarray: Python {type(obj).__name__} {obj!r} given for dtype bool")
-    elif dtype.kind == "float" and isinstance(obj, complex):
-        raise TypeError(f"asarray: Python complex {obj!r} given for real dtype {dtype}")
-
-
-def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None) -> Array:
-    dev = x._device if device is None else get_device(device, "asarray")
-    data = x._data
-    if dev is not x._device:
-        if copy is False:
-            raise ValueError(f"asarray: copy=False, but moving from {x._device} to {dev} needs a copy")
-        data = move(data, x._device, dev)
-        copy = False  # the move made a new buffer
-    if dtype is not None and dtype is not x._dtype:
-        check_dtype(dtype, dev, "asarray")
-        if copy is False:
-            raise ValueError(f"asarray: copy=False, but converting {x._dtype} to {dtype} needs a copy")
-        return Array._new(dev.ops.astype(data, dtype, True), dtype, dev)
-    if copy:
-        data = dev.ops.astype(data, x._dtype, True)
-    if data is x._data:
+def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, func: str) -> Array:
+    src = x._device
+    dev = src if device is None else get_device(device, func)
+    target = x._dtype if dtype is None else check_dtype(dtype, dev, func)
+    if target not in dev.dtypes:
+        raise TypeError(f"{func}: dtype {target} is not available on device {dev}")
+    if dev is src and target is x._dtype and not copy:
         return x
-    return Array._new(data, x._dtype, dev)
+    if copy is False:
+        what = f"moving from {src} to {dev}" if dev is not src else \
+            f"converting {x._dtype} to {target}"
+        raise ValueError(f"{func}: copy=False, but {what} needs a copy")
+    _check_cast(x._dtype, target, func)
+    return Array._new(_convert(x._data, x._dtype, src, target, dev, True), target, dev)
+
+
+# ---------------------------------------------------------------------------------------
+# Filled arrays
+# ---------------------------------------------------------------------------------------
+
+def _filled(op: str, func: str, shape: Any, dtype: Any, device: Any) -> Array:
+    dims = _shape(shape, func)
+    dev = resolve_device(device, func)
+    d = dev.defaults["real floating"] if dtype is None else check_dtype(dtype, dev, func)
+    return Array._new(getattr(dev.ops, op)(dims, d), d, dev)
+
+
+def empty(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
+          device: Any = None) -> Array:
+    """An uninitialised array of ``shape`` (default dtype: the default real float)."""
+    return _filled("empty", "empty", shape, dtype, device)
+
+
+def zeros(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
+          device: Any = None) -> Array:
+    """An array of ``shape`` filled with zeros (default dtype: the default real float)."""
+    return _filled("zeros", "zeros", shape, dtype, device)
+
+
+def ones(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
+         device: Any = None) -> Array:
+    """An array of ``shape`` filled with ones (default dtype: the default real float)."""
+    return _filled("ones", "ones", shape, dtype, device)
+
+
+def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex, *,
+         dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """An array of ``shape`` filled with ``fill_value``; the dtype defaults to the one
+    the fill value's Python type gets (bool, default integer, real or complex float)."""
+    dims = _shape(shape, "full")
+    dev = resolve_device(device, "full")
+    value = _python_scalar(fill_value, "full", "fill_value")
+    if dtype is None:
+        d = _scalar_dtype(value, dev, "full")
+    else:
+        d = check_dtype(dtype, dev, "full")
+    value = _fit_scalar(value, d, "full")
+    return Array._new(dev.ops.full(dims, value, d), d, dev)
+
+
+def _like(op: str, func: str, x: Any, dtype: Any, device: Any, *fill: Any) -> Array:
+    """``op`` for the shape of ``x``, on x's device and with x's dtype unless given."""
+    x = _array_arg(x, func)
+    dev = x._device if device is None else get_device(device, func)
+    d = x._dtype if dtype is None else dtype
+    check_dtype(d, dev, func)
+    if fill:
+        fill = (_fit_scalar(_python_scalar(fill[0], func, "fill_value"), d, func),)
+    if dev is x._device:
+        r = getattr(dev.ops, op + "_like")(x._data, *fill, d)
+    else:
+        r = getattr(dev.ops, op)(tuple(x._data.shape), *fill, d)
+    return Array._new(r, d, dev)
+
+
+def empty_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """An uninitialised array with the shape of ``x`` (and its dtype and device)."""
+    return _like("empty", "empty_like", x, dtype, device)
+
+
+def zeros_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """Zeros with the shape of ``x`` (and its dtype and device unless given)."""
+    return _like("zeros", "zeros_like", x, dtype, device)
+
+
+def ones_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """Ones with the shape of ``x`` (and its dtype and device unless given)."""
+    return _like("ones", "ones_like", x, dtype, device)
+
+
+def full_like(x: Array, /, fill_value: bool | int | float | complex, *,
+              dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """``fill_value`` with the shape of ``x`` (and its dtype and device unless given)."""
+    return _like("full", "full_like", x, dtype, device, fill_value)
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0,
+        dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
+    rows = _int_arg(n_rows, "eye", "n_rows")
+    cols = rows if n_cols is None else _int_arg(n_cols, "eye", "n_cols")
+    k = _int_arg(k, "eye", "k")
+    if rows < 0 or cols < 0:
+        raise ValueError(f"eye: n_rows and n_cols must be non-negative, got {rows} and {cols}")
+    dev = resolve_device(device, "eye")
+    d = dev.defaults["real floating"] if dtype is None else check_dtype(dtype, dev, "eye")
+    # A diagonal outside the matrix leaves it all zeros; clamping keeps k a small int.
+    k = max(-rows, min(k, cols))
+    return Array._new(dev.ops.eye(rows, cols, k, d), d, dev)
+
+
+# ---------------------------------------------------------------------------------------
+# Ranges
+# ---------------------------------------------------------------------------------------
+
+def _real_arg(value: Any, func: str, name: str) -> int | float:
+    v = _python_scalar(value, func, name)
+    if type(v) is bool or type(v) is complex:
+        raise TypeError(f"{func}: {name} must be an int or a float, got {value!r}")
+    if type(v) is float and not math.isfinite(v):
+        raise ValueError(f"{func}: {name} must be finite, got {v}")
+    return v
+
+
+def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
+           dtype: dt.DType | None = None, device: Any = None) -> Array:
+    """Evenly spaced values in ``[start, stop)`` (``[0, start)`` without ``stop``).
+
+    The length is ``ceil((stop - start) / step)`` (0 when that is negative); integer
+    arguments give the default integer dtype, a float argument the default real float.
+    """
+    args = [_real_arg(start, "arange", "start"), None if stop is None else
+            _real_arg(stop, "arange", "stop"), _real_arg(step, "arange", "step")]
+    if args[1] is None:
+        args[:2] = [0, args[0]]
+    start, stop, step = args
+    if step == 0:
+        raise ValueError("arange: step must not be 0")
+    dev = resolve_device(device, "arange")
+    all_int = all(type(a) is int for a in args)
+    if dtype is None:
+        d = dev.defaults["integral" if all_int else "real floating"]
+    else:
+        d = check_dtype(dtype, dev, "arange")
+        if d.kind not in ("int", "uint", "float"):
+            raise TypeError(f"arange: dtype {d} is not supported; expected a real numeric dtype")
+    if d.kind == "float":
+        start, stop, step = float(start), float(stop), float(step)
+        q = (stop - start) / step
+        if not math.isfinite(q):
+            raise ValueError(f"arange: ({start}, {stop}, {step}) gives too many elements "
+                             f"for one array")
+        n = max(math.ceil(q), 0)
+    else:
+        if not all_int:
+            raise TypeError(f"arange: float arguments ({start}, {stop}, {step}) given "
+                            f"for integer dtype {d}")
+        n = len(range(start, stop, step))
+        if n:
+            # the first and the last value must fit (stop itself need not)
+            _check_int_range(start, d, "arange")
+            _check_int_range(start + (n - 1) * step, d, "arange")
+        else:
+            start = stop = 0  # an empty range; its ends need not fit the dtype
+    if n > np.iinfo(np.intp).max // max(d.itemsize, 1):
+        raise ValueError(f"arange: {n} elements is too many for one array")
+    return Array._new(dev.ops.arange(start, stop, step, d), d, dev)
+
+
+def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
+             dtype: dt.DType | None = None, device: Any = None,
+             endpoint: bool = True) -> Array:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (included if endpoint)."""
+    a = _python_scalar(start, "linspace", "start")
+    b = _python_scalar(stop, "linspace", "stop")
+    for name, v in (("start", a), ("stop", b)):
+        if type(v) is bool:
+            raise TypeError(f"linspace: {name} must be an int, float or complex, got {v!r}")
+    num = _int_arg(num, "linspace", "num")
+    if num < 0:
+        raise ValueError(f"linspace: num must be non-negative, got {num}")
+    if type(endpoint) is not bool:
+        raise TypeError(f"linspace: endpoint must be a bool, got {endpoint!r}")
+    dev = resolve_device(device, "linspace")
+    is_complex = type(a) is complex or type(b) is complex
+    if dtype is None:
+        d = dev.defaults["complex floating" if is_complex else "real floating"]
+    else:
+        d = check_dtype(dtype, dev, "linspace")
+        if d.kind == "bool":
+            raise TypeError("linspace: dtype numr.bool is not supported; expected a numeric dtype")
+    # Note: like NumPy, an integer dtype is accepted (values rounded towards -inf);
+    # the ends are then computed as floats, so they are checked as floats.
+    work = d if d.kind in ("float", "complex") else dt.float64
+    a, b = _fit_scalar(a, work, "linspace"), _fit_scalar(b, work, "linspace")
+    return Array._new(dev.ops.linspace(a, b, num, d, endpoint), d, dev)
+
+
+# ---------------------------------------------------------------------------------------
+# Grids and triangles
+# ---------------------------------------------------------------------------------------
+
+def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
+    """Coordinate arrays from 1-D coordinate vectors (``indexing`` 'xy' or 'ij')."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    if not arrays:
+        return ()
+    for i, x in enumerate(arrays):
+        _array_arg(x, "meshgrid")
+        if x.ndim != 1:
+            raise ValueError(f"meshgrid: arrays must be 1-D; argument {i} has shape {x.shape}")
+    dev = arrays[0]._device
+    for x in arrays[1:]:
+        if x._device is not dev:
+            raise ValueError(f"meshgrid: arrays are on different devices, {dev} and "
+                             f"{x._device}; move one with to_device()")
+    # Note: like NumPy, each output keeps the dtype of its input (the standard asks for
+    # inputs of one dtype and leaves the mixed case open).
+    out = dev.ops.meshgrid(*(x._data for x in arrays), indexing=indexing)
+    return tuple(Array._new(r, x._dtype, dev) for r, x in zip(out, arrays))
+
+
+def _triangle(func: str, x: Any, k: Any) -> Array:
+    x = _array_arg(x, func)
+    k = _int_arg(k, func, "k")
+    if x.ndim < 2:
+        raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x.shape}")
+    rows, cols = x._data.shape[-2:]
+    # A diagonal outside the matrix keeps all or nothing; clamping keeps k a small int.
+    k = max(-rows - 1, min(k, cols + 1))
+    return Array._new(getattr(x._device.ops, func)(x._data, k), x._dtype, x._device)
+
+
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle (on and below diagonal ``k``) of each matrix in ``x``."""
+    return _triangle("tril", x, k)
+
+
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle (on and above diagonal ``k``) of each matrix in ``x``."""
+    return _triangle("triu", x, k)
+
+
+# ---------------------------------------------------------------------------------------
+# DLPack
+# ---------------------------------------------------------------------------------------
+
+# DLPack device types numr can import from, and the numr device kind for each.
+_DL_KINDS = {1: "cpu", 3: "cpu", 2: "cuda", 13: "cuda"}  # CPU, CUDA host, CUDA, managed
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    """An array with the data of a DLPack producer (a numr Array, a NumPy array, ...).
+
+    Without ``device`` the result stays on the producer's device; with another device
+    the data is copied there (ValueError if ``copy=False``).
+    """
+    _check_copy(copy, "from_dlpack")
+    if type(x) is Array:
+        return _from_array(x, None, device, copy, "from_dlpack")
+    if not hasattr(x, "__dlpack__") or not hasattr(x, "__dlpack_device__"):
+        raise AttributeError(f"from_dlpack: {type(x).__name__} does not support DLPack "
+                             f"(no __dlpack__/__dlpack_device__)")
+    dl_type, dl_index = x.__dlpack_device__()
+    kind = _DL_KINDS.get(int(dl_type))
+    if kind is None:
+        raise BufferError(f"from_dlpack: numr cannot import data from DLPack device "
+                          f"type {int(dl_type)}")
+    try:
+        src = get_device("cpu" if kind == "cpu" else f"{kind}:{int(dl_index)}", "from_dlpack")
+    except ValueError as e:
+        raise BufferError(str(e)) from None
+    dev = src if device is None else get_device(device, "from_dlpack")
+    if dev is not src and copy is False:
+        raise ValueError(f"from_dlpack: copy=False, but moving from {src} to {dev} "
+                         f"needs a copy")
+    data = src.ops.from_dlpack(x, copy if dev is src else None)
+    d = dt.BY_NAME.get(getattr(data.dtype, "name", str(data.dtype)))
+    if d is None or d not in src.dtypes:
+        raise BufferError(f"from_dlpack: numr has no dtype for {data.dtype} on {src}")
+    if dev is not src:
+        if d not in dev.dtypes:
+            raise TypeError(f"from_dlpack: dtype {d} is not available on device {dev}")
+        data = move(data, src, dev)
+    return Array._new(data, d, dev)

@@ -1,0 +1,530 @@
+"""Creation functions, with NumPy as the oracle."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import numr
+from numr._devices import Device
+from tests.helpers import assert_array, to_np
+
+ALL = [numr.bool, numr.int8, numr.int16, numr.int32, numr.int64, numr.uint8, numr.uint16,
+       numr.uint32, numr.uint64, numr.float32, numr.float64, numr.complex64,
+       numr.complex128, numr.float16]
+NUMERIC = [d for d in ALL if d is not numr.bool]
+
+
+class _Narrow:
+    """A backend wrapper that holds no 64-bit float dtypes and defaults to 32 bits, the
+    way a WebGPU adapter without shader-f64 does."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def dtypes(self, index):
+        return tuple(d for d in self.backend.dtypes(index)
+                     if d not in (numr.float64, numr.complex128))
+
+    def default_dtypes(self, index):
+        return {"real floating": numr.float32, "complex floating": numr.complex64,
+                "integral": numr.int32, "indexing": numr.int32}
+
+
+def narrow_twin(device):
+    """A device with ``device``'s ops but without float64/complex128."""
+    return Device(device.kind, device.index, _Narrow(device.backend), device.ops)
+
+
+# --- asarray ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("obj, dtype", [
+    (True, numr.bool), (3, numr.int64), (2.5, numr.float64), (1 + 2j, numr.complex128),
+    ([1, 2, 3], numr.int64), ([[1.0, 2], [3, 4]], numr.float64), ([True, False], numr.bool),
+    ([1, 2.5], numr.float64), ([1, 2j], numr.complex128), ([], numr.float64),
+])
+def test_asarray_python_data(device, obj, dtype):
+    x = numr.asarray(obj, device=device)
+    assert_array(x, np.asarray(obj), dtype=dtype, device=device)
+
+
+def test_asarray_defaults_follow_device(device):
+    d = narrow_twin(device)
+    assert numr.asarray(1.5, device=d).dtype == numr.float32
+    assert numr.asarray([1, 2], device=d).dtype == numr.int32
+    assert numr.asarray(1j, device=d).dtype == numr.complex64
+    # a host array keeps its dtype where the device holds it, else the kind's default
+    assert numr.asarray(np.arange(3, dtype=np.int64), device=d).dtype == numr.int64
+    assert numr.asarray(np.ones(3), device=d).dtype == numr.float32
+    with pytest.raises(OverflowError, match="asarray"):
+        numr.asarray([2**40], device=d)
+    with pytest.raises(TypeError, match="asarray.*float64.*not available"):
+        numr.asarray([1.0], dtype=numr.float64, device=d)
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_asarray_dtype(device, dtype):
+    obj = [[0, 1], [1, 0]] if dtype is not numr.bool else [[False, True], [True, False]]
+    x = numr.asarray(obj, dtype=dtype, device=device)
+    assert_array(x, np.asarray(obj, dtype=dtype.name), dtype=dtype, device=device)
+
+
+def test_asarray_host_arrays(device):
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = numr.asarray(h, device=device)
+    assert_array(x, h, dtype=numr.float32, device=device)
+    assert numr.asarray(np.float32(2)).dtype == numr.float32
+    assert_array(numr.asarray(b"ab", device=device), [97, 98], dtype=numr.uint8)
+    assert_array(numr.asarray(np.uint64(2**63), device=device), 2**63, dtype=numr.uint64)
+
+
+def test_asarray_copy(device):
+    h = np.arange(3.0)
+    if device.kind == "cpu":
+        shared = numr.asarray(h, copy=False, device=device)
+        h[0] = 7
+        assert to_np(shared)[0] == 7
+    copied = numr.asarray(h, copy=True, device=device)
+    h[1] = 9
+    assert to_np(copied)[1] == 1
+    x = numr.asarray([1.0, 2.0], device=device)
+    assert numr.asarray(x) is x
+    assert numr.asarray(x, copy=False) is x
+    y = numr.asarray(x, copy=True)
+    assert y is not x
+    y[0] = 5.0
+    assert to_np(x)[0] == 1.0
+    z = numr.asarray(x, dtype=numr.float32)
+    assert_array(z, [1.0, 2.0], dtype=numr.float32, device=device)
+
+
+def test_asarray_errors(device):
+    x = numr.asarray([1.0], device=device)
+    with pytest.raises(ValueError, match="asarray: copy=False"):
+        numr.asarray([1, 2], copy=False, device=device)
+    with pytest.raises(ValueError, match="asarray: copy=False"):
+        numr.asarray(x, dtype=numr.float32, copy=False)
+    with pytest.raises(TypeError, match="asarray: copy"):
+        numr.asarray([1], copy="yes", device=device)
+    with pytest.raises(TypeError, match="asarray"):
+        numr.asarray([1.5], dtype=numr.int32, device=device)
+    with pytest.raises(TypeError, match="asarray"):
+        numr.asarray([1j], dtype=numr.float64, device=device)
+    with pytest.raises(TypeError, match="asarray.*complex128"):
+        numr.asarray(numr.asarray([1j], device=device), dtype=numr.float64)
+    with pytest.raises(OverflowError, match="asarray"):
+        numr.asarray([300], dtype=numr.int8, device=device)
+    with pytest.raises(OverflowError, match="asarray"):
+        numr.asarray([2**64], device=device)
+    with pytest.raises(OverflowError, match="asarray"):
+        numr.asarray(2**63, device=device)
+    with pytest.raises(ValueError, match="asarray"):
+        numr.asarray([[1], [1, 2]], device=device)
+    with pytest.raises(TypeError, match="asarray"):
+        numr.asarray("abc", device=device)
+    with pytest.raises(TypeError, match="asarray"):
+        numr.asarray([1], dtype=np.float64, device=device)
+    with pytest.raises(ValueError, match="asarray"):
+        numr.asarray([1], device="tpu")
+
+
+# --- empty / zeros / ones / full ----------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(), 0, 3, (2, 3), [2, 0, 4], (np.int64(2), 1)])
+@pytest.mark.parametrize("func, fill", [("zeros", 0), ("ones", 1), ("empty", None)])
+def test_filled_shapes(device, shape, func, fill):
+    x = getattr(numr, func)(shape, device=device)
+    expected_shape = (int(shape),) if np.ndim(shape) == 0 and shape != () else tuple(shape)
+    assert x.shape == expected_shape and x.dtype == numr.float64 and x.device == device
+    if fill is not None:
+        assert_array(x, np.full(expected_shape, fill, dtype=np.float64))
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_filled_dtypes(device, dtype):
+    assert_array(numr.zeros((2, 2), dtype=dtype, device=device),
+                 np.zeros((2, 2), dtype=dtype.name), dtype=dtype, device=device)
+    assert_array(numr.ones(3, dtype=dtype, device=device), np.ones(3, dtype=dtype.name),
+                 dtype=dtype, device=device)
+    e = numr.empty((4, 1), dtype=dtype, device=device)
+    assert e.shape == (4, 1) and e.dtype == dtype and e.device == device
+
+
+@pytest.mark.parametrize("value, dtype", [(True, numr.bool), (-3, numr.int64),
+                                          (2.5, numr.float64), (1 - 1j, numr.complex128),
+                                          (np.float32(0.5), numr.float64)])
+def test_full_infers_dtype(device, value, dtype):
+    assert_array(numr.full((2, 2), value, device=device), np.full((2, 2), value),
+                 dtype=dtype, device=device)
+
+
+def test_full_defaults_follow_device(device):
+    d = narrow_twin(device)
+    assert numr.full(2, 1.0, device=d).dtype == numr.float32
+    assert numr.full(2, 1, device=d).dtype == numr.int32
+    assert numr.zeros(2, device=d).dtype == numr.float32
+    with pytest.raises(OverflowError, match="full"):
+        numr.full(2, 2**40, device=d)
+
+
+@pytest.mark.parametrize("value, dtype", [
+    (True, numr.int8), (True, numr.float32), (5, numr.uint8), (255, numr.uint8),
+    (-128, numr.int8), (2**64 - 1, numr.uint64), (3, numr.float32), (3, numr.complex64),
+    (float("nan"), numr.float32), (float("-inf"), numr.float64), (1.5, numr.complex128),
+])
+def test_full_with_dtype(device, value, dtype):
+    assert_array(numr.full(3, value, dtype=dtype, device=device),
+                 np.full(3, value, dtype=dtype.name), dtype=dtype, device=device)
+
+
+def test_filled_errors(device):
+    for f in (numr.zeros, numr.ones, numr.empty):
+        name = f.__name__
+        with pytest.raises(ValueError, match=f"{name}: shape .*negative"):
+            f((2, -1), device=device)
+        with pytest.raises(TypeError, match=name):
+            f(2.0, device=device)
+        with pytest.raises(TypeError, match=name):
+            f((2, 1.5), device=device)
+        with pytest.raises(TypeError, match=name):
+            f(True, device=device)
+        with pytest.raises(TypeError, match=f"{name}: dtype"):
+            f(2, dtype="float32", device=device)
+        with pytest.raises(ValueError, match=name):
+            f((1,) * 65, device=device)
+    with pytest.raises(TypeError, match="full: Python float"):
+        numr.full(2, 1.5, dtype=numr.int32, device=device)
+    with pytest.raises(TypeError, match="full: Python complex"):
+        numr.full(2, 1j, dtype=numr.float64, device=device)
+    with pytest.raises(TypeError, match="full: Python int"):
+        numr.full(2, 1, dtype=numr.bool, device=device)
+    with pytest.raises(OverflowError, match="full: Python int 256"):
+        numr.full(2, 256, dtype=numr.uint8, device=device)
+    with pytest.raises(OverflowError, match="full: Python int -1"):
+        numr.full(2, -1, dtype=numr.uint32, device=device)
+    with pytest.raises(OverflowError, match="full"):
+        numr.full(2, 2**63, device=device)
+    with pytest.raises(TypeError, match="full: fill_value"):
+        numr.full(2, "1", device=device)
+    with pytest.raises(TypeError, match="full: fill_value"):
+        numr.full(2, None, device=device)
+
+
+# --- *_like -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [numr.bool, numr.int16, numr.uint64, numr.float32,
+                                   numr.complex128])
+def test_like_inherit(device, dtype):
+    x = numr.zeros((2, 3), dtype=dtype, device=device)
+    one = True if dtype is numr.bool else 1
+    assert_array(numr.zeros_like(x), np.zeros((2, 3), dtype.name), dtype=dtype, device=device)
+    assert_array(numr.ones_like(x), np.ones((2, 3), dtype.name), dtype=dtype, device=device)
+    assert_array(numr.full_like(x, one), np.full((2, 3), one, dtype.name), dtype=dtype,
+                 device=device)
+    e = numr.empty_like(x)
+    assert e.shape == (2, 3) and e.dtype == dtype and e.device == device
+
+
+def test_like_overrides(device):
+    x = numr.ones((3,), dtype=numr.int8, device=device)
+    assert_array(numr.zeros_like(x, dtype=numr.float32), [0, 0, 0], dtype=numr.float32,
+                 device=device)
+    assert_array(numr.full_like(x, 2.5, dtype=numr.float64), [2.5] * 3, dtype=numr.float64)
+    assert_array(numr.ones_like(x, device=str(device)), [1, 1, 1], dtype=numr.int8,
+                 device=device)
+    # another device: the shape travels, the data need not
+    d = narrow_twin(device)
+    y = numr.full_like(x, 4, device=d)
+    assert y.device is d and y.dtype == numr.int8
+    assert_array(y, [4, 4, 4])
+    assert numr.zeros_like(x, device=d).device is d
+    with pytest.raises(TypeError, match="ones_like: dtype numr.float64 is not available"):
+        numr.ones_like(x, dtype=numr.float64, device=d)
+
+
+def test_like_errors(device):
+    x = numr.ones((2,), dtype=numr.int32, device=device)
+    for f in (numr.zeros_like, numr.ones_like, numr.empty_like):
+        with pytest.raises(TypeError, match=f.__name__):
+            f(np.ones(2))
+        with pytest.raises(TypeError, match=f"{f.__name__}: dtype"):
+            f(x, dtype=int)
+    with pytest.raises(TypeError, match="full_like"):
+        numr.full_like(x, 1.5)
+    with pytest.raises(OverflowError, match="full_like"):
+        numr.full_like(x, 2**31)
+    with pytest.raises(TypeError, match="full_like"):
+        numr.full_like([1, 2], 1)
+
+
+# --- eye ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, m, k", [(0, None, 0), (1, None, 0), (3, None, 0), (3, 5, 1),
+                                     (5, 3, -2), (4, 4, 4), (4, 4, -4), (2, 3, 10**30),
+                                     (3, 2, -10**30)])
+def test_eye(device, n, m, k):
+    x = numr.eye(n, m, k=k, device=device)
+    expected = np.eye(n, m, k=max(-n, min(k, m if m is not None else n)))
+    assert_array(x, expected, dtype=numr.float64, device=device)
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_eye_dtypes(device, dtype):
+    assert_array(numr.eye(3, 2, k=-1, dtype=dtype, device=device),
+                 np.eye(3, 2, k=-1, dtype=dtype.name), dtype=dtype, device=device)
+
+
+def test_eye_errors(device):
+    with pytest.raises(ValueError, match="eye: n_rows"):
+        numr.eye(-1, device=device)
+    with pytest.raises(ValueError, match="eye"):
+        numr.eye(2, -3, device=device)
+    with pytest.raises(TypeError, match="eye: n_rows"):
+        numr.eye(2.0, device=device)
+    with pytest.raises(TypeError, match="eye: k"):
+        numr.eye(2, k=0.5, device=device)
+    with pytest.raises(TypeError, match="eye: dtype"):
+        numr.eye(2, dtype=np.float32, device=device)
+
+
+# --- arange -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((5,), {}), ((2, 9), {}), ((2, 9, 3), {}), ((9, 2, -2), {}), ((3, 3), {}),
+    ((5, 0), {}), ((0, -5, 1), {}), ((0, 10, 1), {"dtype": numr.int8}),
+    ((-128, 128), {"dtype": numr.int8}), ((0, 256), {"dtype": numr.uint8}),
+    ((250, 10, -7), {"dtype": numr.uint8}), ((0, 2**64 - 1, 2**62), {"dtype": numr.uint64}),
+    ((0, 10, 1), {"dtype": numr.float32}),
+])
+def test_arange_exact(device, args, kwargs):
+    x = numr.arange(*args, **kwargs, device=device)
+    dtype = kwargs.get("dtype", numr.int64)
+    expected = np.array(list(range(*args)), dtype=dtype.name)
+    assert_array(x, expected, dtype=dtype, device=device)
+
+
+@pytest.mark.parametrize("args", [(0.0, 1.0, 0.1), (1, 2.5), (2.5,), (1, -1, -0.25),
+                                  (0, 1, 1e-3), (-3.5, 3.5, 0.7), (1e18, 1e18 + 10240, 1024)])
+@pytest.mark.parametrize("dtype", [None, numr.float32, numr.float64])
+def test_arange_float(device, args, dtype):
+    x = numr.arange(*args, dtype=dtype, device=device)
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (args + (1,))[:3]
+    n = max(math.ceil((stop - start) / step), 0)
+    expected = start + step * np.arange(n, dtype=np.float64)
+    dtype = dtype or numr.float64
+    assert_array(x, expected.astype(dtype.name), dtype=dtype, device=device)
+    if n:
+        assert to_np(x)[0] == np.asarray(start, dtype=dtype.name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.integers(-300, 300), stop=st.integers(-300, 300) | st.none(),
+       step=st.integers(-40, 40).filter(bool))
+def test_arange_matches_range(start, stop, step):
+    args = (start,) if stop is None else (start, stop, step)
+    x = numr.arange(*args)
+    assert to_np(x).tolist() == list(range(*args))
+    assert x.dtype == numr.int64
+
+
+def test_arange_defaults_follow_device(device):
+    d = narrow_twin(device)
+    assert numr.arange(3, device=d).dtype == numr.int32
+    assert numr.arange(0.5, device=d).dtype == numr.float32
+
+
+def test_arange_errors(device):
+    with pytest.raises(ValueError, match="arange: step must not be 0"):
+        numr.arange(0, 5, 0, device=device)
+    with pytest.raises(ValueError, match="arange: step"):
+        numr.arange(0, 5, 0.0, device=device)
+    with pytest.raises(TypeError, match="arange: start"):
+        numr.arange(True, device=device)
+    with pytest.raises(TypeError, match="arange: stop"):
+        numr.arange(0, "5", device=device)
+    with pytest.raises(TypeError, match="arange: step"):
+        numr.arange(0, 5, 1j, device=device)
+    with pytest.raises(ValueError, match="arange: stop must be finite"):
+        numr.arange(0, float("inf"), device=device)
+    with pytest.raises(TypeError, match="arange: float arguments"):
+        numr.arange(0, 5.0, dtype=numr.int32, device=device)
+    with pytest.raises(TypeError, match="arange: dtype numr.complex128"):
+        numr.arange(3, dtype=numr.complex128, device=device)
+    with pytest.raises(TypeError, match="arange: dtype numr.bool"):
+        numr.arange(2, dtype=numr.bool, device=device)
+    with pytest.raises(OverflowError, match="arange: Python int 200"):
+        numr.arange(200, 100, -1, dtype=numr.int8, device=device)
+    with pytest.raises(OverflowError, match="arange: Python int 300"):
+        numr.arange(0, 301, 100, dtype=numr.uint8, device=device)
+    with pytest.raises(OverflowError, match="arange"):
+        numr.arange(2**63, 2**63 + 2, device=device)
+    with pytest.raises(ValueError, match="arange: .* too many"):
+        numr.arange(0, 1e300, 1e-300, device=device)
+    # an empty range need not fit the dtype
+    assert numr.arange(1000, 0, dtype=numr.int8, device=device).shape == (0,)
+
+
+# --- linspace -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("start, stop, num", [(0, 1, 5), (-3.5, 10, 7), (5, -5, 11), (2, 2, 4),
+                                              (0, 1, 0), (1.5, 3, 1), (0, 1e-300, 3)])
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace(device, start, stop, num, endpoint):
+    x = numr.linspace(start, stop, num, endpoint=endpoint, device=device)
+    assert_array(x, np.linspace(start, stop, num, endpoint=endpoint), dtype=numr.float64,
+                 device=device, rtol=1e-15)
+    if num:
+        assert to_np(x)[0] == start
+    if num > 1 and endpoint:
+        assert to_np(x)[-1] == stop
+
+
+@pytest.mark.parametrize("dtype", [numr.float32, numr.float16, numr.complex64, numr.int32])
+def test_linspace_dtypes(device, dtype):
+    x = numr.linspace(-1, 7, 9, dtype=dtype, device=device)
+    assert_array(x, np.linspace(-1, 7, 9).astype(dtype.name), dtype=dtype, device=device)
+    # endpoint=False is the first num values of the num+1 grid, exactly
+    a = to_np(numr.linspace(0.1, 0.7, 6, endpoint=False, dtype=dtype, device=device))
+    b = to_np(numr.linspace(0.1, 0.7, 7, dtype=dtype, device=device))[:-1]
+    np.testing.assert_array_equal(a, b)
+
+
+def test_linspace_complex(device):
+    x = numr.linspace(1, 2 + 4j, 5, device=device)
+    assert_array(x, np.linspace(1, 2 + 4j, 5), dtype=numr.complex128, device=device)
+    assert numr.linspace(0j, 1, 2, device=narrow_twin(device)).dtype == numr.complex64
+    assert numr.linspace(0, 1, 2, device=narrow_twin(device)).dtype == numr.float32
+
+
+def test_linspace_int_rounds_down(device):
+    x = numr.linspace(-2, 2, 6, dtype=numr.int64, device=device)
+    assert_array(x, np.floor(np.linspace(-2, 2, 6)), dtype=numr.int64)
+
+
+def test_linspace_errors(device):
+    with pytest.raises(ValueError, match="linspace: num must be non-negative"):
+        numr.linspace(0, 1, -1, device=device)
+    with pytest.raises(TypeError, match="linspace: num"):
+        numr.linspace(0, 1, 2.0, device=device)
+    with pytest.raises(TypeError, match="linspace: Python complex"):
+        numr.linspace(0, 1j, 3, dtype=numr.float64, device=device)
+    with pytest.raises(TypeError, match="linspace: dtype numr.bool"):
+        numr.linspace(0, 1, 3, dtype=numr.bool, device=device)
+    with pytest.raises(TypeError, match="linspace: start"):
+        numr.linspace("0", 1, 3, device=device)
+    with pytest.raises(TypeError, match="linspace: stop"):
+        numr.linspace(0, True, 3, device=device)
+    with pytest.raises(TypeError, match="linspace: endpoint"):
+        numr.linspace(0, 1, 3, endpoint=None, device=device)
+
+
+# --- meshgrid -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+@pytest.mark.parametrize("sizes", [(3,), (2, 3), (2, 3, 4), (0, 2), (1, 1, 1, 2)])
+def test_meshgrid(device, indexing, sizes):
+    hosts = [np.arange(n, dtype=np.float32) + 10 * i for i, n in enumerate(sizes)]
+    out = numr.meshgrid(*(numr.asarray(h, device=device) for h in hosts), indexing=indexing)
+    expected = np.meshgrid(*hosts, indexing=indexing)
+    assert type(out) is tuple and len(out) == len(sizes)
+    for o, e in zip(out, expected):
+        assert_array(o, e, dtype=numr.float32, device=device)
+
+
+def test_meshgrid_keeps_each_dtype(device):
+    a = numr.asarray([1, 2], dtype=numr.int8, device=device)
+    b = numr.asarray([0.5], device=device)
+    x, y = numr.meshgrid(a, b)
+    assert x.dtype == numr.int8 and y.dtype == numr.float64 and x.shape == y.shape == (1, 2)
+    assert numr.meshgrid() == ()
+
+
+def test_meshgrid_errors(device):
+    a = numr.asarray([1, 2], device=device)
+    with pytest.raises(ValueError, match="meshgrid: indexing"):
+        numr.meshgrid(a, indexing="yx")
+    with pytest.raises(ValueError, match=r"meshgrid: arrays must be 1-D.*\(2, 1\)"):
+        numr.meshgrid(a, numr.ones((2, 1), device=device))
+    with pytest.raises(TypeError, match="meshgrid"):
+        numr.meshgrid(a, [1, 2])
+    with pytest.raises(ValueError, match="meshgrid: arrays are on different devices"):
+        numr.meshgrid(a, numr.asarray([1], device=narrow_twin(device)))
+
+
+# --- tril / triu --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (5, 2), (2, 3, 4), (0, 3), (1, 2, 0, 2)])
+@pytest.mark.parametrize("k", [0, 1, -1, 3, -4, 10**20, -10**20])
+def test_tril_triu(device, shape, k):
+    h = np.arange(1, math.prod(shape) + 1, dtype=np.int32).reshape(shape)
+    x = numr.asarray(h, device=device)
+    assert_array(numr.tril(x, k=k), np.tril(h, k=max(-100, min(k, 100))), dtype=numr.int32,
+                 device=device)
+    assert_array(numr.triu(x, k=k), np.triu(h, k=max(-100, min(k, 100))), dtype=numr.int32,
+                 device=device)
+
+
+@pytest.mark.parametrize("dtype", [numr.bool, numr.uint8, numr.float16, numr.complex64])
+def test_tril_triu_dtypes(device, dtype):
+    x = numr.ones((3, 3), dtype=dtype, device=device)
+    assert_array(numr.tril(x), np.tril(np.ones((3, 3), dtype.name)), dtype=dtype)
+    assert_array(numr.triu(x, k=1), np.triu(np.ones((3, 3), dtype.name), k=1), dtype=dtype)
+
+
+def test_tril_triu_errors(device):
+    for f in (numr.tril, numr.triu):
+        name = f.__name__
+        with pytest.raises(ValueError, match=f"{name}: x must have at least 2 dimensions"):
+            f(numr.ones(3, device=device))
+        with pytest.raises(TypeError, match=f"{name}: k"):
+            f(numr.ones((2, 2), device=device), k=1.0)
+        with pytest.raises(TypeError, match=name):
+            f(np.ones((2, 2)))
+
+
+# --- from_dlpack --------------------------------------------------------------------------
+
+def test_from_dlpack_numpy():
+    h = np.arange(6.0).reshape(2, 3)
+    x = numr.from_dlpack(h)
+    assert_array(x, h, dtype=numr.float64, device="cpu")
+    h[0, 0] = 42.0
+    assert to_np(x)[0, 0] == 42.0  # copy=None shares memory where it can
+    c = numr.from_dlpack(h, copy=True)
+    h[0, 1] = -1.0
+    assert to_np(c)[0, 1] == 1.0
+    assert numr.from_dlpack(np.array([True, False])).dtype == numr.bool
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_from_dlpack_numr(device, dtype):
+    x = numr.ones((2, 2), dtype=dtype, device=device)
+    y = numr.from_dlpack(x)
+    assert_array(y, np.ones((2, 2), dtype.name), dtype=dtype, device=device)
+    z = numr.from_dlpack(x, copy=True)
+    z[0, 0] = numr.zeros((), dtype=dtype, device=device)
+    assert to_np(x)[0, 0] == 1
+
+
+def test_from_dlpack_device(device):
+    x = numr.asarray([1.0, 2.0], dtype=numr.float32, device=device)
+    d = narrow_twin(device)
+    y = numr.from_dlpack(x, device=d)
+    assert y.device is d
+    assert_array(y, [1.0, 2.0], dtype=numr.float32)
+    with pytest.raises(ValueError, match="from_dlpack: copy=False"):
+        numr.from_dlpack(x, device=d, copy=False)
+    with pytest.raises(TypeError, match="from_dlpack: dtype numr.float64"):
+        numr.from_dlpack(numr.ones(2, dtype=numr.float64, device=device), device=d)
+    if device.kind == "cpu":
+        assert numr.from_dlpack(np.ones(2, np.float32), device=d).device is d
+
+
+def test_from_dlpack_errors(device):
+    with pytest.raises(AttributeError, match="from_dlpack"):
+        numr.from_dlpack([1, 2])
+    with pytest.raises(TypeError, match="from_dlpack: copy"):
+        numr.from_dlpack(numr.ones(2, device=device), copy="no")
+    with pytest.raises(ValueError, match="from_dlpack"):
+        numr.from_dlpack(numr.ones(2, device=device), device="nowhere")
