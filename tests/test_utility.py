@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 
+from hypothesis import HealthCheck, given, settings, strategies as st
+
 import numr as xp
-from numr._devices import all_devices
 from tests.helpers import assert_array
+from tests.test_set import on, other_device
 
 DTYPES = [xp.bool, xp.int8, xp.uint32, xp.int64, xp.float32, xp.float64, xp.complex64]
 
@@ -114,9 +116,22 @@ def test_diff_bad_input(device):
 
 
 def test_diff_mixed_devices(device):
-    others = [d for d in all_devices() if d != device]
-    if not others:
-        pytest.skip("needs a second device")
+    other = other_device()
+    if other is device:
+        other = xp.__array_namespace_info__().devices()[0]
     x = arr([1.0, 2.0], xp.float32, device)
-    with pytest.raises(ValueError, match="diff: arrays are on different devices"):
-        xp.diff(x, prepend=arr([0.0], xp.float32, others[0]))
+    with pytest.raises(ValueError, match=f"diff: arrays are on different devices, {device} and"):
+        xp.diff(x, prepend=on([0.0], xp.float32, other))
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3), data=st.data())
+def test_diff_and_cumulative_sum_match_numpy(shape, data, device):
+    h = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) ** 2
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = data.draw(st.integers(0, 4))
+    x = arr(h, xp.float64, device)
+    assert_array(xp.diff(x, axis=axis, n=n), np.diff(h, axis=axis, n=n), dtype=xp.float64,
+                 device=device)
+    assert_array(xp.cumulative_sum(x, axis=axis), np.cumsum(h, axis=axis), dtype=xp.float64)

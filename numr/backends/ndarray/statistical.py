@@ -9,6 +9,7 @@ warnings about empty reductions are silenced, since their results are the standa
 
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 
@@ -17,16 +18,12 @@ def _reduced_count(a, axis) -> int:
     return math.prod(a.shape[i] for i in axis)
 
 
-class _Quiet:
+@contextlib.contextmanager
+def _quiet():
     """Silence NumPy's RuntimeWarnings ("Mean of empty slice", "Degrees of freedom <= 0")."""
-
-    def __enter__(self):
-        self._w = warnings.catch_warnings()
-        self._w.__enter__()
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-
-    def __exit__(self, *exc):
-        return self._w.__exit__(*exc)
+        yield
 
 
 def build(c) -> dict:
@@ -52,14 +49,14 @@ def build(c) -> dict:
 
     def mean(a, axis, keepdims):
         if _reduced_count(a, axis) == 0:
-            with _Quiet():
+            with _quiet():
                 return arr(xp.mean(a, axis=axis, keepdims=keepdims))  # NaN, as required
         return arr(xp.mean(a, axis=axis, keepdims=keepdims))
 
     def moment(f):
         def op(a, axis, correction, keepdims):
             if _reduced_count(a, axis) - correction <= 0:
-                with _Quiet():
+                with _quiet():
                     r = arr(f(a, axis=axis, keepdims=keepdims))
                 return xp.full_like(r, math.nan)
             return arr(f(a, axis=axis, ddof=correction, keepdims=keepdims))
