@@ -35,6 +35,9 @@ _FITS = {
     complex: ("complex",),
 }
 _DEFAULT_KIND = {int: "integral", float: "real floating", complex: "complex floating"}
+# The device default that stands in for a dtype of each kind the device lacks.
+_DEFAULT_OF_KIND = {"int": "integral", "uint": "integral", "float": "real floating",
+                    "complex": "complex floating"}
 
 
 # ---------------------------------------------------------------------------------------
@@ -268,14 +271,10 @@ def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np
         # integer is signed.
         raise OverflowError(f"asarray: a Python int in {_short(obj)} is out of the "
                             f"int64 range")
-    if d.kind == "bool" or (not host_data and d.kind not in ("int", "float", "complex")):
-        target = d
-    else:
-        target = device.defaults[{"int": "integral", "uint": "integral", "float": "real floating",
-                                  "complex": "complex floating"}[d.kind]]
+    target = d if d.kind == "bool" else device.defaults[_DEFAULT_OF_KIND[d.kind]]
     if target is d:
         return h
-    if target.kind == "int" and h.size and d.kind == "int":
+    if target.kind == "int" and d.kind in ("int", "uint") and h.size:
         lo, hi = dt.INT_RANGE[target]
         if h.min() < lo or h.max() > hi:
             raise OverflowError(f"asarray: a value in {_short(obj)} is out of range for "
@@ -462,8 +461,11 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             # the first and the last value must fit (stop itself need not)
             _check_int_range(start, d, "arange")
             _check_int_range(start + (n - 1) * step, d, "arange")
-        else:
-            start = stop = 0  # an empty range; its ends need not fit the dtype
+        if n <= 1:
+            # one value or none: the step and the far end do not matter, so they need
+            # not fit the dtype either
+            start = start if n else 0
+            stop, step = start + n, 1
     if n > np.iinfo(np.intp).max // max(d.itemsize, 1):
         raise ValueError(f"arange: {n} elements is too many for one array")
     return Array._new(dev.ops.arange(start, stop, step, d), d, dev)
@@ -577,7 +579,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     if dev is not src and copy is False:
         raise ValueError(f"from_dlpack: copy=False, but moving from {src} to {dev} "
                          f"needs a copy")
-    data = src.ops.from_dlpack(x, copy if dev is src else None)
+    # copy=True is an import and then a copy: CuPy's from_dlpack copies only to the host.
+    data = src.ops.from_dlpack(x, False if copy is False else None)
     d = dt.BY_NAME.get(getattr(data.dtype, "name", str(data.dtype)))
     if d is None or d not in src.dtypes:
         raise BufferError(f"from_dlpack: numr has no dtype for {data.dtype} on {src}")
@@ -585,4 +588,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         if d not in dev.dtypes:
             raise TypeError(f"from_dlpack: dtype {d} is not available on device {dev}")
         data = move(data, src, dev)
+    elif copy:
+        data = dev.ops.astype(data, d, True)
     return Array._new(data, d, dev)

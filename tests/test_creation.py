@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr
 from numr._devices import Device
@@ -318,14 +318,37 @@ def test_arange_float(device, args, dtype):
         assert to_np(x)[0] == np.asarray(start, dtype=dtype.name)
 
 
-@settings(max_examples=60, deadline=None)
-@given(start=st.integers(-300, 300), stop=st.integers(-300, 300) | st.none(),
-       step=st.integers(-40, 40).filter(bool))
-def test_arange_matches_range(start, stop, step):
-    args = (start,) if stop is None else (start, stop, step)
-    x = numr.arange(*args)
-    assert to_np(x).tolist() == list(range(*args))
-    assert x.dtype == numr.int64
+INTEGER = [numr.int8, numr.int16, numr.int32, numr.int64, numr.uint8, numr.uint16,
+           numr.uint32, numr.uint64]
+
+
+@st.composite
+def int_ranges(draw):
+    """(dtype, start, stop, step) with every value of the range in the dtype."""
+    dtype = draw(st.sampled_from(INTEGER))
+    lo, hi = numr.iinfo(dtype).min, numr.iinfo(dtype).max
+    start, last = draw(st.integers(lo, hi)), draw(st.integers(lo, hi))
+    count = min(draw(st.integers(0, 50)), abs(last - start) + 1)
+    if count < 2:
+        step = draw(st.integers(-2**65, 2**65).filter(bool))
+    else:
+        # |step| * (count - 1) <= |last - start|: every value lies between start and last
+        span = abs(last - start) // (count - 1)
+        step = span if last >= start else -span
+    return dtype, start, start + count * step, step
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(r=int_ranges(), short=st.booleans())
+def test_arange_matches_range(device, r, short):
+    dtype, start, stop, step = r
+    if short and start >= 0 and step == 1:
+        x, expected = numr.arange(start, dtype=dtype, device=device), range(start)
+    else:
+        x, expected = numr.arange(start, stop, step, dtype=dtype, device=device), \
+            range(start, stop, step)
+    assert x.dtype == dtype and x.device == device
+    assert to_np(x).tolist() == list(expected)
 
 
 def test_arange_defaults_follow_device(device):

@@ -19,13 +19,24 @@ def build(c) -> dict:
 
     def arange(start, stop, step, dtype):
         if dtype.kind == "float":
-            # Note: NumPy fills float arrays by repeated addition in the target dtype;
-            # start + i*step computed in float64 and rounded once is more accurate.
+            # Note: NumPy derives the step of a float range from its first two values
+            # rounded to the target dtype, so float32 ranges drift; start + i*step
+            # computed in the widest float and rounded once does not.
             # The length is the standard's ceil((stop - start) / step).
             n = max(math.ceil((stop - start) / step), 0)
             r = xp.arange(n, dtype=wide_float) * step + start
             return r.astype(native[dtype], copy=False)
-        return xp.arange(start, stop, step, dtype=native[dtype])
+        # Integers: start + i*step in the 64-bit type of the same signedness, whose
+        # wrap-around is exact modulo 2**64, then narrowed (numr checked that every value
+        # fits). CuPy refuses a negative step for an unsigned dtype, so an unsigned range
+        # going down is start - i*|step|.
+        n = len(range(start, stop, step))
+        wide = native[dt.uint64 if dtype.kind == "uint" else dt.int64]
+        if dtype.kind == "int":
+            step = (step + 2**63) % 2**64 - 2**63  # the same step modulo 2**64, as int64
+        i = xp.arange(n, dtype=wide)
+        r = i * step + start if step > 0 or dtype.kind == "int" else start - i * -step
+        return r.astype(native[dtype], copy=False)
 
     def empty(shape, dtype):
         return xp.empty(shape, dtype=native[dtype])
@@ -55,11 +66,17 @@ def build(c) -> dict:
         return xp.eye(n_rows, n_cols, k=k, dtype=native[dtype])
 
     def linspace(start, stop, num, dtype, endpoint):
-        # Computed in the widest precision and rounded once, so that the ends are exact and
-        # endpoint=False gives the first num values of the num+1 grid.
+        # Computed in the widest precision and rounded once, so that the ends are exact
+        # and endpoint=False gives the first num values of the num+1 grid. Complex
+        # ranges are two real ranges (CuPy's linspace takes no complex ends).
         kind = dtype.kind
-        wide = native.get(dt.complex128, native[dtype]) if kind == "complex" else wide_float
-        r = xp.linspace(start, stop, num, endpoint=endpoint, dtype=wide)
+        if kind == "complex":
+            re = xp.linspace(start.real, stop.real, num, endpoint=endpoint, dtype=wide_float)
+            im = xp.linspace(start.imag, stop.imag, num, endpoint=endpoint, dtype=wide_float)
+            r = xp.empty(num, dtype=native[dtype])
+            r.real, r.imag = re, im
+            return r
+        r = xp.linspace(start, stop, num, endpoint=endpoint, dtype=wide_float)
         if kind in ("int", "uint"):
             r = xp.floor(r)  # Note: NumPy rounds integer linspace results towards -inf
         return r.astype(native[dtype], copy=False)
