@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Any, Sequence
+import sys
+from typing import Any
 
 import numpy as np  # host-side inference of Python data only; never for computation
 
@@ -293,7 +294,8 @@ def _host_with_dtype(obj: Any, dtype: dt.DType, copy: bool | None) -> np.ndarray
         return np.asarray(obj, dtype=dtype.name, copy=False if copy is False else None)
     except ValueError as e:
         if copy is False:
-            raise ValueError(f"asarray: copy=False, but converting to {dtype} needs a copy") from None
+            raise ValueError(f"asarray: copy=False, but converting to {dtype} needs "
+                             f"a copy") from None
         raise ValueError(f"asarray: cannot convert {_short(obj)} to {dtype}: {e}") from None
     except (OverflowError, TypeError) as e:
         raise type(e)(f"asarray: cannot convert {_short(obj)} to {dtype}: {e}") from None
@@ -466,7 +468,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             # not fit the dtype either
             start = start if n else 0
             stop, step = start + n, 1
-    if n > np.iinfo(np.intp).max // max(d.itemsize, 1):
+    if n > sys.maxsize // d.itemsize:
         raise ValueError(f"arange: {n} elements is too many for one array")
     return Array._new(dev.ops.arange(start, stop, step, d), d, dev)
 

@@ -338,7 +338,8 @@ def int_ranges(draw):
     return dtype, start, start + count * step, step
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(r=int_ranges(), short=st.booleans())
 def test_arange_matches_range(device, r, short):
     dtype, start, stop, step = r
