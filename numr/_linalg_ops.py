@@ -14,12 +14,15 @@ Semantics decided here, identically for every device:
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Sequence
 
 from . import _dtypes as dt
 from ._array import Array
 from ._dtypes import CATEGORY, PROMOTE
+from ._elementwise import _mixed
+# The axis and shape helpers every group shares (AxisError is a ValueError and an
+# IndexError, like NumPy's).
+from ._manipulation import AxisError, as_int as _as_int, broadcast_shape
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
@@ -32,9 +35,7 @@ _FLOATING = CATEGORY["floating-point"]
 # Shared validation helpers (also used by numr.linalg and numr.fft)
 # ---------------------------------------------------------------------------------------
 
-def mixed_devices(name: str, d1: Any, d2: Any) -> ValueError:
-    return ValueError(f"{name}: arrays are on different devices, {d1} and {d2}; "
-                      f"move one with to_device()")
+mixed_devices = _mixed  # the ValueError for arrays on two devices
 
 
 def bad_dtype(name: str, d: dt.DType, category: str) -> TypeError:
@@ -67,19 +68,14 @@ def promote_pair(name: str, x1: Any, x2: Any, allowed: frozenset, category: str)
 
 def as_int(name: str, value: Any, label: str) -> int:
     """A Python int from an int-like argument (bools are not ints here)."""
-    if type(value) is bool:
-        raise TypeError(f"{name}: {label} must be an int, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name}: {label} must be an int, got {value!r}") from None
+    return _as_int(value, label, name)
 
 
 def normalize_axis(name: str, axis: Any, ndim: int, label: str = "axis") -> int:
     a = as_int(name, axis, label)
     if not -ndim <= a < ndim:
-        raise ValueError(f"{name}: {label} {a} is out of bounds for an array of "
-                         f"{ndim} dimension{'s' if ndim != 1 else ''}")
+        raise AxisError(f"{name}: {label} {a} is out of bounds for an array of "
+                        f"{ndim} dimension{'s' if ndim != 1 else ''}")
     return a + ndim if a < 0 else a
 
 
@@ -96,16 +92,7 @@ def normalize_axes(name: str, axes: Any, ndim: int, label: str = "axes") -> tupl
 
 def broadcast_shapes(name: str, *shapes: tuple) -> tuple:
     """The broadcast of shapes, or a ValueError naming the function."""
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for s in shapes:
-        for i, n in enumerate(s, ndim - len(s)):
-            if n != 1:
-                if out[i] != 1 and out[i] != n:
-                    raise ValueError(f"{name}: shapes {' and '.join(str(tuple(t)) for t in shapes)} "
-                                     f"do not broadcast")
-                out[i] = n
-    return tuple(out)
+    return broadcast_shape(shapes, name)
 
 
 def vector_axis(name: str, axis: Any, n1: int, n2: int) -> int:
@@ -120,8 +107,8 @@ def vector_axis(name: str, axis: Any, n1: int, n2: int) -> int:
     if a >= 0 and n1 == n2 and a < n1:
         a -= n1
     if not -low <= a <= -1:
-        raise ValueError(f"{name}: axis {axis} is out of bounds; expected an integer in "
-                         f"[-{low}, -1] for arrays of {n1} and {n2} dimensions")
+        raise AxisError(f"{name}: axis {axis} is out of bounds; expected an integer in "
+                        f"[-{low}, -1] for arrays of {n1} and {n2} dimensions")
     return a
 
 
@@ -176,6 +163,18 @@ def matmul(x1: Array, x2: Array, /) -> Array:
 
 
 def _matmul_op(self: Array, other: Array, /) -> Array:
+    # The fast path of matmul again, inline: ``a @ b`` is the common spelling.
+    if (type(other) is Array and other._dtype is self._dtype
+            and other._device is self._device and self._dtype in _NUMERIC):
+        a, b = self._data, other._data
+        s1, s2 = a.shape, b.shape
+        if len(s1) != 2 or len(s2) != 2 or s1[1] != s2[0]:
+            _check_matmul(tuple(s1), tuple(s2))
+        o = _new(Array)
+        o._data = self._device.ops.matmul(a, b)
+        o._dtype = self._dtype
+        o._device = self._device
+        return o
     if type(other) is not Array:
         return NotImplemented
     return matmul(self, other)

@@ -18,6 +18,7 @@ Semantics decided here, identically for every device:
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Literal, Sequence
 
 from . import _dtypes as dt
@@ -184,7 +185,7 @@ def _freq(name: str, n: Any, d: Any, dtype: Any, device: Any) -> Array:
     n = as_int(name, n, "n")
     if n < 1:
         raise ValueError(f"{name}: n must be a positive int, got {n}")
-    if type(d) is bool or not isinstance(d, (int, float)):
+    if type(d) is bool or not isinstance(d, numbers.Real):
         raise TypeError(f"{name}: d must be a real number, got {d!r}")
     if d == 0:
         raise ValueError(f"{name}: the sample spacing d must not be 0")

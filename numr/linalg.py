@@ -17,11 +17,13 @@ Semantics decided here, identically for every device:
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any, Literal, NamedTuple
 
 from . import _dtypes as dt
 from ._array import Array
 from ._dtypes import CATEGORY, COMPLEX_OF, REAL_OF
+from ._statistical import accumulation_dtype
 from ._linalg_ops import (
     bad_dtype, broadcast_shapes, as_int, expect_array, matmul, matrix_transpose,
     mixed_devices, normalize_axes, promote_pair, tensordot, vecdot, vector_axis, wrap,
@@ -100,6 +102,11 @@ def _matrices(name: str, x: Any) -> Array:
 
 def _real(d: dt.DType) -> dt.DType:
     return REAL_OF.get(d, d)
+
+
+def _real_number(value: Any) -> bool:
+    """A Python or NumPy real scalar, not a bool."""
+    return type(value) is not bool and isinstance(value, numbers.Real)
 
 
 def _flag(name: str, value: Any, label: str) -> bool:
@@ -240,7 +247,7 @@ def _rtol(name: str, x: Array, rtol: Any):
                             f"floating-point dtype")
         broadcast_shapes(name, x.shape[:-2], rtol.shape)
         return rtol._data
-    if type(rtol) in (int, float) or (isinstance(rtol, (int, float)) and type(rtol) is not bool):
+    if _real_number(rtol):
         return float(rtol)
     raise TypeError(f"{name}: rtol must be a float, a real floating-point array or None, "
                     f"got {rtol!r}")
@@ -281,7 +288,7 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
         ord = "fro"  # Note: like NumPy's norm, None means the Frobenius norm.
     if isinstance(ord, str):
         valid = ord in ("fro", "nuc")
-    elif type(ord) is not bool and isinstance(ord, (int, float)):
+    elif _real_number(ord):
         valid = ord in _MATRIX_ORDS
     else:
         raise TypeError(f"{name}: ord must be 'fro', 'nuc', an int or a float, got {ord!r}")
@@ -306,7 +313,7 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
     if x._dtype not in _FLOATING:
         raise bad_dtype(name, x._dtype, "floating-point")
     _flag(name, keepdims, "keepdims")
-    if type(ord) is bool or not isinstance(ord, (int, float)):
+    if not _real_number(ord):
         raise TypeError(f"{name}: ord must be an int or a float, got {ord!r}")
     if ord != ord:
         raise ValueError(f"{name}: ord must not be NaN")
@@ -351,28 +358,6 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     return wrap(x._device.ops.linalg_diagonal(x._data, offset=offset), x._dtype, x._device)
 
 
-def _sum_dtype(name: str, x: Array, dtype: Any) -> dt.DType:
-    """The accumulation dtype of a sum of x (the rule of ``sum``)."""
-    dev = x._device
-    d = x._dtype
-    if dtype is None:
-        default = dev.defaults["integral"]
-        if d.kind == "int" and d.itemsize < default.itemsize:
-            return default
-        if d.kind == "uint" and d.itemsize < default.itemsize:
-            return dt.BY_NAME[f"uint{8 * default.itemsize}"]
-        return d
-    if type(dtype) is not dt.DType:
-        raise TypeError(f"{name}: dtype must be a numr dtype or None, got {dtype!r}")
-    if dtype not in dev.dtypes:
-        raise TypeError(f"{name}: dtype {dtype} is not available on device {dev}")
-    if dtype not in _NUMERIC:
-        raise bad_dtype(name, dtype, "numeric")
-    if d.kind == "complex" and dtype.kind != "complex":
-        raise TypeError(f"{name}: cannot sum complex {d} in real dtype {dtype}")
-    return dtype
-
-
 def trace(x: Array, /, *, offset: int = 0, dtype: dt.DType | None = None) -> Array:
     """Sum of the diagonal (``offset``) of each matrix, accumulated like ``sum``."""
     name = "trace"
@@ -380,5 +365,5 @@ def trace(x: Array, /, *, offset: int = 0, dtype: dt.DType | None = None) -> Arr
     if x._dtype not in _NUMERIC:
         raise bad_dtype(name, x._dtype, "numeric")
     offset = as_int(name, offset, "offset")
-    d = _sum_dtype(name, x, dtype)
+    d = accumulation_dtype(name, x, dtype)  # the rule of sum
     return wrap(x._device.ops.linalg_trace(x._data, offset=offset, dtype=d), d, x._device)

@@ -560,6 +560,10 @@ def test_vector_norm_dtypes_and_edges(device):
         linalg.vector_norm(x, ord=math.nan)
     with pytest.raises(ValueError, match="vector_norm.*axis"):
         linalg.vector_norm(x, axis=2)
+    with pytest.raises(IndexError, match="vector_norm.*axis"):  # AxisError is both
+        linalg.vector_norm(x, axis=-3)
+    assert_array(linalg.vector_norm(x, ord=np.int64(1)), np.float64(4))
+    assert_array(linalg.matrix_norm(x, ord=np.float32(1)), np.float64(2))
     with pytest.raises(ValueError, match="vector_norm.*axis"):
         linalg.vector_norm(x, axis=(0, 0))
     with pytest.raises(TypeError, match="vector_norm.*keepdims"):
@@ -660,3 +664,16 @@ def test_namespace_aliases():
                  "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
                  "svdvals", "tensordot", "trace", "vecdot", "vector_norm"):
         assert name in linalg.__all__ and callable(getattr(linalg, name))
+
+
+def test_mixed_devices():
+    devices = xp._devices.all_devices()
+    if len(devices) < 2:
+        pytest.skip("needs two devices")
+    a = xp.ones((2, 2), device=devices[0])
+    b = xp.ones((2, 2), device=devices[1])
+    for f in (xp.matmul, xp.tensordot, xp.vecdot, linalg.solve, linalg.cross, linalg.outer):
+        with pytest.raises(ValueError, match=f.__name__ + ".*devices"):
+            f(a, b)
+    with pytest.raises(ValueError, match="matmul.*devices"):
+        a @ b

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as _np
+import numpy as _np  # shape arithmetic only (broadcast_shapes), never data
 
 from ... import _dtypes as dt
 
@@ -174,7 +174,7 @@ def build(c) -> dict:
         idx = c.native[c.device.defaults["integral"]]
         batch = a.shape[:-2]
         if min(a.shape[-2:]) == 0:
-            shape = batch if type(rtol) is not ndarray else xp.broadcast_shapes(batch, rtol.shape)
+            shape = batch if type(rtol) is not ndarray else _np.broadcast_shapes(batch, rtol.shape)
             return xp.zeros(shape, dtype=idx)
         s = la.svd(lift(a), compute_uv=False)
         return out(xp.count_nonzero(s > _tolerance(s, rtol), axis=-1), idx)
@@ -187,7 +187,7 @@ def build(c) -> dict:
         m, n = a.shape[-2:]
         batch = a.shape[:-2]
         if type(rtol) is ndarray:
-            batch = xp.broadcast_shapes(batch, rtol.shape)
+            batch = _np.broadcast_shapes(batch, rtol.shape)
         if m == 0 or n == 0:
             return xp.zeros(batch + (n, m), dtype=a.dtype)
         u, s, vh = la.svd(lift(a), full_matrices=False)
@@ -213,7 +213,7 @@ def build(c) -> dict:
         vector = b.ndim == 1
         if vector:
             b = b[:, None]
-        batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
         a2 = xp.broadcast_to(lift(a), batch + a.shape[-2:])
         b2 = xp.broadcast_to(lift(b), batch + b.shape[-2:])
         r = la.solve(a2, b2)
