@@ -1,34 +1,153 @@
-"""Elementwise ops for NumPy-like modules, with the standard's special cases corrected."""
+"""Elementwise ops for NumPy-like modules, with the standard's special cases corrected.
+
+Most ops are the module's own ufuncs, which already follow the standard: numr has
+chosen the operand dtype, and a Python scalar operand is "weak" (takes the array's
+dtype) in NumPy 2 and CuPy alike. The departures are fixed here, for both libraries:
+
+* floor_divide of floats with an infinite operand (NumPy gives NaN for ``inf // 2`` and
+  -1 for ``2 // -inf``; the standard says ``floor(x1 / x2)``: inf and -0);
+* complex expm1 (NumPy's formula gives NaN for infinite or NaN parts where the standard
+  has limits) and complex tanh with an infinite real part (sign of the zero imaginary
+  part);
+* sign of complex input and of NaN (CuPy);
+* ceil/floor/trunc of integers (a library may return floats);
+* NumPy returns scalars, not 0-d arrays, when every operand is 0-d;
+* pow of integers to negative integer powers raises a library error in NumPy.
+"""
 
 from __future__ import annotations
+
+import math
+from typing import Any, Callable
 
 from ..._elementwise import BINARY, UNARY
 
 
 def build(c) -> dict:
-    xp, compat, ndarray = c.xp, c.compat, c.ndarray
+    xp = c.xp
+    ndarray = c.ndarray
     asarray = xp.asarray
+    # Only NumPy turns 0-d results into scalars; elsewhere the ufuncs are the ops.
+    is_numpy = xp.__name__ == "numpy"
 
-    def wrap1(f):
+    def native(name: str) -> Callable:
+        f = getattr(xp, name, None)
+        return f if f is not None else getattr(c.compat, name)  # CuPy lacks some aliases
+
+    def lift1(f: Callable) -> Callable:
+        if not is_numpy:
+            return f
+
         def op(a):
             r = f(a)
             return r if type(r) is ndarray else asarray(r)
         return op
 
-    def wrap2(f):
+    def lift2(f: Callable) -> Callable:
+        if not is_numpy:
+            return f
+
         def op(a, b):
             r = f(a, b)
             return r if type(r) is ndarray else asarray(r)
         return op
 
-    ops = {name: wrap1(getattr(compat, name)) for name in UNARY}
-    ops.update({name: wrap2(getattr(compat, name)) for name in BINARY})
+    ops: dict[str, Any] = {name: lift1(native(name)) for name in UNARY}
+    ops.update({name: lift2(native(name)) for name in BINARY})
+
+    isinf, isfinite, isnan, where = xp.isinf, xp.isfinite, xp.isnan, xp.where
+    divide, np_floor_divide = xp.divide, xp.floor_divide
+    np_expm1, np_tanh, np_sign, np_pow = xp.expm1, xp.tanh, xp.sign, xp.power
+    cos, sin, exp, copysign = xp.cos, xp.sin, xp.exp, xp.copysign
+
+    def floor_divide(a, b):
+        r = c.arr(np_floor_divide(a, b))
+        a_scalar, b_scalar = not hasattr(a, "dtype"), not hasattr(b, "dtype")
+        if (a_scalar or a.dtype.kind != "f") and (b_scalar or b.dtype.kind != "f"):
+            return r  # integers: nothing to correct
+        # Where exactly one operand is infinite, floor(a / b) is a / b itself: +-inf for
+        # an infinite a (including b = +-0), a signed zero for an infinite b.
+        if b_scalar:
+            if math.isinf(b):
+                return c.arr(divide(a, b))
+            fix = isinf(a)
+        elif a_scalar:
+            fix = isfinite(b) if math.isinf(a) else isinf(b)
+        else:
+            fix = isinf(a) != isinf(b)
+        return c.arr(where(fix, divide(a, b), r))
+
+    def expm1(a):
+        if a.dtype.kind != "c":
+            return c.arr(np_expm1(a))
+        # expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2)) + i exp(x) sin y, with the
+        # standard's limits where a part is infinite or NaN.
+        x, y = a.real, a.imag
+        s = sin(y / 2)
+        re = np_expm1(x) * cos(y) - 2 * s * s + 0.0   # + 0.0: expm1(-0 + 0j) is +0 + 0j
+        im = where(y == 0, y, exp(x) * sin(y))       # exp(+inf) * 0 would be NaN
+        edge = isinf(x) & ~isfinite(y)               # x = +-inf, y = +-inf or NaN
+        re = where(edge, where(x > 0, xp.inf, -1.0), re)
+        im = where(edge & (x < 0), 0.0, im)
+        out = xp.empty(a.shape, a.dtype)
+        out.real = re
+        out.imag = im
+        return out
+
+    def tanh(a):
+        r = c.arr(np_tanh(a))
+        if a.dtype.kind != "c":
+            return r
+        # tanh(+-inf + iy) = +-1 + 0j with the sign of y on the zero (C99 uses sin(2y)).
+        x = a.real
+        fix = isinf(x)
+        re = where(fix, copysign(1.0, x), r.real)
+        im = where(fix, copysign(0.0, a.imag), r.imag)
+        out = xp.empty(a.shape, a.dtype)
+        out.real = re
+        out.imag = im
+        return out
+
+    def sign(a):
+        r = c.arr(np_sign(a))
+        if is_numpy:
+            return r  # NumPy 2: x / |x| for complex, 0 for 0, NaN for NaN
+        k = a.dtype.kind
+        if k == "c":  # CuPy gives the sign of the real part
+            mag = xp.abs(a)
+            r = a / where(mag == 0, 1, mag)
+        elif k == "f":
+            r = where(isnan(a), a, r)  # CuPy's sign(NaN) is 0
+        return r
+
+    def imag(a):
+        if a.dtype.kind != "c":
+            return xp.zeros_like(a)  # NumPy's imag of a real array is read-only
+        return c.arr(xp.imag(a))
+
+    def rounding(f: Callable) -> Callable:
+        def op(a):
+            if a.dtype.kind in "iub":
+                return a.copy()  # already integer-valued; some libraries return floats
+            return c.arr(f(a))
+        return op
+
+    def pow(a, b):
+        try:
+            return c.arr(np_pow(a, b))
+        except ValueError as e:
+            # NumPy: "Integers to negative integer powers are not allowed."
+            raise ValueError(f"pow: {e}") from None
 
     def round(a, decimals=0):
-        return c.arr(compat.round(a, decimals=decimals))
+        return c.arr(xp.round(a, decimals=decimals))
 
     def clip(a, lo, hi):
-        return c.arr(compat.clip(a, lo, hi))
+        if lo is None and hi is None:
+            return a.copy()
+        return c.arr(xp.clip(a, lo, hi))
 
-    ops.update(round=round, clip=clip)
+    ops.update(floor_divide=floor_divide, expm1=expm1, tanh=tanh, sign=sign, pow=pow, imag=imag,
+               ceil=rounding(xp.ceil), floor=rounding(xp.floor), trunc=rounding(xp.trunc),
+               round=round, clip=clip)
     return ops
