@@ -1,10 +1,19 @@
 """FFT ops (``fft_*``) for NumPy-like modules.
 
-numr has resolved every argument before these run: ``n`` and ``s`` are concrete
-lengths, ``axis``/``axes`` non-negative, ``norm`` one of the three modes, and the input
-already has the dtype to transform (complex for c2c and c2r, real for r2c). The ops
-cast the library's result to exactly the dtype of the standard (CuPy and older NumPy
-compute some transforms in double precision).
+numr has resolved every argument before these run (every other backend gets the same):
+
+``fft_<f>(a, n, axis, norm)`` for fft, ifft, rfft, irfft, hfft, ihfft: ``n`` a positive
+    int (the output length for irfft/hfft), ``axis`` >= 0;
+``fft_<f>(a, s, axes, norm)`` for fftn, ifftn, rfftn, irfftn: ``s`` a tuple of positive
+    lengths, one per axis of the non-empty tuple ``axes`` (>= 0, distinct);
+``fft_fftfreq(n, d, dtype)``, ``fft_rfftfreq(n, d, dtype)``: n >= 1, d a nonzero float,
+    dtype a real floating numr dtype;
+``fft_fftshift(a, axes)``, ``fft_ifftshift(a, axes)``: axes a non-empty tuple.
+
+``norm`` is one of "backward", "ortho", "forward", and the input already has the dtype
+to transform (complex for c2c and c2r transforms, float32/float64 for r2c ones). The
+ops cast the library's result to exactly the dtype of the standard (CuPy and older
+NumPy compute some transforms in double precision).
 """
 
 from __future__ import annotations

@@ -1,14 +1,35 @@
 """Linear algebra ops for NumPy-like modules: matmul & co and ``linalg_*``.
 
 numr has validated shapes and dtypes and promoted the operands before any op here runs.
+The ops and what they receive (every other backend provides the same):
+
+``matmul(a, b)``, ``matrix_transpose(a)``
+``tensordot(a, b, axes)``            axes: a pair of equal-length tuples of axes >= 0
+``vecdot(a, b, axis)``, ``linalg_cross(a, b, axis)``
+                                     axis >= 0, counted in the broadcast shape of a, b
+``linalg_<f>(a)`` for det, inv, eig, eigvals, eigh, eigvalsh, slogdet, svdvals;
+``linalg_cholesky(a, upper)``, ``linalg_qr(a, mode)``, ``linalg_svd(a, full_matrices)``,
+``linalg_diagonal(a, offset)``, ``linalg_matrix_power(a, n)``, ``linalg_outer(a, b)``,
+``linalg_solve(a, b)``               b is (M,) or a stack (..., M, K)
+``linalg_matrix_rank(a, rtol)``, ``linalg_pinv(a, rtol)``
+                                     rtol: a Python float (numr computed the default) or a
+                                     native real array broadcasting with a's stack shape;
+                                     the rank has the device's default integer dtype
+``linalg_matrix_norm(a, keepdims, ord)`` ord is never None; the minimum norms (-1, -2,
+                                     -inf) never come with empty matrices
+``linalg_vector_norm(a, axis, keepdims, ord)`` axis None or a tuple of axes >= 0
+``linalg_trace(a, offset, dtype)``   dtype: the numr accumulation dtype, never None
+Decompositions return tuples of native arrays, in the standard's order. A singular or
+non-positive-definite matrix, or a factorization that does not converge, raises
+:class:`numr.linalg.LinAlgError` naming the function.
+
 What this module corrects:
 
 * LAPACK has no half precision: float16 matrices are computed in float32 and the
   results cast back, so every op returns exactly the dtype numr decided.
 * NumPy returns 0-d results as scalars, and ``eig`` real arrays when every eigenvalue
   is real: results are made native arrays of the dtype the standard gives.
-* The library's ``LinAlgError`` (singular matrix, no convergence) becomes numr's
-  :class:`numr.linalg.LinAlgError`, named after the function.
+* The library's ``LinAlgError`` becomes numr's :class:`numr.linalg.LinAlgError`.
 * Empty reductions (a norm over zero elements, the rank of an empty matrix) have
   defined values instead of NumPy's "zero-size array" errors.
 
@@ -54,12 +75,23 @@ def build(c) -> dict:
             r = asarray(r)
         return r if r.dtype == d else r.astype(d)
 
+    if xp.__name__ == "cupy":
+        import cupyx
+
+        def checking():
+            # CuPy returns inf/nan for a singular matrix unless asked to check the
+            # solver's status (a sync point); numr raises on every device.
+            return cupyx.errstate(linalg="raise")
+    else:
+        checking = _Null
+
     def guarded(name, what):
         """Run a LAPACK-backed function, turning the library's error into numr's."""
         def wrap(f):
             def op(*args, **kwargs):
                 try:
-                    return f(*args, **kwargs)
+                    with checking():
+                        return f(*args, **kwargs)
                 except library_error as e:
                     raise LinAlgError(f"{name}: {what} ({e})") from None
             op.__name__ = name
