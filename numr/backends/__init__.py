@@ -35,6 +35,18 @@ the standard function, except that:
 * ``axis`` arguments are normalised to non-negative ints or a tuple of them;
 * ``device`` arguments are absent: the op runs on the device it is bound to.
 
+Conventions every op follows:
+
+* arguments that are keyword-only in the standard are passed by keyword (``axis=``,
+  ``keepdims=``, ``side=``, ``sorter=``, ``descending=``, ``stable=``, ``copy=``);
+* ops returning several arrays return a list or tuple of native arrays
+  (``broadcast_arrays`` a list; ``unique_*`` a tuple whose index arrays have the
+  device's default index dtype);
+* ``reshape(a, shape, copy=False)`` returns ``None`` when no view is possible, and numr
+  raises the ValueError;
+* ``isin`` and ``diff`` (``prepend``/``append``) may receive a Python scalar already
+  checked to fit the other operand's dtype.
+
 Besides those, every backend provides these ops:
 
 ``from_host(ndarray)``         the NumPy array's contents on the device (Python data

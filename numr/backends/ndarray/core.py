@@ -44,7 +44,9 @@ def build(c) -> dict:
         return a.__dlpack_device__()
 
     def from_dlpack(obj, copy=None):
-        return xp.from_dlpack(obj) if copy is None else xp.from_dlpack(obj, copy=copy)
+        # CuPy's from_dlpack(copy=True) only copies to the host, so import, then copy.
+        a = xp.from_dlpack(obj)
+        return a.copy() if copy else a
 
     def scalar(a):
         return a.item()

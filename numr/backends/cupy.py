@@ -1,0 +1,65 @@
+"""The CUDA backend: CuPy arrays, through the shared NumPy-like adapter.
+
+Devices ``cuda:0..N`` are CuPy's GPUs. With more than one GPU, every op of ``cuda:i``
+runs with GPU ``i`` current, so arrays on ``cuda:1`` are computed on GPU 1; with one GPU
+the ops are CuPy's functions with nothing around them (the per-call overhead is a
+measured goal).
+"""
+
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+import cupy
+import array_api_compat.cupy as compat
+
+from .. import _dtypes as dt
+from .ndarray import build_ops
+
+
+def _gpu_count() -> int:
+    try:
+        return cupy.cuda.runtime.getDeviceCount()
+    except Exception:  # no driver, or no GPU: the backend is simply absent
+        return 0
+
+
+def _on_gpu(f, index: int):
+    """f, run with GPU ``index`` current."""
+    gpu = cupy.cuda.Device(index)
+
+    @functools.wraps(f)
+    def op(*args, **kwargs):
+        with gpu:
+            return f(*args, **kwargs)
+
+    return op
+
+
+class CupyBackend:
+    kind = "cuda"
+
+    def __init__(self):
+        self._count = _gpu_count()
+
+    def device_indices(self) -> list[int]:
+        return list(range(self._count))
+
+    def dtypes(self, index: int) -> tuple:
+        return dt.ALL
+
+    def default_dtypes(self, index: int) -> dict:
+        return {"real floating": dt.float64, "complex floating": dt.complex128,
+                "integral": dt.int64, "indexing": dt.int64}
+
+    def make_ops(self, device):
+        with cupy.cuda.Device(device.index):
+            ops = build_ops(device, cupy, compat, dt.ALL)
+        if self._count > 1:
+            ops = SimpleNamespace(**{name: _on_gpu(f, device.index)
+                                     for name, f in vars(ops).items()})
+        return ops
+
+
+BACKEND = CupyBackend()
