@@ -1,9 +1,11 @@
-"""Per-call cost of numr against raw NumPy and array-api-strict, on the CPU.
+"""Per-call cost of numr against the library underneath it.
 
-Prints, for small (8-element) and large (4M-element) float32 arrays, the time per call
-of each library, the time numr adds to NumPy's, and the ratio numr/NumPy.
+On the CPU (default): numr against raw NumPy and array-api-strict. With ``--device
+cuda``: numr on ``cuda:0`` against raw CuPy. Prints, for small (8-element) and large
+(4M-element) float32 arrays, the time per call of each library, the time numr adds,
+and the ratio numr / base library.
 
-    python benchmarks/overhead.py [--quick]
+    python benchmarks/overhead.py [--quick] [--device cpu|cuda]
 
 Timings are the minimum over interleaved rounds (the three libraries take turns), which
 keeps machine noise out of the ratios as far as possible.
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import platform
-import timeit
+import time
 
 import numpy as np
 
@@ -25,21 +27,28 @@ except ImportError:  # only a benchmark extra
     strict = None
 
 
-def cases(lib, n):
-    """name -> zero-argument callable, for one library at size n."""
+def _namespace(lib, device):
     if lib == "numpy":
-        xp, asarray = np, np.asarray
-    elif lib == "numr":
-        xp, asarray = numr, numr.asarray
-    else:
-        xp, asarray = strict, strict.asarray
+        return np, np.asarray
+    if lib == "cupy":
+        import cupy
+
+        return cupy, cupy.asarray
+    if lib == "numr":
+        return numr, lambda a: numr.asarray(a, device=device)
+    return strict, strict.asarray
+
+
+def cases(lib, n, device):
+    """name -> zero-argument callable, for one library at size n."""
+    xp, asarray = _namespace(lib, device)
     rng = np.random.default_rng(0)
     a = asarray(rng.standard_normal(n).astype(np.float32))
     b = asarray(rng.standard_normal(n).astype(np.float32))
     s = asarray(np.zeros(n, np.float32))
     side = int(round(n ** 0.5))
     m = asarray(rng.standard_normal((side, side)).astype(np.float32)) if n > 8 else a
-    v = asarray(np.float32(1.5)) if lib != "numpy" else np.float32(1.5)
+    v = np.float32(1.5) if lib == "numpy" else asarray(np.float32(1.5))
 
     def setitem():
         s[1:3] = v
@@ -55,32 +64,57 @@ def cases(lib, n):
     }
 
 
-def best_time(fn, rounds: int, target: float) -> float:
-    timer = timeit.Timer(fn)
-    number, _ = timer.autorange()
-    number = max(1, int(number * target / 0.2))
-    return min(timer.repeat(repeat=rounds, number=number)) / number
+def best_time(fn, sync, target: float) -> float:
+    """Seconds per call: calls are issued back to back and synchronised once at the end
+    (a GPU library's launch cost on small arrays, its kernel time on large ones)."""
+    number = 1
+    while True:
+        t = _timed(fn, sync, number)
+        if t * number >= target or number >= 1 << 20:
+            return t
+        number *= 4 if t * number < target / 8 else 2
 
 
-def run(sizes, rounds, target):
-    libs = ["numpy", "numr"] + (["strict"] if strict is not None else [])
-    print(f"# numr overhead, {platform.machine()} {platform.processor() or ''}, "
-          f"Python {platform.python_version()}, NumPy {np.__version__}, numr {numr.__version__}")
-    header = (f"| size | op | NumPy | numr | array-api-strict | numr - NumPy | "
-              f"numr / NumPy |")
-    print(header)
-    print("|" + "---|" * 7)
+def _timed(fn, sync, number):
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(number):
+        fn()
+    sync()
+    return (time.perf_counter() - t0) / number
+
+
+def run(sizes, rounds, target, device):
+    if device == "cuda":
+        import cupy
+
+        base, libs = "cupy", ["cupy", "numr"]
+        sync = cupy.cuda.Device(0).synchronize
+        about = f"CuPy {cupy.__version__}, {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}"
+    else:
+        base, libs = "numpy", ["numpy", "numr"] + (["strict"] if strict is not None else [])
+        sync = _no_sync
+        about = f"NumPy {np.__version__}"
+    print(f"# numr overhead on {device}, {platform.machine()}, Python "
+          f"{platform.python_version()}, {about}, numr {numr.__version__}")
+    names = {"numpy": "NumPy", "cupy": "CuPy", "numr": "numr", "strict": "array-api-strict"}
+    print("| size | op | " + " | ".join(names[lib] for lib in libs)
+          + f" | numr - {names[base]} | numr / {names[base]} |")
+    print("|" + "---|" * (len(libs) + 4))
     for n in sizes:
-        per_lib = {lib: cases(lib, n) for lib in libs}
-        for op in per_lib["numpy"]:
+        per_lib = {lib: cases(lib, n, "cuda:0" if device == "cuda" else "cpu") for lib in libs}
+        for op in per_lib[base]:
             t = {lib: float("inf") for lib in libs}
             for _ in range(rounds):  # interleave the libraries
                 for lib in libs:
-                    t[lib] = min(t[lib], best_time(per_lib[lib][op], 1, target))
-            fmt = _fmt
-            strict_t = fmt(t["strict"]) if "strict" in t else "n/a"
-            print(f"| {n} | {op} | {fmt(t['numpy'])} | {fmt(t['numr'])} | {strict_t} | "
-                  f"{(t['numr'] - t['numpy']) * 1e6:+.2f} µs | {t['numr'] / t['numpy']:.3f} |")
+                    t[lib] = min(t[lib], best_time(per_lib[lib][op], sync, target))
+            cols = " | ".join(_fmt(t[lib]) for lib in libs)
+            print(f"| {n} | {op} | {cols} | {(t['numr'] - t[base]) * 1e6:+.2f} µs | "
+                  f"{t['numr'] / t[base]:.3f} |")
+
+
+def _no_sync():
+    pass
 
 
 def _fmt(seconds: float) -> str:
@@ -92,9 +126,10 @@ def _fmt(seconds: float) -> str:
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer rounds (for a smoke run)")
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     args = p.parse_args()
     rounds = 2 if args.quick else 7
-    run([8, 4 * 1024 * 1024], rounds, 0.05 if args.quick else 0.2)
+    run([8, 4 * 1024 * 1024], rounds, 0.02 if args.quick else 0.1, args.device)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,12 @@ the device's ops only move data. Shared helpers for other groups:
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, Sequence
 
 from . import _dtypes as dt
 from ._array import Array
 from ._dtypes import PROMOTE
+from ._checks import AxisError, as_int, check_array, normalize_axis, normalize_axes  # noqa: F401
 from ._elementwise import _mixed
 
 __all__ = [
@@ -30,55 +30,6 @@ __all__ = [
 # ---------------------------------------------------------------------------------------
 # Shared helpers
 # ---------------------------------------------------------------------------------------
-
-class AxisError(ValueError, IndexError):
-    """An axis outside ``[-ndim, ndim)``.
-
-    Note: like NumPy's AxisError this is both a ValueError and an IndexError. The standard
-    asks for IndexError from expand_dims, and NumPy users catch either.
-    """
-
-
-def check_array(x: Any, func: str) -> Array:
-    if type(x) is not Array:
-        raise TypeError(f"{func}: expected a numr array, got {type(x).__name__}")
-    return x
-
-
-def as_int(value: Any, what: str, func: str) -> int:
-    """``value`` as a Python int: Python and NumPy integers (anything with __index__), not
-    bool, whose meaning as a count or an axis would be a bug."""
-    if type(value) is int:
-        return value
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{func}: {what} must be an int, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{func}: {what} must be an int, got {value!r}") from None
-
-
-def normalize_axis(axis: Any, ndim: int, func: str, *, of: str = "an array") -> int:
-    """``axis`` as a non-negative int; AxisError outside ``[-ndim, ndim)``."""
-    a = as_int(axis, "axis", func)
-    if not -ndim <= a < ndim:
-        raise AxisError(f"{func}: axis {a} is out of bounds for {of} of {ndim} "
-                        f"dimension{'' if ndim == 1 else 's'}")
-    return a + ndim if a < 0 else a
-
-
-def normalize_axes(axis: Any, ndim: int, func: str, *, unique: bool = True,
-                   of: str = "an array") -> tuple[int, ...]:
-    """An int or a sequence of ints as a tuple of non-negative axes, in the order given.
-
-    A repeated axis is a ValueError (as in NumPy) unless ``unique`` is False.
-    """
-    items = axis if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(normalize_axis(a, ndim, func, of=of) for a in items)
-    if unique and len(set(out)) != len(out):
-        raise ValueError(f"{func}: repeated axis in {axis!r}")
-    return out
-
 
 def as_shape(shape: Any, func: str, what: str = "shape") -> tuple[int, ...]:
     """A shape argument as a tuple of Python ints (not yet checked for sign).

@@ -19,74 +19,19 @@ from __future__ import annotations
 
 import builtins
 import numbers
-import operator
 from typing import Any
 
 from . import _dtypes as dt
 from ._array import Array
+from ._checks import AxisError, check_array, check_bool, normalize_axes  # noqa: F401
 from ._creation import check_dtype
 
 __all__ = ["cumulative_sum", "cumulative_prod", "max", "mean", "min", "prod", "std",
            "sum", "var"]
 
-class AxisError(ValueError, IndexError):
-    """An axis out of range.
-
-    Note: like NumPy's AxisError it is both a ValueError and an IndexError, so code
-    written against NumPy that catches either keeps working.
-    """
-
-
 # ---------------------------------------------------------------------------------------
-# Argument checks shared by the reductions (other modules import these)
+# Argument checks shared by the reductions
 # ---------------------------------------------------------------------------------------
-
-def check_array(x: Any, func: str) -> Array:
-    if type(x) is not Array:
-        raise TypeError(f"{func}: expected a numr array, got {type(x).__name__}")
-    return x
-
-
-def check_bool(value: Any, name: str, func: str) -> bool:
-    if type(value) is not bool:
-        raise TypeError(f"{func}: {name} must be a bool, got {value!r}")
-    return value
-
-
-def axis_int(a: Any, func: str) -> int:
-    """An axis as a Python int (anything with ``__index__`` except a bool)."""
-    if type(a) is bool:
-        raise TypeError(f"{func}: axis must be an int, got the bool {a!r}")
-    try:
-        return operator.index(a)
-    except TypeError:
-        raise TypeError(f"{func}: axis must be an int, a tuple of ints or None, "
-                        f"got {a!r}") from None
-
-
-def normalize_axes(axis: Any, ndim: int, func: str) -> tuple[int, ...]:
-    """The axes named by ``axis`` (None, an int or a tuple of ints) as non-negative ints,
-    in the order given; None means every axis.
-
-    Raises TypeError for a non-integer axis, AxisError (a ValueError and an IndexError)
-    for an axis outside ``[-ndim, ndim)`` and ValueError for a repeated axis, each naming
-    ``func``.
-    """
-    if axis is None:
-        return tuple(range(ndim))
-    items = axis if isinstance(axis, tuple) else (axis,)
-    out: list[int] = []
-    for a in items:
-        i = axis_int(a, func)
-        if not -ndim <= i < ndim:
-            raise AxisError(f"{func}: axis {i} is out of range for an array of {ndim} "
-                            f"dimension{'' if ndim == 1 else 's'}")
-        i %= ndim
-        if i in out:
-            raise ValueError(f"{func}: axis {i} is repeated in axis={axis!r}")
-        out.append(i)
-    return tuple(out)
-
 
 def _reduction_args(func: str, x: Any, axis: Any, keepdims: Any) -> tuple[int, ...]:
     check_array(x, func)

@@ -30,7 +30,7 @@ def test_normalize_axis():
         normalize_axis(3, 3, "f")
     with pytest.raises(IndexError):
         normalize_axis(-4, 3, "f")
-    with pytest.raises(ValueError, match="repeated axis"):
+    with pytest.raises(ValueError, match="is repeated"):
         normalize_axes((0, -2), 2, "f")
     with pytest.raises(TypeError, match="f: axis must be an int"):
         normalize_axis(1.0, 3, "f")
@@ -165,7 +165,7 @@ def test_expand_dims_errors(device):
         numr.expand_dims(x, axis=3)
     with pytest.raises(IndexError, match="expand_dims"):
         numr.expand_dims(x, axis=-4)
-    with pytest.raises(ValueError, match="expand_dims: repeated"):
+    with pytest.raises(ValueError, match="expand_dims: axis .* is repeated"):
         numr.expand_dims(x, axis=(0, -4))
     with pytest.raises(TypeError, match="expand_dims"):
         numr.expand_dims(x, axis=1.5)
@@ -183,7 +183,7 @@ def test_squeeze_errors(device):
         numr.squeeze(x, 1)
     with pytest.raises(IndexError, match="squeeze"):
         numr.squeeze(x, 2)
-    with pytest.raises(ValueError, match="squeeze: repeated"):
+    with pytest.raises(ValueError, match="squeeze: axis .* is repeated"):
         numr.squeeze(x, (0, -2))
 
 
@@ -198,7 +198,7 @@ def test_permute_dims_errors(device):
     x, _ = arange((2, 3), numr.float64, device)
     with pytest.raises(ValueError, match="permute_dims"):
         numr.permute_dims(x, (0,))
-    with pytest.raises(ValueError, match="permute_dims: repeated"):
+    with pytest.raises(ValueError, match="permute_dims: axis .* is repeated"):
         numr.permute_dims(x, (0, -2))
     with pytest.raises(IndexError, match="permute_dims"):
         numr.permute_dims(x, (0, 2))
@@ -225,7 +225,7 @@ def test_moveaxis_errors(device):
         numr.moveaxis(x, (0, 1), (1,))
     with pytest.raises(IndexError, match="moveaxis"):
         numr.moveaxis(x, 2, 0)
-    with pytest.raises(ValueError, match="moveaxis: repeated"):
+    with pytest.raises(ValueError, match="moveaxis: axis .* is repeated"):
         numr.moveaxis(x, (0, 0), (0, 1))
 
 
@@ -287,7 +287,7 @@ def test_flip_errors(device):
     x, _ = arange((2, 3), numr.int64, device)
     with pytest.raises(IndexError, match="flip"):
         numr.flip(x, axis=2)
-    with pytest.raises(ValueError, match="flip: repeated"):
+    with pytest.raises(ValueError, match="flip: axis .* is repeated"):
         numr.flip(x, axis=(1, -1))
 
 

@@ -87,7 +87,7 @@ def test_count_nonzero_special(device):
     assert_array(numr.count_nonzero(z), np.array(1), dtype=index_dtype(device))
     with pytest.raises(IndexError, match="count_nonzero"):
         numr.count_nonzero(z, axis=0)
-    with pytest.raises(ValueError, match="count_nonzero: repeated"):
+    with pytest.raises(ValueError, match="count_nonzero: axis .* is repeated"):
         numr.count_nonzero(numr.asarray([[1]], device=device), axis=(0, -2))
 
 
