@@ -1,0 +1,328 @@
+"""CPU kernels of numr.nn: numba-compiled, parallel over chunks of rows.
+
+One kernel does every forward variant (rms or layer norm, with or without residual) and
+one every backward variant, so each dtype compiles two kernels, not one per option
+combination; absent weight/bias are passed as ones/zeros in the accumulator dtype
+(tiny arrays that stay in cache). Each row is read from memory once into a per-chunk
+work row of accumulator precision, reduced and written from there (it stays in cache),
+so the op makes one pass over memory.
+
+numba has no CPU float16, so float16 arrays arrive as their uint16 bits: loads decode
+through a 65536-entry table, stores round to nearest even by bit arithmetic; sums are
+float32 (float64 for float64 input).
+
+Reductions use eight independent partial sums: with fastmath off the compiler may not
+reorder a single running sum, and one sum is bound by the add latency, not by memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, get_num_threads, types
+from numba.extending import overload
+
+# float16 bits -> float32 value, for every bit pattern.
+_F16_TABLE = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(np.float32)
+
+
+def _load(a, i, j):  # pragma: no cover - replaced by the overload inside kernels
+    raise NotImplementedError
+
+
+def _store(a, i, j, v):  # pragma: no cover
+    raise NotImplementedError
+
+
+def _round(a, v):  # pragma: no cover
+    raise NotImplementedError
+
+
+def _cast(ref, v):  # pragma: no cover
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _f32_to_f16_bits(v):
+    """float32 -> float16 bits, round to nearest even (what NumPy's astype does)."""
+    u = np.uint32(np.float32(v).view(np.uint32))
+    sign = np.uint32((u >> np.uint32(16)) & np.uint32(0x8000))
+    e = np.int32((u >> np.uint32(23)) & np.uint32(0xFF))
+    m = np.uint32(u & np.uint32(0x7FFFFF))
+    if e == 255:  # inf or nan (keep nan quiet)
+        h = sign | np.uint32(0x7C00) | (np.uint32(0x200) if m != 0 else np.uint32(0))
+        return np.uint16(h)
+    e16 = e - 112  # rebias 127 -> 15
+    if e16 >= 31:
+        return np.uint16(sign | np.uint32(0x7C00))
+    if e16 <= 0:  # float16 subnormal or zero
+        if e16 < -10:
+            return np.uint16(sign)
+        mm = m | np.uint32(0x800000)
+        shift = np.uint32(14 - e16)
+        hm = mm >> shift
+        rem = mm & ((np.uint32(1) << shift) - np.uint32(1))
+        half = np.uint32(1) << (shift - np.uint32(1))
+        if rem > half or (rem == half and (hm & np.uint32(1)) != 0):
+            hm += np.uint32(1)
+        return np.uint16(sign | hm)
+    h = sign | (np.uint32(e16) << np.uint32(10)) | (m >> np.uint32(13))
+    rem = m & np.uint32(0x1FFF)
+    # a carry out of the mantissa moves into the exponent, up to inf: that is correct
+    if rem > np.uint32(0x1000) or (rem == np.uint32(0x1000) and (h & np.uint32(1)) != 0):
+        h += np.uint32(1)
+    return np.uint16(h)
+
+
+@overload(_load)
+def _ol_load(a, i, j):
+    if a.dtype == types.uint16:
+        return lambda a, i, j: _F16_TABLE[a[i, j]]
+    return lambda a, i, j: a[i, j]
+
+
+@overload(_store)
+def _ol_store(a, i, j, v):
+    if a.dtype == types.uint16:
+        def impl(a, i, j, v):
+            a[i, j] = _f32_to_f16_bits(v)
+        return impl
+
+    def impl(a, i, j, v):
+        a[i, j] = v
+    return impl
+
+
+@overload(_round)
+def _ol_round(a, v):
+    """v as it reads back after a store into a's dtype."""
+    if a.dtype == types.uint16:
+        return lambda a, v: _F16_TABLE[_f32_to_f16_bits(v)]
+    return lambda a, v: v
+
+
+@overload(_cast)
+def _ol_cast(ref, v):
+    """v in the dtype of the array ref: keeps float32 sums from widening to float64
+    (numba follows NumPy: float32 / int64 is float64)."""
+    if ref.dtype == types.float64:
+        return lambda ref, v: np.float64(v)
+    return lambda ref, v: np.float32(v)
+
+
+@njit(cache=True)
+def _sum_dev2(buf, n, mu):
+    """sum((buf - mu)**2) with eight partial sums (see the module docstring)."""
+    z = _cast(buf, 0.0)
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z
+    j = 0
+    while j + 8 <= n:
+        d0 = buf[j] - mu
+        d1 = buf[j + 1] - mu
+        d2 = buf[j + 2] - mu
+        d3 = buf[j + 3] - mu
+        d4 = buf[j + 4] - mu
+        d5 = buf[j + 5] - mu
+        d6 = buf[j + 6] - mu
+        d7 = buf[j + 7] - mu
+        a0 += d0 * d0
+        a1 += d1 * d1
+        a2 += d2 * d2
+        a3 += d3 * d3
+        a4 += d4 * d4
+        a5 += d5 * d5
+        a6 += d6 * d6
+        a7 += d7 * d7
+        j += 8
+    while j < n:
+        d0 = buf[j] - mu
+        a0 += d0 * d0
+        j += 1
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+
+
+@njit(cache=True)
+def _sum(buf, n):
+    z = _cast(buf, 0.0)
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z
+    j = 0
+    while j + 8 <= n:
+        a0 += buf[j]
+        a1 += buf[j + 1]
+        a2 += buf[j + 2]
+        a3 += buf[j + 3]
+        a4 += buf[j + 4]
+        a5 += buf[j + 5]
+        a6 += buf[j + 6]
+        a7 += buf[j + 7]
+        j += 8
+    while j < n:
+        a0 += buf[j]
+        j += 1
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+
+
+@njit(cache=True)
+def _sum_prod(a, b, n):
+    """sum(a * b) with eight partial sums."""
+    z = _cast(a, 0.0)
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z
+    j = 0
+    while j + 8 <= n:
+        a0 += a[j] * b[j]
+        a1 += a[j + 1] * b[j + 1]
+        a2 += a[j + 2] * b[j + 2]
+        a3 += a[j + 3] * b[j + 3]
+        a4 += a[j + 4] * b[j + 4]
+        a5 += a[j + 5] * b[j + 5]
+        a6 += a[j + 6] * b[j + 6]
+        a7 += a[j + 7] * b[j + 7]
+        j += 8
+    while j < n:
+        a0 += a[j] * b[j]
+        j += 1
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+
+
+@njit(parallel=True, fastmath=False, cache=True, error_model="numpy")
+def _fwd_kernel(x, r, w, b, y, s, work, eps, center, has_r, write_s):
+    """y = norm(x [+ r]) * w + b per row; s = x + r when write_s.
+
+    x, r, y, s: (rows, n) in the storage dtype; w, b: (n,) and work: (chunks, n) in the
+    accumulator dtype. center: layer norm (subtract the mean) rather than rms norm.
+    """
+    rows, n = x.shape
+    chunks = work.shape[0]
+    per = (rows + chunks - 1) // chunks
+    for c in prange(chunks):
+        buf = work[c]
+        for i in range(c * per, min(rows, (c + 1) * per)):
+            # the one read of the row from memory
+            if has_r:
+                for j in range(n):
+                    v = _load(x, i, j) + _load(r, i, j)
+                    if write_s:
+                        _store(s, i, j, v)
+                    # normalise s as stored, so forward and backward see the same s
+                    buf[j] = _round(x, v)
+            else:
+                for j in range(n):
+                    buf[j] = _load(x, i, j)
+            mu = _cast(buf, 0.0)
+            if center:
+                mu = _cast(buf, _sum(buf, n) / n)
+            rs = _cast(buf, 1.0 / np.sqrt(_sum_dev2(buf, n, mu) / n + eps))
+            for j in range(n):
+                _store(y, i, j, (buf[j] - mu) * rs * w[j] + b[j])
+
+
+@njit(parallel=True, fastmath=False, cache=True, error_model="numpy")
+def _bwd_kernel(gy, s, gs, w, gx, pw, pb, work, eps, center, has_gs, want_w, want_b):
+    """grad of y = norm(s) * w + b per row, plus gs: gx; per-chunk partial sums of the
+    weight (pw) and bias (pb) gradients.
+
+    gy, s, gs, gx: (rows, n) storage dtype; w: (n,), pw, pb: (chunks, n),
+    work: (chunks, 2, n) in the accumulator dtype.
+    """
+    rows, n = s.shape
+    chunks = work.shape[0]
+    per = (rows + chunks - 1) // chunks
+    for c in prange(chunks):
+        xs = work[c, 0]
+        gw = work[c, 1]
+        for i in range(c * per, min(rows, (c + 1) * per)):
+            for j in range(n):
+                xs[j] = _load(s, i, j)
+            mu = _cast(xs, 0.0)
+            if center:
+                mu = _cast(xs, _sum(xs, n) / n)
+            rs = _cast(xs, 1.0 / np.sqrt(_sum_dev2(xs, n, mu) / n + eps))
+            # xs becomes xhat; gw the gradient reaching xhat (gy * w)
+            for j in range(n):
+                xh = (xs[j] - mu) * rs
+                xs[j] = xh
+                g = _load(gy, i, j)
+                gw[j] = g * w[j]
+                if want_w:
+                    pw[c, j] += g * xh
+                if want_b:
+                    pb[c, j] += g
+            mg = _cast(xs, 0.0)
+            if center:
+                mg = _cast(xs, _sum(gw, n) / n)
+            mgx = _cast(xs, _sum_prod(gw, xs, n) / n)
+            if has_gs:
+                for j in range(n):
+                    _store(gx, i, j, rs * (gw[j] - mg - xs[j] * mgx) + _load(gs, i, j))
+            else:
+                for j in range(n):
+                    _store(gx, i, j, rs * (gw[j] - mg - xs[j] * mgx))
+
+
+# --- the interface numr.nn._norms calls: native NumPy arrays in, native arrays out -----
+
+def _acc_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
+
+
+def _rows(a: np.ndarray, n: int) -> np.ndarray:
+    """a as a C-contiguous (rows, n) array of what the kernels read (uint16 for float16)."""
+    a = np.ascontiguousarray(a).reshape(-1, n)
+    return a.view(np.uint16) if a.dtype == np.float16 else a
+
+
+def _chunks(rows: int) -> int:
+    # a few chunks per thread balance the load; each chunk has a work row (and partial
+    # sums of the weight gradient), so not many more than that
+    return max(1, min(rows, 4 * get_num_threads()))
+
+
+def _param(p, n: int, acc: np.dtype, fill: float) -> np.ndarray:
+    if p is None:
+        return np.full(n, fill, dtype=acc)
+    return np.ascontiguousarray(p, dtype=acc).reshape(n)
+
+
+def norm_forward(x: np.ndarray, residual, weight, bias, eps: float, center: bool,
+                 want_sum: bool):
+    """(y, s): y = norm(s) * weight + bias over the last axis, s = x + residual
+    (s is None unless want_sum). NumPy arrays of x's dtype and shape."""
+    shape, dtype = x.shape, x.dtype
+    n = shape[-1]
+    y = np.empty(shape, dtype)
+    s = np.empty(shape, dtype) if want_sum else None
+    if y.size == 0:
+        return y, s
+    acc = _acc_dtype(dtype)
+    x2 = _rows(x, n)
+    r2 = _rows(residual, n) if residual is not None else x2
+    y2 = _rows(y, n)
+    s2 = _rows(s, n) if want_sum else y2
+    work = np.empty((_chunks(x2.shape[0]), n), acc)
+    _fwd_kernel(x2, r2, _param(weight, n, acc, 1.0), _param(bias, n, acc, 0.0), y2, s2, work,
+                float(eps), bool(center), residual is not None, bool(want_sum))
+    return y, s
+
+
+def norm_backward(grad_y: np.ndarray, s: np.ndarray, grad_s, weight, eps: float,
+                  center: bool, want_weight: bool, want_bias: bool):
+    """(grad_s_total, grad_weight, grad_bias) for y = norm(s) * weight + bias, where
+    grad_s_total also carries grad_s (the gradient reaching s from elsewhere)."""
+    shape, dtype = s.shape, s.dtype
+    n = shape[-1]
+    gx = np.empty(shape, dtype)
+    acc = _acc_dtype(dtype)
+    rows = s.size // n if n else 0
+    chunks = _chunks(rows)
+    pw = np.zeros((chunks if want_weight else 1, n), acc)
+    pb = np.zeros((chunks if want_bias else 1, n), acc)
+    if gx.size:
+        s2 = _rows(s, n)
+        gy2 = _rows(grad_y, n)
+        gs2 = _rows(grad_s, n) if grad_s is not None else gy2
+        work = np.empty((chunks, 2, n), acc)
+        _bwd_kernel(gy2, s2, gs2, _param(weight, n, acc, 1.0), _rows(gx, n), pw, pb, work,
+                    float(eps), bool(center), grad_s is not None, bool(want_weight),
+                    bool(want_bias))
+    gw = pw.sum(axis=0).astype(dtype) if want_weight else None
+    gb = pb.sum(axis=0).astype(dtype) if want_bias else None
+    return gx, gw, gb
