@@ -227,7 +227,7 @@ class Var:
             yield self[i]
 
     def __getitem__(self, key: Any, /) -> "Var":
-        return _ag().getitem(self, key)
+        return _ag()._getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         _ag()._setitem(self, key, value)
