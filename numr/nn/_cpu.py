@@ -11,8 +11,9 @@ numba has no CPU float16, so float16 arrays arrive as their uint16 bits: loads d
 through a 65536-entry table, stores round to nearest even by bit arithmetic; sums are
 float32 (float64 for float64 input).
 
-Reductions use eight independent partial sums: with fastmath off the compiler may not
-reorder a single running sum, and one sum is bound by the add latency, not by memory.
+The kernels keep strict IEEE semantics (fastmath off) except the row sums, which may be
+reassociated so that they vectorize: one running sum in order is bound by the add
+latency, not by memory.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from numba.extending import overload
 _F16_TABLE = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(np.float32)
 
 
-def _load(a, i, j):  # pragma: no cover - replaced by the overload inside kernels
+def _load(a, j):  # pragma: no cover - replaced by the overload inside kernels
     raise NotImplementedError
 
 
-def _store(a, i, j, v):  # pragma: no cover
+def _store(a, j, v):  # pragma: no cover
     raise NotImplementedError
 
 
@@ -74,21 +75,21 @@ def _f32_to_f16_bits(v):
 
 
 @overload(_load)
-def _ol_load(a, i, j):
+def _ol_load(a, j):
     if a.dtype == types.uint16:
-        return lambda a, i, j: _F16_TABLE[a[i, j]]
-    return lambda a, i, j: a[i, j]
+        return lambda a, j: _F16_TABLE[a[j]]
+    return lambda a, j: a[j]
 
 
 @overload(_store)
-def _ol_store(a, i, j, v):
+def _ol_store(a, j, v):
     if a.dtype == types.uint16:
-        def impl(a, i, j, v):
-            a[i, j] = _f32_to_f16_bits(v)
+        def impl(a, j, v):
+            a[j] = _f32_to_f16_bits(v)
         return impl
 
-    def impl(a, i, j, v):
-        a[i, j] = v
+    def impl(a, j, v):
+        a[j] = v
     return impl
 
 
@@ -109,78 +110,35 @@ def _ol_cast(ref, v):
     return lambda ref, v: np.float32(v)
 
 
-@njit(cache=True)
-def _sum_dev2(buf, n, mu):
-    """sum((buf - mu)**2) with eight partial sums (see the module docstring)."""
-    z = _cast(buf, 0.0)
-    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z
-    j = 0
-    while j + 8 <= n:
-        d0 = buf[j] - mu
-        d1 = buf[j + 1] - mu
-        d2 = buf[j + 2] - mu
-        d3 = buf[j + 3] - mu
-        d4 = buf[j + 4] - mu
-        d5 = buf[j + 5] - mu
-        d6 = buf[j + 6] - mu
-        d7 = buf[j + 7] - mu
-        a0 += d0 * d0
-        a1 += d1 * d1
-        a2 += d2 * d2
-        a3 += d3 * d3
-        a4 += d4 * d4
-        a5 += d5 * d5
-        a6 += d6 * d6
-        a7 += d7 * d7
-        j += 8
-    while j < n:
-        d0 = buf[j] - mu
-        a0 += d0 * d0
-        j += 1
-    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+# The row sums may be reassociated (and so vectorized); the rest of the kernels keep
+# strict IEEE semantics. A single running sum is bound by the add latency, not memory.
+_REDUCE = dict(cache=True, fastmath={"reassoc", "contract"})
 
 
-@njit(cache=True)
-def _sum(buf, n):
-    z = _cast(buf, 0.0)
-    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z
-    j = 0
-    while j + 8 <= n:
-        a0 += buf[j]
-        a1 += buf[j + 1]
-        a2 += buf[j + 2]
-        a3 += buf[j + 3]
-        a4 += buf[j + 4]
-        a5 += buf[j + 5]
-        a6 += buf[j + 6]
-        a7 += buf[j + 7]
-        j += 8
-    while j < n:
-        a0 += buf[j]
-        j += 1
-    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+@njit(**_REDUCE)
+def _sum_dev2(buf, mu):
+    """sum((buf - mu)**2)."""
+    a = _cast(buf, 0.0)
+    for j in range(buf.shape[0]):
+        d = buf[j] - mu
+        a += d * d
+    return a
 
 
-@njit(cache=True)
-def _sum_prod(a, b, n):
-    """sum(a * b) with eight partial sums."""
-    z = _cast(a, 0.0)
-    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z
-    j = 0
-    while j + 8 <= n:
-        a0 += a[j] * b[j]
-        a1 += a[j + 1] * b[j + 1]
-        a2 += a[j + 2] * b[j + 2]
-        a3 += a[j + 3] * b[j + 3]
-        a4 += a[j + 4] * b[j + 4]
-        a5 += a[j + 5] * b[j + 5]
-        a6 += a[j + 6] * b[j + 6]
-        a7 += a[j + 7] * b[j + 7]
-        j += 8
-    while j < n:
-        a0 += a[j] * b[j]
-        j += 1
-    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+@njit(**_REDUCE)
+def _sum(buf):
+    a = _cast(buf, 0.0)
+    for j in range(buf.shape[0]):
+        a += buf[j]
+    return a
+
+
+@njit(**_REDUCE)
+def _sum_prod(a, b):
+    s = _cast(a, 0.0)
+    for j in range(a.shape[0]):
+        s += a[j] * b[j]
+    return s
 
 
 @njit(parallel=True, fastmath=False, cache=True, error_model="numpy")
@@ -196,23 +154,28 @@ def _fwd_kernel(x, r, w, b, y, s, work, eps, center, has_r, write_s):
     for c in prange(chunks):
         buf = work[c]
         for i in range(c * per, min(rows, (c + 1) * per)):
+            xi, yi = x[i], y[i]
             # the one read of the row from memory
             if has_r:
-                for j in range(n):
-                    v = _load(x, i, j) + _load(r, i, j)
-                    if write_s:
-                        _store(s, i, j, v)
-                    # normalise s as stored, so forward and backward see the same s
-                    buf[j] = _round(x, v)
+                ri, si = r[i], s[i]
+                if write_s:
+                    for j in range(n):
+                        v = _load(xi, j) + _load(ri, j)
+                        _store(si, j, v)
+                        # normalise s as stored, so forward and backward see the same s
+                        buf[j] = _round(x, v)
+                else:
+                    for j in range(n):
+                        buf[j] = _round(x, _load(xi, j) + _load(ri, j))
             else:
                 for j in range(n):
-                    buf[j] = _load(x, i, j)
+                    buf[j] = _load(xi, j)
             mu = _cast(buf, 0.0)
             if center:
-                mu = _cast(buf, _sum(buf, n) / n)
-            rs = _cast(buf, 1.0 / np.sqrt(_sum_dev2(buf, n, mu) / n + eps))
+                mu = _cast(buf, _sum(buf) / n)
+            rs = _cast(buf, 1.0 / np.sqrt(_sum_dev2(buf, mu) / n + eps))
             for j in range(n):
-                _store(y, i, j, (buf[j] - mu) * rs * w[j] + b[j])
+                _store(yi, j, (buf[j] - mu) * rs * w[j] + b[j])
 
 
 @njit(parallel=True, fastmath=False, cache=True, error_model="numpy")
@@ -221,41 +184,46 @@ def _bwd_kernel(gy, s, gs, w, gx, pw, pb, work, eps, center, has_gs, want_w, wan
     weight (pw) and bias (pb) gradients.
 
     gy, s, gs, gx: (rows, n) storage dtype; w: (n,), pw, pb: (chunks, n),
-    work: (chunks, 2, n) in the accumulator dtype.
+    work: (chunks, 3, n) in the accumulator dtype.
     """
     rows, n = s.shape
     chunks = work.shape[0]
     per = (rows + chunks - 1) // chunks
     for c in prange(chunks):
-        xs = work[c, 0]
-        gw = work[c, 1]
+        xs, gw, gr = work[c, 0], work[c, 1], work[c, 2]
         for i in range(c * per, min(rows, (c + 1) * per)):
+            si, gyi, gxi = s[i], gy[i], gx[i]
             for j in range(n):
-                xs[j] = _load(s, i, j)
+                xs[j] = _load(si, j)
             mu = _cast(xs, 0.0)
             if center:
-                mu = _cast(xs, _sum(xs, n) / n)
-            rs = _cast(xs, 1.0 / np.sqrt(_sum_dev2(xs, n, mu) / n + eps))
-            # xs becomes xhat; gw the gradient reaching xhat (gy * w)
+                mu = _cast(xs, _sum(xs) / n)
+            rs = _cast(xs, 1.0 / np.sqrt(_sum_dev2(xs, mu) / n + eps))
+            # xs becomes xhat, gr the output gradient, gw the gradient reaching xhat
             for j in range(n):
-                xh = (xs[j] - mu) * rs
-                xs[j] = xh
-                g = _load(gy, i, j)
+                g = _load(gyi, j)
+                xs[j] = (xs[j] - mu) * rs
+                gr[j] = g
                 gw[j] = g * w[j]
-                if want_w:
-                    pw[c, j] += g * xh
-                if want_b:
-                    pb[c, j] += g
+            if want_w:  # else pw is (1, n) and unused
+                pwc = pw[c]
+                for j in range(n):
+                    pwc[j] += gr[j] * xs[j]
+            if want_b:
+                pbc = pb[c]
+                for j in range(n):
+                    pbc[j] += gr[j]
             mg = _cast(xs, 0.0)
             if center:
-                mg = _cast(xs, _sum(gw, n) / n)
-            mgx = _cast(xs, _sum_prod(gw, xs, n) / n)
+                mg = _cast(xs, _sum(gw) / n)
+            mgx = _cast(xs, _sum_prod(gw, xs) / n)
             if has_gs:
+                gsi = gs[i]
                 for j in range(n):
-                    _store(gx, i, j, rs * (gw[j] - mg - xs[j] * mgx) + _load(gs, i, j))
+                    _store(gxi, j, rs * (gw[j] - mg - xs[j] * mgx) + _load(gsi, j))
             else:
                 for j in range(n):
-                    _store(gx, i, j, rs * (gw[j] - mg - xs[j] * mgx))
+                    _store(gxi, j, rs * (gw[j] - mg - xs[j] * mgx))
 
 
 # --- the interface numr.nn._norms calls: native NumPy arrays in, native arrays out -----
@@ -319,7 +287,7 @@ def norm_backward(grad_y: np.ndarray, s: np.ndarray, grad_s, weight, eps: float,
         s2 = _rows(s, n)
         gy2 = _rows(grad_y, n)
         gs2 = _rows(grad_s, n) if grad_s is not None else gy2
-        work = np.empty((chunks, 2, n), acc)
+        work = np.empty((chunks, 3, n), acc)
         _bwd_kernel(gy2, s2, gs2, _param(weight, n, acc, 1.0), _rows(gx, n), pw, pb, work,
                     float(eps), bool(center), grad_s is not None, bool(want_weight),
                     bool(want_bias))

@@ -1,0 +1,294 @@
+"""Benchmark numr.nn's fused norms: effective bandwidth against the device's copy
+bandwidth measured in the same run, and speed against an anchor.
+
+    python benchmarks/norms.py                       # CPU: against the NumPy composite
+    python benchmarks/norms.py --device cuda         # CUDA: against PyTorch eager (+ compile)
+
+Effective bandwidth = the bytes the op must move at least (each input read once, each
+output written once) / time. Copy bandwidth = 2 x bytes / time of a device copy of an
+array as large as the op's input (NumPy copy on the CPU, CuPy device-to-device on CUDA).
+On CUDA the kernels are called through numr.nn._cuda on CuPy arrays when numr's CuPy
+backend is not there yet, else through numr.nn on numr arrays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+EPS = 1e-5
+OPS = ["rms", "add_rms", "layer", "add_layer"]
+
+
+def min_bytes(op: str, bwd: bool, rows: int, n: int, isz: int) -> int:
+    """What the op must move at least, in bytes (weight/bias read and written once)."""
+    big = rows * n * isz
+    add = op.startswith("add_")
+    center = "layer" in op
+    params = n * isz * (2 if center else 1)
+    if not bwd:
+        # read x (and r); write y (and s)
+        return big * (4 if add else 2) + params
+    # read gy, s (and gs); write gx (grad_residual is the same array); write dw (db)
+    return big * (4 if add else 3) + params * 2
+
+
+# --- timing ---------------------------------------------------------------------------
+
+class CpuTimer:
+    def __init__(self, reps: int):
+        self.reps = reps
+
+    def __call__(self, f) -> float:
+        f()  # warm up (and compile)
+        ts = []
+        for _ in range(self.reps):
+            t0 = time.perf_counter()
+            f()
+            ts.append(time.perf_counter() - t0)
+        # the machine may be shared with other work: the best time is the op's own
+        return min(ts)
+
+
+class CudaTimer:
+    def __init__(self, reps: int):
+        import cupy
+
+        self.cp = cupy
+        self.reps = reps
+
+    def __call__(self, f) -> float:
+        cp = self.cp
+        for _ in range(3):
+            f()
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        ts = []
+        for _ in range(self.reps):
+            start.record()
+            f()
+            end.record()
+            end.synchronize()
+            ts.append(cp.cuda.get_elapsed_time(start, end) / 1e3)
+        return statistics.median(ts)
+
+
+# --- CPU --------------------------------------------------------------------------------
+
+def cpu_cases(dtypes, shapes, timer):
+    import numr as xp
+    from numr import nn
+
+    rng = np.random.default_rng(0)
+    copy_bw = {}
+    for dtname in dtypes:
+        for rows, n in shapes:
+            h = rng.standard_normal((rows, n)).astype(dtname)
+            dst = np.empty_like(h)
+            t = timer(lambda: np.copyto(dst, h))
+            # also a copy that allocates its result, as every op here must: first touch of
+            # fresh pages costs about as much as the copy itself
+            t2 = timer(lambda: h.copy())
+            copy_bw[(dtname, rows, n)] = (2 * h.nbytes / t, 2 * h.nbytes / t2)
+    for dtname in dtypes:
+        dtype = getattr(xp, dtname)
+        for rows, n in shapes:
+            hx = rng.standard_normal((rows, n)).astype(dtname)
+            hr = rng.standard_normal((rows, n)).astype(dtname)
+            hg = rng.standard_normal((rows, n)).astype(dtname)
+            hw = rng.standard_normal(n).astype(dtname)
+            hb = rng.standard_normal(n).astype(dtname)
+            x, r, g = (xp.asarray(a) for a in (hx, hr, hg))
+            w, b = xp.asarray(hw), xp.asarray(hb)
+            bw, bw_alloc = copy_bw[(dtname, rows, n)]
+            for op in OPS:
+                fwd, bwd, ref_fwd, ref_bwd = _cpu_fns(op, nn, x, r, g, w, b, hx, hr, hg, hw, hb)
+                for is_bwd, f, ref in ((False, fwd, ref_fwd), (True, bwd, ref_bwd)):
+                    t = timer(f)
+                    tr = timer(ref)
+                    yield dict(op=op, dir="bwd" if is_bwd else "fwd", dtype=dtname,
+                               shape=f"{rows}x{n}", t=t,
+                               bytes=min_bytes(op, is_bwd, rows, n, hx.itemsize),
+                               copy_bw=bw, copy_alloc_bw=bw_alloc, anchor=tr)
+
+
+def _np_norm(s, w, b, center):
+    if center:
+        s = s - s.mean(-1, keepdims=True)
+    y = s / np.sqrt((s * s).mean(-1, keepdims=True) + EPS) * w
+    return y + b if b is not None else y
+
+
+def _np_norm_bwd(gy, s, w, center):
+    n = s.shape[-1]
+    d = s - s.mean(-1, keepdims=True) if center else s
+    rstd = 1 / np.sqrt((d * d).mean(-1, keepdims=True) + EPS)
+    xhat = d * rstd
+    g = gy * w
+    inner = g - xhat * ((g * xhat).sum(-1, keepdims=True) / n)
+    if center:
+        inner -= g.sum(-1, keepdims=True) / n
+    return rstd * inner, (gy * xhat).sum(0), (gy.sum(0) if center else None)
+
+
+def _cpu_fns(op, nn, x, r, g, w, b, hx, hr, hg, hw, hb):
+    center = "layer" in op
+    add = op.startswith("add_")
+    hbb = hb if center else None
+    if add:
+        s, hs = x + r, hx + hr
+        f = (lambda: nn.add_layer_norm(x, r, w, b, eps=EPS)) if center else \
+            (lambda: nn.add_rms_norm(x, r, w, eps=EPS))
+        fb = (lambda: nn.add_layer_norm_backward(g, g, s, w, b, eps=EPS)) if center else \
+            (lambda: nn.add_rms_norm_backward(g, g, s, w, eps=EPS))
+        # the composite: s = x + r, then the norm; backward adds the gradient of s
+        rf = lambda: (_np_norm(hx + hr, hw, hbb, center), None)  # noqa: E731
+        rb = lambda: _np_norm_bwd(hg, hs, hw, center)[0] + hg  # noqa: E731
+    else:
+        f = (lambda: nn.layer_norm(x, w, b, eps=EPS)) if center else \
+            (lambda: nn.rms_norm(x, w, eps=EPS))
+        fb = (lambda: nn.layer_norm_backward(g, x, w, b, eps=EPS)) if center else \
+            (lambda: nn.rms_norm_backward(g, x, w, eps=EPS))
+        rf = lambda: _np_norm(hx, hw, hbb, center)  # noqa: E731
+        rb = lambda: _np_norm_bwd(hg, hx, hw, center)  # noqa: E731
+    return f, fb, rf, rb
+
+
+# --- CUDA -------------------------------------------------------------------------------
+
+def cuda_cases(dtypes, shapes, timer, compile_torch: bool):
+    import cupy as cp
+    from numr.nn import _cuda
+
+    try:
+        import torch
+        import torch.nn.functional as F
+    except ImportError:
+        torch = None
+        print("# torch is not installed (pip install torch): no PyTorch columns")
+    for dtname in dtypes:
+        for rows, n in shapes:
+            h = cp.random.standard_normal((rows, n), dtype=cp.float32).astype(dtname)
+            dst = cp.empty_like(h)
+            bw = 2 * h.nbytes / timer(lambda: cp.copyto(dst, h))
+            x, r, g = h, cp.random.standard_normal((rows, n), dtype=cp.float32).astype(dtname), \
+                cp.random.standard_normal((rows, n), dtype=cp.float32).astype(dtname)
+            w = cp.random.standard_normal(n, dtype=cp.float32).astype(dtname)
+            b = cp.random.standard_normal(n, dtype=cp.float32).astype(dtname)
+            for op in OPS:
+                center = "layer" in op
+                add = op.startswith("add_")
+                bb = b if center else None
+                s = x + r
+                fwd = lambda: _cuda.norm_forward(x, r if add else None, w, bb, EPS, center, add)  # noqa: E731
+                bwd = lambda: _cuda.norm_backward(g, s, g if add else None, w, EPS, center, True, center)  # noqa: E731
+                anchors = _torch_fns(torch, F, op, x, r, g, w, bb, compile_torch) if torch else {}
+                for is_bwd, f in ((False, fwd), (True, bwd)):
+                    t = timer(f)
+                    row = dict(op=op, dir="bwd" if is_bwd else "fwd", dtype=dtname,
+                               shape=f"{rows}x{n}", t=t, copy_bw=bw,
+                               bytes=min_bytes(op, is_bwd, rows, n, x.itemsize))
+                    key = "bwd" if is_bwd else "fwd"
+                    if key in anchors:
+                        row["anchor"] = timer(anchors[key])
+                    if key + "_compiled" in anchors:
+                        try:
+                            row["anchor2"] = timer(anchors[key + "_compiled"])
+                        except Exception as e:  # torch.compile may be unavailable there
+                            print(f"# torch.compile failed for {op} {key}: {type(e).__name__}")
+                    yield row
+
+
+def _torch_fns(torch, F, op, x, r, g, w, b, compile_torch):
+    tx, tr, tg, tw = (torch.as_tensor(a, device="cuda") for a in (x, r, g, w))
+    tb = torch.as_tensor(b, device="cuda") if b is not None else None
+    n = x.shape[-1]
+    center = "layer" in op
+    add = op.startswith("add_")
+
+    def fwd(a, res, wt, bs):
+        s = a + res if add else a
+        y = F.layer_norm(s, (n,), wt, bs, EPS) if center else F.rms_norm(s, (n,), wt, EPS)
+        return (y, s) if add else y
+
+    out = {"fwd": lambda: fwd(tx, tr, tw, tb)}
+    # backward alone: one graph, retained, differentiated again each repetition
+    ax = tx.clone().requires_grad_(True)
+    ar = tr.clone().requires_grad_(True)
+    aw = tw.clone().requires_grad_(True)
+    ab = tb.clone().requires_grad_(True) if tb is not None else None
+    res = fwd(ax, ar, aw, ab)
+    outs = list(res) if add else [res]
+    grads = [tg] * len(outs)
+    inputs = [ax, aw] + ([ar] if add else []) + ([ab] if ab is not None else [])
+    out["bwd"] = lambda: torch.autograd.grad(outs, inputs, grads, retain_graph=True)
+    if compile_torch:
+        cf = torch.compile(fwd)
+        out["fwd_compiled"] = lambda: cf(tx, tr, tw, tb)
+        cres = cf(ax, ar, aw, ab)
+        couts = list(cres) if add else [cres]
+        out["bwd_compiled"] = lambda: torch.autograd.grad(couts, inputs, [tg] * len(couts),
+                                                          retain_graph=True)
+    return out
+
+
+# --- report -----------------------------------------------------------------------------
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--dtypes", default=None, help="comma-separated, e.g. float32,float16")
+    p.add_argument("--shapes", default=None, help="comma-separated ROWSxN, e.g. 4096x4096")
+    p.add_argument("--reps", type=int, default=None)
+    p.add_argument("--no-compile", action="store_true", help="skip torch.compile (CUDA)")
+    a = p.parse_args()
+    if a.device == "cpu":
+        dtypes = (a.dtypes or "float32").split(",")
+        shapes = a.shapes or "4096x4096,16384x1024"
+        timer = CpuTimer(a.reps or 7)
+    else:
+        dtypes = (a.dtypes or "float16,float32").split(",")
+        shapes = a.shapes or "32768x8192,4096x4096,16384x1024"
+        timer = CudaTimer(a.reps or 20)
+    shapes = [tuple(int(v) for v in s.split("x")) for s in shapes.split(",")]
+    anchor = "NumPy composite" if a.device == "cpu" else "torch eager"
+    if a.device == "cpu":
+        import numba
+
+        print(f"# cpu: {platform.processor() or platform.machine()}, "
+              f"{numba.get_num_threads()} numba threads, numpy {np.__version__}")
+        rows = cpu_cases(dtypes, shapes, timer)
+    else:
+        import cupy as cp
+
+        print(f"# cuda: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
+              f"cupy {cp.__version__}")
+        rows = cuda_cases(dtypes, shapes, timer, not a.no_compile)
+    hdr = (f"| op | dir | dtype | shape | time (ms) | GB/s | % copy | copy GB/s | "
+           + ("% alloc. copy | alloc. copy GB/s | " if a.device == "cpu" else "")
+           + f"x vs {anchor} |" + (" x vs torch.compile |" if a.device == "cuda" else ""))
+    print(hdr)
+    print("|" + "---|" * (hdr.count("|") - 1))
+    for row in rows:
+        gbs = row["bytes"] / row["t"] / 1e9
+        cells = [row["op"], row["dir"], row["dtype"], row["shape"], f"{row['t'] * 1e3:.3f}",
+                 f"{gbs:.1f}", f"{100 * row['bytes'] / row['t'] / row['copy_bw']:.0f}%",
+                 f"{row['copy_bw'] / 1e9:.1f}"]
+        if "copy_alloc_bw" in row:
+            cells += [f"{100 * row['bytes'] / row['t'] / row['copy_alloc_bw']:.0f}%",
+                      f"{row['copy_alloc_bw'] / 1e9:.1f}"]
+        cells += [f"{row['anchor'] / row['t']:.2f}" if "anchor" in row else "-"]
+        if a.device == "cuda":
+            cells.append(f"{row['anchor2'] / row['t']:.2f}" if "anchor2" in row else "-")
+        print("| " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
