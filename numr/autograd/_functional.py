@@ -260,8 +260,9 @@ class _Checkpoint:
     """The rule of one checkpointed call: recompute ``f`` in the backward pass and take
     the VJPs for every tracked input at once (cached for the node's edges)."""
 
-    def __init__(self, f: Callable) -> None:
+    def __init__(self, f: Callable, positions: set) -> None:
         self.f = f
+        self.positions = positions   # the tracked argument positions (the node's edges)
         self.cache: dict | None = None
 
     def __call__(self, xp, g, ans, args, kwargs, pos):
@@ -279,12 +280,9 @@ class _Checkpoint:
         new = list(args)
         ins, poss = [], []
         for i, a in enumerate(args):
-            if type(a) is Var and create:
-                t = _identity(a)
-            elif type(a) is Array and a.dtype.kind in _DIFF:
-                t = mkvar(a, None, 0, True)
-            else:
+            if i not in self.positions:
                 continue
+            t = _identity(a) if create else mkvar(a, None, 0, True)
             new[i] = t
             ins.append(t)
             poss.append(i)
@@ -315,7 +313,7 @@ def checkpoint(f: Callable, *args: Any) -> Any:
         val = tuple(o._value if type(o) is Var else o for o in out)
     else:
         val = out._value if type(out) is Var else out
-    ck = _Checkpoint(f)
+    ck = _Checkpoint(f, {i for i, _ in tracked})
     rule = Rule("checkpoint", ck)
     rule.var_fn = f
     from ._wrap import record
