@@ -48,10 +48,10 @@ def _build() -> list[str]:
             continue
         if name in _ew.UNARY:
             g[name] = _wrap.make_unary(name, obj)
-        elif name in _ew.BINARY:
+        elif name in _ew.BINARY or name == "matmul":
             g[name] = _wrap.make_binary(name, obj)
         else:
-            g[name] = _wrap.make_generic(name, obj)
+            g[name] = _wrap.make_function(name, obj)
         names.append(name)
     return names
 
@@ -71,7 +71,7 @@ def _identity_fn(x):
     return x
 
 
-_getitem = _wrap.make_generic("getitem", _getitem_fn)
+_getitem = _wrap.make_first("getitem", _getitem_fn)
 to_device = _wrap.make_generic("to_device", _to_device_fn)
 _identity = _wrap.make_generic("identity", _identity_fn)
 

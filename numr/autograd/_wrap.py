@@ -74,6 +74,13 @@ def record(entry: Any, args: tuple, kwargs: dict | None, out: Any, tracked: list
     return wrap_out(out)
 
 
+def _has_var(seq: Any) -> bool:
+    for e in seq:
+        if type(e) is Var:
+            return True
+    return False
+
+
 def make_generic(name: str, fn: Callable) -> Callable:
     """The differentiable version of numr function ``fn`` (table key ``name``)."""
     entry = _rules.RULES.get(name)
@@ -92,7 +99,7 @@ def make_generic(name: str, fn: Callable) -> Callable:
                     if tracked is None:
                         tracked = []
                     tracked.append((i, a))
-            elif (t is list or t is tuple) and a and any(type(e) is Var for e in a):
+            elif (t is list or t is tuple) and _has_var(a):
                 if ua is args:
                     ua = list(args)
                 seq = []
@@ -123,6 +130,62 @@ def make_generic(name: str, fn: Callable) -> Callable:
 
     functools.update_wrapper(f, fn)
     f.__qualname__ = f.__name__
+    if entry is not None:
+        entry.var_fn = f
+    return f
+
+
+def make_first(name: str, fn: Callable) -> Callable:
+    """For functions whose first argument is the one array (sum, reshape, linalg.inv,
+    fft.fft ...): a lean path when only that argument is a Var; anything else goes to
+    the generic wrapper."""
+    gen = make_generic(name, fn)
+    entry = _rules.RULES.get(name)
+    passthrough = name in _rules.NONDIFF
+
+    def f(x, /, *args, **kwargs):
+        if type(x) is not Var:
+            return gen(x, *args, **kwargs)
+        for a in args:
+            if type(a) is Var:
+                return gen(x, *args, **kwargs)
+        if kwargs:
+            for a in kwargs.values():
+                if type(a) is Var:
+                    return gen(x, *args, **kwargs)
+        v = x._value
+        out = fn(v, *args, **kwargs)
+        if x._rg and GRAD[0] and not passthrough:
+            if entry is None:
+                raise _no_rule(name)
+            if type(out) is Array:
+                if out._dtype.kind not in _DIFF:
+                    return wrap_out(out)
+                n = _new(_Node)
+                n.rule = entry
+                n.args = (v, *args) if args else (v,)
+                n.kwargs = kwargs or None
+                n.ans = out
+                n.edges = ((0, x._node, x._idx, x if x._node is None else None),)
+                n.hooks = None
+                n.nout = 0
+                o = _new(Var)
+                o._value = out
+                o._node = n
+                o._idx = 0
+                o._rg = True
+                return o
+            return record(entry, (v, *args), kwargs or None, out, [(0, x)])
+        if type(out) is Array:
+            o = _new(Var)
+            o._value = out
+            o._node = None
+            o._idx = 0
+            o._rg = False
+            return o
+        return wrap_out(out)
+
+    functools.update_wrapper(f, fn)
     if entry is not None:
         entry.var_fn = f
     return f
@@ -285,3 +348,18 @@ def attach_operators(ns: dict) -> None:
         setattr(Var, f"__{op}__", _binop(ns[fname]))
     for op, fname in _UNARY.items():
         setattr(Var, f"__{op}__", _unop(ns[fname]))
+
+
+def make_function(name: str, fn: Callable) -> Callable:
+    """The right wrapper for ``fn``: the lean one when its first parameter is a single
+    positional array, else the generic one."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    if params and params[0].kind is inspect.Parameter.POSITIONAL_ONLY \
+            and params[0].name in ("x", "x1"):
+        return make_first(name, fn)
+    return make_generic(name, fn)

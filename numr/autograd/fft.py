@@ -9,4 +9,4 @@ from . import _wrap
 __all__ = list(_fft.__all__)
 
 for _name in _fft.__all__:
-    globals()[_name] = _wrap.make_generic("fft." + _name, getattr(_fft, _name))
+    globals()[_name] = _wrap.make_function("fft." + _name, getattr(_fft, _name))

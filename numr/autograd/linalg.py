@@ -16,4 +16,4 @@ __all__ = list(_linalg.__all__)
 for _name in _linalg.__all__:
     _obj = getattr(_linalg, _name)
     if _inspect.isfunction(_obj):
-        globals()[_name] = _wrap.make_generic("linalg." + _name, _obj)
+        globals()[_name] = _wrap.make_function("linalg." + _name, _obj)
