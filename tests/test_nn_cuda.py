@@ -1,0 +1,78 @@
+"""numr.nn's CUDA kernels called directly on CuPy arrays (so they can be checked on a GPU
+before numr's CuPy backend lands; once it does, tests/test_nn.py covers cuda:0 too),
+and the launch planning, which is plain Python and runs everywhere."""
+
+import numpy as np
+import pytest
+
+from numr.nn import _cuda
+from tests.test_nn import CASES, data, ref_backward, ref_forward
+
+TOL = {"float64": 1e-11, "float32": 2e-5, "float16": 4e-3}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("n", [1, 7, 33, 1000, 1024, 4096, 5000, 8192, 65536, 262144])
+@pytest.mark.parametrize("direction", ["fwd", "bwd"])
+def test_plan(dtype, n, direction):
+    p = _cuda.plan(dtype, n, True, direction)
+    assert n % p.vec == 0 and p.vec * {"float16": 2, "float32": 4, "float64": 8}[dtype] <= 16
+    nv = n // p.vec
+    assert p.group * p.rows <= 1024 and p.group % 32 == 0
+    assert p.rows == 1 or p.group == 32  # several rows per block only in warp mode
+    if p.iters:  # the register tile covers the row and stays within the budget
+        assert p.iters * p.group >= nv
+        assert p.iters * p.vec * (2 if dtype == "float64" else 1) <= _cuda._BUDGET[direction]
+    # unaligned pointers fall back to scalar access
+    assert _cuda.plan(dtype, n, False, direction).vec == 1
+
+
+def test_source_instantiations_are_named_consistently():
+    p = _cuda.plan("float16", 8192, True, "fwd")
+    assert _cuda._name("fwd", "float16", p, True) == "norm_fwd<__half, 8, 4, 256, 1, true>"
+    for kernel in ("norm_fwd", "norm_bwd", "reduce_parts"):
+        assert f"{kernel}(" in _cuda.SOURCE
+
+
+reason = _cuda.available()
+gpu = pytest.mark.skipif(reason is not None, reason=str(reason))
+
+
+def _close(got, ref, dtype, what):
+    g = got.get().astype(np.float64)
+    scale = max(1.0, float(np.abs(ref).max())) if ref.size else 1.0
+    err = float(np.abs(g - ref).max()) if ref.size else 0.0
+    assert err <= TOL[dtype] * scale, f"{what}: max error {err}"
+
+
+@gpu
+@pytest.mark.parametrize("center", [False, True], ids=["rms", "layer"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("lead,n", CASES + [((64,), 1024), ((300,), 8192), ((3,), 131072)])
+def test_cuda_kernels(lead, n, dtype, center):
+    import cupy as cp
+    import numr as xp
+
+    dt = getattr(xp, dtype)
+    shape = lead + (n,)
+    hx, hr, hg, hgs = (data(shape, dt, k) for k in (1, 2, 3, 4))
+    hw, hb = data((n,), dt, 5), data((n,), dt, 6)
+    d = lambda h: cp.asarray(h.astype(dtype))  # noqa: E731
+    for add in (False, True):
+        for affine in (False, True):
+            b = hb if affine and center else None
+            y, s = _cuda.norm_forward(d(hx), d(hr) if add else None, d(hw) if affine else None,
+                                      d(b) if b is not None else None, 1e-5, center, add)
+            hs = (hx + hr).astype(dtype).astype(np.float64) if add else hx
+            _close(y, ref_forward(hs, hw if affine else None, b, 1e-5, center), dtype, "y")
+            if add:
+                _close(s, hs, dtype, "s")
+            gx, gw, gb = _cuda.norm_backward(d(hg), d(hs), d(hgs) if add else None,
+                                             d(hw) if affine else None, 1e-5, center,
+                                             affine, affine and center)
+            rgx, rgw, rgb = ref_backward(hg, hs, hw if affine else None, 1e-5, center)
+            _close(gx, rgx + (hgs if add else 0), dtype, "grad_x")
+            if affine:
+                _close(gw, rgw, dtype, "grad_weight")
+            if affine and center:
+                _close(gb, rgb, dtype, "grad_bias")
