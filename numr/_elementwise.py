@@ -221,6 +221,7 @@ def _unary(name: str, category: str, result: str = "same") -> Callable:
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise {name} of an array of {category} dtype."
+    f.__annotations__ = {"x": "Array", "return": "Array"}
     return f
 
 
@@ -352,6 +353,8 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"Elementwise {name} of two arrays (or an array and a Python scalar) of "
                  f"{category} dtype.")
+    operand = "Array | bool | int | float | complex"
+    f.__annotations__ = {"x1": operand, "x2": operand, "return": "Array"}
     f.operator, f.roperator, f.ioperator = op, rop, iop
     return f
 

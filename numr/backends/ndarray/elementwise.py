@@ -9,7 +9,8 @@ dtype) in NumPy 2 and CuPy alike. The departures are fixed here, for both librar
 * complex expm1 (NumPy's formula gives NaN for infinite or NaN parts where the standard
   has limits) and complex tanh with an infinite real part (sign of the zero imaginary
   part);
-* sign of complex input and of NaN (CuPy);
+* sign of complex input and of NaN, remainder with an infinite divisor or a zero result,
+  clip with NaN bounds (CuPy);
 * ceil/floor/trunc of integers (a library may return floats);
 * NumPy returns scalars, not 0-d arrays, when every operand is 0-d;
 * pow of integers to negative integer powers raises a library error in NumPy.
@@ -139,15 +140,37 @@ def build(c) -> dict:
             # NumPy: "Integers to negative integer powers are not allowed."
             raise ValueError(f"pow: {e}") from None
 
+    np_remainder = xp.remainder
+
+    def remainder(a, b):
+        r = c.arr(np_remainder(a, b))
+        if is_numpy or r.dtype.kind != "f":
+            return r  # NumPy follows the standard
+        # CuPy's float remainder loses precision for large x1/x2, gives NaN for x1 % inf
+        # and unsigned zeros. From the exact fmod instead: shift a nonzero result of the
+        # wrong sign by x2 (x1 % +-inf then is x1 or x2, as the standard says), and give
+        # zeros x2's sign.
+        a, b = xp.asarray(a, dtype=r.dtype), xp.asarray(b, dtype=r.dtype)
+        r = xp.fmod(a, b)
+        r = where((r != 0) & (xp.signbit(r) != xp.signbit(b)), r + b, r)
+        return where(r == 0, copysign(0.0, b), r).astype(r.dtype, copy=False)
+
     def round(a, decimals=0):
         return c.arr(xp.round(a, decimals=decimals))
 
     def clip(a, lo, hi):
         if lo is None and hi is None:
             return a.copy()
-        return c.arr(xp.clip(a, lo, hi))
+        r = c.arr(xp.clip(a, lo, hi))
+        if is_numpy or r.dtype.kind != "f":
+            return r
+        for bound in (lo, hi):  # CuPy ignores NaN bounds; the standard gives NaN
+            if bound is not None:
+                r = where(isnan(bound), xp.asarray(bound, dtype=r.dtype), r)
+        return r
 
     ops.update(floor_divide=floor_divide, expm1=expm1, tanh=tanh, sign=sign, pow=pow, imag=imag,
+               remainder=remainder,
                ceil=rounding(xp.ceil), floor=rounding(xp.floor), trunc=rounding(xp.trunc),
                round=round, clip=clip)
     return ops
