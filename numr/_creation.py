@@ -254,8 +254,8 @@ def _short(obj: Any) -> str:
 def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np.ndarray:
     """A NumPy array of ``obj`` with the dtype numr infers for it on ``device``.
 
-    Python data gets the device's default dtypes. Arrays and buffers keep their dtype
-    where the device holds it (and otherwise get the default of the same kind).
+    Python data gets the device's default dtypes. Arrays and buffers keep their dtype;
+    one the device does not hold is a TypeError naming both (no silent narrowing).
     """
     h = _host_array(obj, "asarray", copy=False if copy is False else None)
     d = dt.BY_NAME.get(h.dtype.name)
@@ -265,7 +265,10 @@ def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np
                                 f"int64 range")
         raise TypeError(f"asarray: cannot make an array of {_short(obj)} (NumPy dtype "
                         f"{h.dtype}); numr has no such dtype")
-    if host_data and d in device.dtypes:
+    if host_data:
+        if d not in device.dtypes:
+            raise TypeError(f"asarray: dtype {d} is not available on device {device}; "
+                            f"pass dtype= to convert")
         return h
     if not host_data and d is dt.uint64:
         # NumPy stores a Python int above the int64 range as uint64; numr's default

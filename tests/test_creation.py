@@ -54,9 +54,11 @@ def test_asarray_defaults_follow_device(device):
     assert numr.asarray(1.5, device=d).dtype == numr.float32
     assert numr.asarray([1, 2], device=d).dtype == numr.int32
     assert numr.asarray(1j, device=d).dtype == numr.complex64
-    # a host array keeps its dtype where the device holds it, else the kind's default
+    # a host array keeps its dtype; one the device lacks is refused, not narrowed
     assert numr.asarray(np.arange(3, dtype=np.int64), device=d).dtype == numr.int64
-    assert numr.asarray(np.ones(3), device=d).dtype == numr.float32
+    with pytest.raises(TypeError, match="asarray: dtype numr.float64 is not available"):
+        numr.asarray(np.ones(3), device=d)
+    assert numr.asarray(np.ones(3), dtype=numr.float32, device=d).dtype == numr.float32
     with pytest.raises(OverflowError, match="asarray"):
         numr.asarray([2**40], device=d)
     with pytest.raises(TypeError, match="asarray.*float64.*not available"):

@@ -50,9 +50,6 @@ def test_float16_refused_where_not_held():
             f()
 
 
-@pytest.mark.xfail(strict=True, reason="asarray of a NumPy float16 array onto a device "
-                   "without float16 silently gives float64; it should raise TypeError like "
-                   "asarray(..., dtype=float16) does (fix in numr/_creation.py asarray)")
 def test_asarray_numpy_float16_refused_where_not_held():
     d = _no_f16_device()
     with pytest.raises(TypeError):
