@@ -72,6 +72,8 @@ def _identity_fn(x):
 
 
 _getitem = _wrap.make_first("getitem", _getitem_fn)
+from . import _var as _varmod  # noqa: E402
+_varmod._GETITEM.append(RULES["getitem"])
 to_device = _wrap.make_generic("to_device", _to_device_fn)
 _identity = _wrap.make_generic("identity", _identity_fn)
 

@@ -227,6 +227,29 @@ class Var:
             yield self[i]
 
     def __getitem__(self, key: Any, /) -> "Var":
+        t = type(key)
+        if t is slice or t is int:
+            # Fast path (a hot one: x[i], x[a:b]); the general one is numr.autograd's.
+            v = self._value
+            out = v[key]
+            o = _new(Var)
+            o._value = out
+            o._idx = 0
+            if self._rg and _tape.GRAD[0]:
+                n = _new(_tape.Node)
+                n.rule = _GETITEM[0]
+                n.args = (v, key)
+                n.kwargs = None
+                n.ans = out
+                n.edges = ((0, self._node, self._idx, self if self._node is None else None),)
+                n.hooks = None
+                n.nout = 0
+                o._node = n
+                o._rg = True
+            else:
+                o._node = None
+                o._rg = False
+            return o
         return _ag()._getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
@@ -242,6 +265,7 @@ class Var:
 
 
 _AG: list = []
+_GETITEM: list = []   # the "getitem" rule, set by numr.autograd
 
 
 def _ag():
