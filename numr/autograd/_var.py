@@ -250,6 +250,8 @@ class Var:
                 o._node = None
                 o._rg = False
             return o
+        if t is tuple or t is list or t is Var:
+            key = t(k._value if type(k) is Var else k for k in key) if t is not Var else key._value
         return _ag()._getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
