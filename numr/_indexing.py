@@ -140,9 +140,16 @@ def _array_index(k: Array, shape: tuple, axis: int, func: str) -> Any:
     kind = k._dtype.kind
     if kind == "bool":
         want = tuple(shape[axis:axis + k._data.ndim])
-        if tuple(k._data.shape) != want:
-            raise IndexError(f"{func}: a boolean index of shape {tuple(k._data.shape)} does "
-                             f"not match the indexed axes of shape {want}")
+        have = tuple(k._data.shape)
+        if have != want:
+            # Note: as in NumPy, a mask axis of length 0 matches any axis (the mask selects
+            # nothing); it is replaced by an all-False mask of the right shape.
+            if not all(m == n or m == 0 for m, n in zip(have, want)):
+                raise IndexError(f"{func}: a boolean index of shape {have} does not match "
+                                 f"the indexed axes of shape {want}")
+            from ._creation import zeros
+
+            return zeros(want, dtype=k._dtype, device=k._device)._data
         return k._data
     if kind not in ("int", "uint"):
         raise IndexError(f"{func}: index arrays must have an integer or bool dtype, got {k._dtype}")

@@ -91,6 +91,12 @@ def test_boolean_indexing(device):
     assert_array(x[numr.asarray(True, device=device)], BASE[np.True_])
 
 
+def test_empty_boolean_index_matches_any_axis(device):
+    a = np.zeros((0, 1))
+    m = np.zeros((0, 0), bool)
+    assert_array(numr.asarray(a, device=device)[numr.asarray(m, device=device)], a[m])
+
+
 def test_boolean_index_shape_mismatch(device):
     x = numr.asarray(BASE, device=device)
     with pytest.raises(IndexError, match="boolean index of shape"):
