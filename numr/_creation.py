@@ -211,6 +211,8 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
         check_dtype(dtype, dev, "asarray")
     if isinstance(obj, (bytes, bytearray)):
         obj = memoryview(obj)  # a buffer of bytes, not a NumPy string scalar
+    elif isinstance(obj, (list, tuple)):
+        obj = _hostify(obj)
     host_data = hasattr(obj, "__array_interface__") or hasattr(obj, "__array__") \
         or isinstance(obj, memoryview) or _has_buffer(obj)
     if copy is False and (not host_data or dev.kind != "cpu"):
@@ -223,6 +225,24 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
     if copy and dev.kind == "cpu" and host_data and np.shares_memory(h, np.asarray(obj)):
         h = h.copy()
     return Array._new(dev.ops.from_host(h), dt.BY_NAME[h.dtype.name], dev)
+
+
+def _hostify(seq: Any) -> Any:
+    """A nested sequence with its numr Arrays (on any device) replaced by host copies,
+    so that NumPy can read it; sequences without Arrays come back as they are."""
+    out = None
+    for i, e in enumerate(seq):
+        if type(e) is Array:
+            h = e._device.ops.to_host(e._data)
+        elif isinstance(e, (list, tuple)):
+            h = _hostify(e)
+        else:
+            continue
+        if h is not e:
+            if out is None:
+                out = list(seq)
+            out[i] = h
+    return seq if out is None else out
 
 
 def _has_buffer(obj: Any) -> bool:

@@ -111,13 +111,7 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *,
     a = x1._data if x1._dtype is d else dev.ops.astype(x1._data, d, False)
     if sorter is None:
         return _indices(dev.ops.searchsorted(a, v, side=side, sorter=None), dev)
-    try:
-        r = dev.ops.searchsorted(a, v, side=side, sorter=sorter)
-    except (IndexError, ValueError):
-        # Only sorter's values are left unchecked (checking them would sync the device).
-        raise IndexError(f"searchsorted: sorter holds an index outside [0, {x1.shape[0]})") \
-            from None
-    return _indices(r, dev)
+    return _indices(dev.ops.searchsorted(a, v, side=side, sorter=sorter), dev)
 
 
 def _sorter(sorter: Any, x1: Array, dev: Any) -> Any:
@@ -132,6 +126,15 @@ def _sorter(sorter: Any, x1: Array, dev: Any) -> Any:
     if sorter.shape != x1.shape:
         raise ValueError(f"searchsorted: sorter has shape {sorter.shape}, but x1 has "
                          f"shape {x1.shape}")
+    n = x1.shape[0]
+    if n:
+        # Checked here (a sync on a GPU), since CuPy would read out of bounds silently.
+        from ._statistical import max as amax, min as amin
+
+        lo, hi = int(amin(sorter)), int(amax(sorter))
+        if lo < 0 or hi >= n:
+            raise IndexError(f"searchsorted: sorter holds index {lo if lo < 0 else hi}, "
+                             f"outside [0, {n})")
     index = dev.defaults["indexing"]
     return sorter._data if sorter._dtype is index else dev.ops.astype(sorter._data, index, False)
 

@@ -4,10 +4,29 @@ Devices that this machine lacks are skipped with the reason (no GPU in CI); run 
 suite on a GPU machine to exercise them.
 """
 
+import os
+
 import pytest
 
+from numr import backends
 from numr.backends import load_backend
 from numr._devices import get_device
+
+
+def _emulate_gpu():
+    """NUMR_TEST_EMULATE_GPU=1: serve 'cuda:0' with the NumPy backend, so that code which
+    quietly puts data on the default device, or converts through NumPy, fails on a
+    machine without a GPU (arrays on a non-CPU device refuse implicit conversion)."""
+    from numr.backends.numpy import NumpyBackend
+
+    class Emulated(NumpyBackend):
+        kind = "cuda"
+
+    backends._loaded["cuda"] = Emulated()
+
+
+if os.environ.get("NUMR_TEST_EMULATE_GPU") == "1":
+    _emulate_gpu()
 
 _CANDIDATES = ["cpu", "cuda:0", "webgpu:0"]
 

@@ -186,11 +186,11 @@ CASES = {
     "cross": (lambda a, b: ag.linalg.cross(a, b), (u(shape=(2, 3)), u(shape=(3,)))),
     # indexing
     "getitem_basic": (lambda x: x[1:, None, ::2], (u(),)),
-    "getitem_int_array": (lambda x: x[numr.asarray([0, 2, 0, 0])], (u(),)),
-    "getitem_mixed": (lambda x: x[numr.asarray([1, 1]), 1:3], (u(),)),
+    "getitem_int_array": (lambda x: x[numr.asarray([0, 2, 0, 0], device=x.device)], (u(),)),
+    "getitem_mixed": (lambda x: x[numr.asarray([1, 1], device=x.device), 1:3], (u(),)),
     "getitem_mask": (lambda x: x[x > 0], (u(),)),
-    "take": (lambda x: ag.take(x, numr.asarray([3, 0, 3]), axis=1), (u(),)),
-    "take_along_axis": (lambda x: ag.take_along_axis(x, numr.asarray([[0, 0], [1, 2], [3, 3]]), axis=1),
+    "take": (lambda x: ag.take(x, numr.asarray([3, 0, 3], device=x.device), axis=1), (u(),)),
+    "take_along_axis": (lambda x: ag.take_along_axis(x, numr.asarray([[0, 0], [1, 2], [3, 3]], device=x.device), axis=1),
                         (u(),)),
     # manipulation
     "broadcast_to": (lambda x: ag.broadcast_to(x, (2, 3, 4)), (u(shape=(3, 1)),)),
@@ -208,7 +208,7 @@ CASES = {
     "flip": (lambda x: ag.flip(x, axis=0), (u(),)),
     "roll": (lambda x: ag.roll(x, (1, -2), axis=(0, 1)), (u(),)),
     "repeat_int": (lambda x: ag.repeat(x, 2, axis=1), (u(),)),
-    "repeat_array": (lambda x: ag.repeat(x, numr.asarray([2, 0, 1]), axis=0), (u(),)),
+    "repeat_array": (lambda x: ag.repeat(x, numr.asarray([2, 0, 1], device=x.device), axis=0), (u(),)),
     "repeat_flat": (lambda x: ag.repeat(x, 3), (u(shape=(2, 2)),)),
     "tile": (lambda x: ag.tile(x, (2, 1, 3)), (u(shape=(2, 3)),)),
     "tril_triu": (lambda x: ag.tril(x, k=1) + ag.triu(x, k=-1) * 2, (u(shape=(4, 4)),)),
@@ -216,7 +216,7 @@ CASES = {
     "where": (lambda a, b: ag.where(a > 0, a, b), (u(), u(shape=(4,)))),
     "clip": (lambda x, lo, hi: ag.clip(x, lo, hi), (u(), u(-0.5, -0.1, shape=(4,)), u(0.1, 0.5, shape=(3, 1)))),
     "clip_scalar": (lambda x: ag.clip(x, min=-0.3, max=0.4), (u(),)),
-    "sort": (lambda x: ag.sort(x, axis=1, descending=True) * numr.asarray([1.0, 2, 3, 4]), (u(),)),
+    "sort": (lambda x: ag.sort(x, axis=1, descending=True) * numr.asarray([1.0, 2, 3, 4], device=x.device), (u(),)),
     "astype": (lambda x: ag.astype(ag.astype(x, numr.complex128), numr.complex128) * 1j, (u(),)),
     "meshgrid": (lambda a, b: ag.meshgrid(a, b)[0] * ag.meshgrid(a, b)[1] + ag.matrix_transpose(ag.meshgrid(a, b, indexing="ij")[0]),
                  (u(shape=(3,)), u(shape=(4,)))),
@@ -224,22 +224,22 @@ CASES = {
     "setitem": (None, (u(), u(shape=(4,)))),
     "real_imag": (lambda z: ag.real(z) * ag.imag(z), (u(c=True),)),
     # linalg
-    "solve": (lambda a, b: ag.linalg.solve(a + 3 * ag.eye(3, dtype=a.dtype), b), (u(shape=(2, 3, 3)), u(shape=(3, 2)))),
-    "solve_vec": (lambda a, b: ag.linalg.solve(a + 3 * ag.eye(3, dtype=a.dtype), b), (u(shape=(3, 3)), u(shape=(3,)))),
-    "inv": (lambda a: ag.linalg.inv(a + 3 * ag.eye(3, dtype=a.dtype)), (u(shape=(2, 3, 3)),)),
-    "inv_complex": (lambda a: ag.linalg.inv(a + 3 * ag.eye(3, dtype=a.dtype)), (u(shape=(3, 3), c=True),)),
+    "solve": (lambda a, b: ag.linalg.solve(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device), b), (u(shape=(2, 3, 3)), u(shape=(3, 2)))),
+    "solve_vec": (lambda a, b: ag.linalg.solve(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device), b), (u(shape=(3, 3)), u(shape=(3,)))),
+    "inv": (lambda a: ag.linalg.inv(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device)), (u(shape=(2, 3, 3)),)),
+    "inv_complex": (lambda a: ag.linalg.inv(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device)), (u(shape=(3, 3), c=True),)),
     "det": (lambda a: ag.linalg.det(a), (u(shape=(2, 3, 3)),)),
     "slogdet": (lambda a: ag.linalg.slogdet(a)[1], (u(shape=(3, 3)),)),
     "cholesky": (lambda a: ag.linalg.cholesky(_spd(a)), (u(shape=(3, 3)),)),
     "cholesky_upper": (lambda a: ag.linalg.cholesky(_spd(a), upper=True), (u(shape=(3, 3)),)),
     "qr": (lambda a: ag.linalg.qr(a)[0] * 2 + ag.sum(ag.linalg.qr(a)[1] ** 2, axis=0), (u(shape=(4, 3)),)),
-    "eigh": (lambda a: ag.sum(ag.linalg.eigh(_sym(a))[1] ** 2 * numr.asarray([1.0, 2, 3]), axis=0)
+    "eigh": (lambda a: ag.sum(ag.linalg.eigh(_sym(a))[1] ** 2 * numr.asarray([1.0, 2, 3], device=a.device), axis=0)
              + ag.linalg.eigh(_sym(a))[0], (u(shape=(3, 3)),)),
     "eigvalsh": (lambda a: ag.linalg.eigvalsh(_sym(a)), (u(shape=(3, 3)),)),
-    "svd": (lambda a: ag.sum(ag.linalg.svd(a, full_matrices=False)[0] ** 2 * numr.asarray([1.0, 2, 3]), axis=0)
+    "svd": (lambda a: ag.sum(ag.linalg.svd(a, full_matrices=False)[0] ** 2 * numr.asarray([1.0, 2, 3], device=a.device), axis=0)
             + ag.linalg.svd(a, full_matrices=False)[1]
             + ag.sum(ag.linalg.svd(a, full_matrices=False)[2] ** 2, axis=1), (u(shape=(4, 3)),)),
-    "svd_wide": (lambda a: ag.sum(ag.linalg.svd(a, full_matrices=False)[2] ** 2 * numr.asarray([[1.0], [2], [3]]), axis=0),
+    "svd_wide": (lambda a: ag.sum(ag.linalg.svd(a, full_matrices=False)[2] ** 2 * numr.asarray([[1.0], [2], [3]], device=a.device), axis=0),
                  (u(shape=(3, 5)),)),
     "svdvals": (lambda a: ag.linalg.svdvals(a), (u(shape=(3, 4)),)),
     "pinv": (lambda a: ag.linalg.pinv(a), (u(shape=(4, 3)),)),
@@ -254,7 +254,7 @@ CASES = {
     "vector_norm_inf": (lambda a: ag.linalg.vector_norm(a, ord=numr.inf, axis=0), (u(),)),
     "vector_norm_complex": (lambda a: ag.linalg.vector_norm(a, axis=1), (u(c=True),)),
     "matrix_power": (lambda a: ag.linalg.matrix_power(a, 3), (u(shape=(3, 3)),)),
-    "matrix_power_neg": (lambda a: ag.linalg.matrix_power(a + 3 * ag.eye(3, dtype=a.dtype), -2), (u(shape=(3, 3)),)),
+    "matrix_power_neg": (lambda a: ag.linalg.matrix_power(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device), -2), (u(shape=(3, 3)),)),
     "eigvals": (lambda a: ag.linalg.eigvals(_sym(a) + 0.1 * a), (u(shape=(3, 3)),)),
     # fft
     "fft": (lambda z: ag.fft.fft(z, n=6), (u(shape=(2, 4), c=True),)),
@@ -271,7 +271,7 @@ CASES = {
     "ihfft": (lambda x: ag.fft.ihfft(x), (u(shape=(6,)),)),
     "rfftn": (lambda x: ag.fft.rfftn(x), (u(shape=(3, 4)),)),
     "irfftn": (lambda z: ag.fft.irfftn(z, s=(3, 6), axes=(0, 1)), (u(shape=(3, 4), c=True),)),
-    "fftshift": (lambda x: ag.fft.fftshift(x) * numr.asarray([1.0, 2, 3, 4]), (u(),)),
+    "fftshift": (lambda x: ag.fft.fftshift(x) * numr.asarray([1.0, 2, 3, 4], device=x.device), (u(),)),
     "ifftshift": (lambda x: ag.fft.ifftshift(x, axes=0), (u(),)),
 }
 
@@ -279,7 +279,7 @@ CASES = {
 def _setitem_fn(x, v):
     y = x * 1.0
     y[1, :] = v * 2
-    y[numr.asarray([0, 2]), 1:3] = 0.5
+    y[numr.asarray([0, 2], device=x.device), 1:3] = 0.5
     return y
 
 
@@ -300,9 +300,9 @@ SECOND = {
     "matmul": (lambda x: ag.sum(ag.tanh(x @ ag.matrix_transpose(x)) ** 2), (u(),)),
     "reductions": (lambda x: ag.sum(ag.var(x, axis=0) * ag.prod(x, axis=0)) + ag.mean(x) ** 2
                    + ag.sum(ag.std(x, axis=1, correction=1) ** 3), (u(),)),
-    "solve": (lambda a: ag.sum(ag.linalg.solve(a + 3 * ag.eye(3, dtype=a.dtype), ag.ones((3, 2), dtype=a.dtype)) ** 2),
+    "solve": (lambda a: ag.sum(ag.linalg.solve(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device), ag.ones((3, 2), dtype=a.dtype, device=a.device)) ** 2),
               (u(shape=(3, 3)),)),
-    "inv_det": (lambda a: ag.sum(ag.linalg.inv(a + 3 * ag.eye(3, dtype=a.dtype))) + ag.linalg.det(a) ** 2,
+    "inv_det": (lambda a: ag.sum(ag.linalg.inv(a + 3 * ag.eye(3, dtype=a.dtype, device=a.device))) + ag.linalg.det(a) ** 2,
                 (u(shape=(3, 3)),)),
     "cholesky": (lambda a: ag.sum(ag.linalg.cholesky(_spd(a)) ** 2), (u(shape=(3, 3)),)),
 }

@@ -6,6 +6,9 @@ import operator
 from typing import Any
 
 
+_DL_CPU = 1  # DLPack's device type for host memory
+
+
 def build(c) -> dict:
     xp, native, arr = c.xp, c.native, c.arr
     on_host = xp.__name__ == "numpy"
@@ -31,14 +34,24 @@ def build(c) -> dict:
         dst[...] = src
 
     def dlpack(a, stream, max_version, dl_device, copy):
-        kwargs: dict[str, Any] = {"stream": stream}
+        kwargs: dict[str, Any] = {}
         if max_version is not None:
             kwargs["max_version"] = max_version
-        if dl_device is not None:
-            kwargs["dl_device"] = dl_device
-        if copy is not None:
-            kwargs["copy"] = copy
-        return a.__dlpack__(**kwargs)
+        here = a.__dlpack_device__()
+        if dl_device is not None and (int(dl_device[0]), int(dl_device[1])) != (int(here[0]), int(here[1])):
+            if int(dl_device[0]) != _DL_CPU:
+                raise BufferError(f"__dlpack__: cannot export an array on {c.device} to "
+                                  f"DLPack device {tuple(dl_device)}")
+            if copy is False:
+                raise BufferError(f"__dlpack__: exporting an array on {c.device} to the CPU "
+                                  f"needs a copy, but copy=False")
+            return to_host(a).__dlpack__(**kwargs)  # a fresh host copy
+        if copy:
+            # A copy made here, then shared: CuPy's own copy=True only copies to the host.
+            return a.copy().__dlpack__(stream=stream, **kwargs)
+        if copy is False:
+            kwargs["copy"] = False
+        return a.__dlpack__(stream=stream, **kwargs)
 
     def dlpack_device(a):
         return a.__dlpack_device__()

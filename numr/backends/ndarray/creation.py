@@ -47,7 +47,17 @@ def build(c) -> dict:
     def ones(shape, dtype):
         return xp.ones(shape, dtype=native[dtype])
 
+    def negative_zero(v) -> bool:
+        """Whether a fill value has a -0.0 part, which CuPy's fill writes as +0.0 (it
+        clears memory for any value equal to zero); such fills copy a 0-d array instead."""
+        return isinstance(v, (float, complex)) and any(
+            p == 0 and math.copysign(1.0, p) < 0 for p in (complex(v).real, complex(v).imag))
+
     def full(shape, fill_value, dtype):
+        if negative_zero(fill_value):
+            r = xp.empty(shape, dtype=native[dtype])
+            r[...] = xp.asarray(fill_value, dtype=native[dtype])
+            return r
         return xp.full(shape, fill_value, dtype=native[dtype])
 
     def empty_like(x, dtype):
@@ -60,6 +70,8 @@ def build(c) -> dict:
         return xp.ones_like(x, dtype=native[dtype])
 
     def full_like(x, fill_value, dtype):
+        if negative_zero(fill_value):
+            return full(x.shape, fill_value, dtype)
         return xp.full_like(x, fill_value, dtype=native[dtype])
 
     def eye(n_rows, n_cols, k, dtype):

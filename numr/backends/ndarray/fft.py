@@ -47,6 +47,22 @@ def build(c) -> dict:
             return out(f(a, s=s, axes=axes, norm=norm), result(a.dtype))
         return op
 
+    # The real n-D transforms are written as a complex n-D transform over all axes but the
+    # last one named plus a real 1-D transform over that last one: CuPy's own rfftn and
+    # irfftn size the output wrongly when ``axes`` is not in increasing order. The norm
+    # factors of the two parts multiply to the whole transform's.
+    def rfftn(a, s, axes, norm):
+        r = fft.rfft(a, n=s[-1], axis=axes[-1], norm=norm)
+        if len(axes) > 1:
+            r = fft.fftn(r, s=s[:-1], axes=axes[:-1], norm=norm)
+        return out(r, complex_of(a.dtype))
+
+    def irfftn(a, s, axes, norm):
+        result = real_of(a.dtype)
+        if len(axes) > 1:
+            a = fft.ifftn(a, s=s[:-1], axes=axes[:-1], norm=norm)
+        return out(fft.irfft(a, n=s[-1], axis=axes[-1], norm=norm), result)
+
     def fftfreq(n, d, dtype):
         return out(fft.fftfreq(n, d), c.native[dtype])
 
@@ -68,8 +84,8 @@ def build(c) -> dict:
         "fft_ihfft": one_axis(fft.ihfft, complex_of),
         "fft_fftn": many_axes(fft.fftn, complex_of),
         "fft_ifftn": many_axes(fft.ifftn, complex_of),
-        "fft_rfftn": many_axes(fft.rfftn, complex_of),
-        "fft_irfftn": many_axes(fft.irfftn, real_of),
+        "fft_rfftn": rfftn,
+        "fft_irfftn": irfftn,
         "fft_fftfreq": fftfreq,
         "fft_rfftfreq": rfftfreq,
         "fft_fftshift": fftshift,

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as _np  # shape arithmetic only (broadcast_shapes), never data
+import numpy as _np  # shape arithmetic, and eig where the library has none
 
 from ... import _dtypes as dt
 
@@ -152,13 +152,24 @@ def build(c) -> dict:
     def linalg_eig(a):
         # NumPy returns real arrays when every eigenvalue is real; the standard wants
         # complex ones always.
-        w, v = la.eig(lift(a))
+        w, v = general_eig(a, True)
         d = complex_of(a.dtype)
         return out(w, d), out(v, d)
 
     @guarded("eigvals", "the eigenvalue computation failed")
     def linalg_eigvals(a):
-        return out(la.eigvals(lift(a)), complex_of(a.dtype))
+        return out(general_eig(a, False), complex_of(a.dtype))
+
+    def general_eig(a, vectors):
+        # LAPACK's geev refuses NaN/inf in NumPy; CuPy returns NaNs: one rule for both.
+        if a.size and not bool(xp.isfinite(a).all()):
+            raise LinAlgError("eig: the matrix holds infinities or NaNs")
+        f = getattr(la, "eig" if vectors else "eigvals", None)
+        if f is not None:
+            return f(lift(a))
+        # Note: a CuPy without a general eigensolver computes on the host.
+        r = getattr(_np.linalg, "eig" if vectors else "eigvals")(a.get())
+        return tuple(xp.asarray(t) for t in r) if vectors else xp.asarray(r)
 
     @guarded("inv", "a matrix is singular")
     def linalg_inv(a):
@@ -248,7 +259,11 @@ def build(c) -> dict:
         batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
         a2 = xp.broadcast_to(lift(a), batch + a.shape[-2:])
         b2 = xp.broadcast_to(lift(b), batch + b.shape[-2:])
-        r = la.solve(a2, b2)
+        if b2.size == 0 or a2.size == 0:
+            # Nothing to solve; CuPy's solver fails on empty operands.
+            r = xp.zeros(b2.shape, dtype=a2.dtype)
+        else:
+            r = la.solve(a2, b2)
         return out(r[..., 0] if vector else r, a.dtype)
 
     @guarded("svd", "the singular value computation did not converge")
