@@ -143,6 +143,14 @@ def _check_matmul(s1: tuple, s2: tuple) -> None:
                              f"{s2} do not broadcast") from None
 
 
+def _simple_matmul(s1: tuple, s2: tuple) -> bool:
+    """Two matrices, or two vectors, whose inner lengths agree (checked inline)."""
+    n1 = len(s1)
+    if n1 != len(s2) or n1 > 2:
+        return False
+    return s1[-1] == s2[0]
+
+
 def matmul(x1: Array, x2: Array, /) -> Array:
     """Matrix product with broadcasting over stacks (the ``@`` operator)."""
     # Fast path: one dtype, one device, two matrices that fit.
@@ -150,7 +158,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
             and x1._device is x2._device and x1._dtype in _NUMERIC):
         a, b = x1._data, x2._data
         s1, s2 = a.shape, b.shape
-        if len(s1) != 2 or len(s2) != 2 or s1[1] != s2[0]:
+        if not _simple_matmul(s1, s2):
             _check_matmul(tuple(s1), tuple(s2))
         o = _new(Array)
         o._data = x1._device.ops.matmul(a, b)
@@ -168,7 +176,7 @@ def _matmul_op(self: Array, other: Array, /) -> Array:
             and other._device is self._device and self._dtype in _NUMERIC):
         a, b = self._data, other._data
         s1, s2 = a.shape, b.shape
-        if len(s1) != 2 or len(s2) != 2 or s1[1] != s2[0]:
+        if not _simple_matmul(s1, s2):
             _check_matmul(tuple(s1), tuple(s2))
         o = _new(Array)
         o._data = self._device.ops.matmul(a, b)

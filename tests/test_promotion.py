@@ -270,6 +270,8 @@ def test_operator_promotion_matches_numpy(a, b, op, device):
             op(xp.asarray(ha, device=device), xp.asarray(hb, device=device))
         return
     r = expected_pair(a, b)
+    if op is operator.truediv and r.kind == "bool":
+        r = xp.int64  # bool / bool, like int / int, is computed in the default float
     if r.kind == "bool":  # ... numr refuses arithmetic on bools, as the standard does
         with pytest.raises(TypeError):
             op(xp.asarray(ha, device=device), xp.asarray(hb, device=device))

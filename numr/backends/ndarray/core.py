@@ -28,6 +28,9 @@ def build(c) -> dict:
     getslice = operator.getitem  # a[slice] is always an array, never a NumPy scalar
 
     def setitem(a, key, value):
+        if type(value) in (float, complex) and value == 0:
+            # CuPy fills by clearing memory for any value equal to zero, losing -0.0.
+            value = xp.asarray(value, dtype=a.dtype)
         a[key] = value
 
     def assign(dst, src):

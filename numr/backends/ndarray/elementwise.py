@@ -203,7 +203,12 @@ def complex_edges(c, name: str, op: Callable) -> Callable:
     import numpy
 
     xp = c.xp
-    host_f = getattr(numpy, {"pow": "power"}.get(name, name))
+
+    def host_f(*args):
+        # The CPU device's own op, with its corrections (tanh's signed zeros, ...).
+        from ..._devices import get_device
+
+        return getattr(get_device("cpu").ops, name)(*args)
 
     def edge(z):
         return ~xp.isfinite(z) | (z.real == 0) | (z.imag == 0)
@@ -219,7 +224,7 @@ def complex_edges(c, name: str, op: Callable) -> Callable:
             return r
         host = [z[bad].get() for z in arrays]
         with numpy.errstate(all="ignore"):
-            r[bad] = xp.asarray(host_f(*host).astype(r.dtype))
+            r[bad] = xp.asarray(host_f(*host).astype(r.dtype, copy=False))
         return r
 
     if name in ("divide", "pow"):

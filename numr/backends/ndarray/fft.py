@@ -44,8 +44,15 @@ def build(c) -> dict:
 
     def many_axes(f, result):
         def op(a, s, axes, norm):
+            s, axes = increasing(s, axes)
             return out(f(a, s=s, axes=axes, norm=norm), result(a.dtype))
         return op
+
+    def increasing(s, axes):
+        # Complex transforms along different axes commute, so (axis, length) pairs may be
+        # sorted; CuPy sizes the output wrongly when axes are not in increasing order.
+        pairs = sorted(zip(axes, s))
+        return tuple(n for _, n in pairs), tuple(ax for ax, _ in pairs)
 
     # The real n-D transforms are written as a complex n-D transform over all axes but the
     # last one named plus a real 1-D transform over that last one: CuPy's own rfftn and
@@ -54,13 +61,13 @@ def build(c) -> dict:
     def rfftn(a, s, axes, norm):
         r = fft.rfft(a, n=s[-1], axis=axes[-1], norm=norm)
         if len(axes) > 1:
-            r = fft.fftn(r, s=s[:-1], axes=axes[:-1], norm=norm)
+            r = fft.fftn(r, *increasing(s[:-1], axes[:-1]), norm=norm)
         return out(r, complex_of(a.dtype))
 
     def irfftn(a, s, axes, norm):
         result = real_of(a.dtype)
         if len(axes) > 1:
-            a = fft.ifftn(a, s=s[:-1], axes=axes[:-1], norm=norm)
+            a = fft.ifftn(a, *increasing(s[:-1], axes[:-1]), norm=norm)
         return out(fft.irfft(a, n=s[-1], axis=axes[-1], norm=norm), result)
 
     def fftfreq(n, d, dtype):

@@ -1,6 +1,7 @@
 """Reductions and scans for NumPy-like modules.
 
-numr has validated the axes (a tuple of non-negative ints; one int for the scans) and
+numr has validated the axes (a tuple of non-negative ints, or None for every axis in
+sum; one int for the scans) and
 chosen the result dtype. The corrections here: explicit casts so that the dtype numr
 chose is the dtype computed in (NumPy would widen uint32 sums, for instance); NaN where
 var/std have ``M - correction <= 0`` (NumPy gives inf or negative values); NumPy's
@@ -33,13 +34,14 @@ def build(c) -> dict:
         t = native[dtype]
         return (a if a.dtype == t else a.astype(t)), t
 
+    # The ndarray methods skip the Python-level dispatch of xp.sum/xp.prod.
     def sum(a, axis, dtype, keepdims):
         a, t = cast(a, dtype)
-        return arr(xp.sum(a, axis=axis, dtype=t, keepdims=keepdims))
+        return arr(a.sum(axis=axis, dtype=t, keepdims=keepdims))
 
     def prod(a, axis, dtype, keepdims):
         a, t = cast(a, dtype)
-        return arr(xp.prod(a, axis=axis, dtype=t, keepdims=keepdims))
+        return arr(a.prod(axis=axis, dtype=t, keepdims=keepdims))
 
     def max(a, axis, keepdims):
         return arr(xp.max(a, axis=axis, keepdims=keepdims))
