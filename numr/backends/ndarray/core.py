@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import operator
+
+import numpy
 from typing import Any
 
 
@@ -14,7 +16,14 @@ def build(c) -> dict:
     on_host = xp.__name__ == "numpy"
 
     def from_host(h):
-        return h if on_host else xp.asarray(h)
+        if on_host:
+            return h
+        # An explicit copy of the bytes: CuPy's asarray of a 0-d array fills by value,
+        # and its fill turns -0.0 into +0.0.
+        a = xp.empty(h.shape, dtype=h.dtype)
+        if h.size:
+            a.set(numpy.ascontiguousarray(h))
+        return a
 
     def to_host(a):
         return a if on_host else a.get()
