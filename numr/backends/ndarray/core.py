@@ -22,7 +22,8 @@ def build(c) -> dict:
         # and its fill turns -0.0 into +0.0.
         a = xp.empty(h.shape, dtype=h.dtype)
         if h.size:
-            a.set(numpy.ascontiguousarray(h))
+            # (numpy.ascontiguousarray would turn a 0-d array into a 1-d one)
+            a.set(h if h.flags.c_contiguous else h.copy(order="C"))
         return a
 
     def to_host(a):
