@@ -15,7 +15,7 @@ import cupy
 import array_api_compat.cupy as compat
 
 from .. import _dtypes as dt
-from .ndarray import build_ops
+from .ndarray import NdarrayBackend, build_ops
 
 
 def _gpu_count() -> int:
@@ -37,7 +37,7 @@ def _on_gpu(f, index: int):
     return op
 
 
-class CupyBackend:
+class CupyBackend(NdarrayBackend):
     kind = "cuda"
 
     def __init__(self):
@@ -45,13 +45,6 @@ class CupyBackend:
 
     def device_indices(self) -> list[int]:
         return list(range(self._count))
-
-    def dtypes(self, index: int) -> tuple:
-        return dt.ALL
-
-    def default_dtypes(self, index: int) -> dict:
-        return {"real floating": dt.float64, "complex floating": dt.complex128,
-                "integral": dt.int64, "indexing": dt.int64}
 
     def make_ops(self, device):
         with cupy.cuda.Device(device.index):
