@@ -29,6 +29,7 @@ again); it adds into the input gradients. Since ``s = x + residual``, ``gx`` and
 from __future__ import annotations
 
 import math
+import sys
 from numbers import Real
 from typing import Any, Optional
 
@@ -95,6 +96,28 @@ def _check_eps(func: str, eps: Any) -> float:
     return eps
 
 
+# --- autograd ---------------------------------------------------------------------
+
+def _tracing(*arrays: Any) -> bool:
+    """Whether some argument is a numr.autograd.Var: then the call is recorded (see
+    numr.nn._autograd). A Var can only exist once numr.autograd is imported, so looking
+    in sys.modules keeps numr.nn from importing it (and costs a dict lookup)."""
+    mod = sys.modules.get("numr.autograd._var")
+    if mod is None:
+        return False
+    var = mod.Var
+    for a in arrays:
+        if type(a) is var:
+            return True
+    return False
+
+
+def _record(op: str, arrays: tuple, eps: Any):
+    from . import _autograd
+
+    return _autograd.call(op, arrays, eps)
+
+
 # --- dispatch -----------------------------------------------------------------------
 
 def _kernels(device: Any):
@@ -148,6 +171,8 @@ def _backward(gy: Array, s: Array, gs, weight, eps: float, center: bool, want_w:
 
 def rms_norm(x: Array, weight: Optional[Array] = None, *, eps: float = 1e-6) -> Array:
     """``x / sqrt(mean(x**2, axis=-1) + eps) * weight`` over the last axis."""
+    if _tracing(x, weight):
+        return _record("rms_norm", (x, weight), eps)
     f = "rms_norm"
     _check_input(f, "x", x)
     weight = _check_param(f, "weight", weight, x, "x")
@@ -157,6 +182,8 @@ def rms_norm(x: Array, weight: Optional[Array] = None, *, eps: float = 1e-6) -> 
 def layer_norm(x: Array, weight: Optional[Array] = None, bias: Optional[Array] = None, *,
                eps: float = 1e-5) -> Array:
     """``(x - mean) / sqrt(var + eps) * weight + bias`` over the last axis (biased var)."""
+    if _tracing(x, weight, bias):
+        return _record("layer_norm", (x, weight, bias), eps)
     f = "layer_norm"
     _check_input(f, "x", x)
     weight = _check_param(f, "weight", weight, x, "x")
@@ -167,6 +194,8 @@ def layer_norm(x: Array, weight: Optional[Array] = None, bias: Optional[Array] =
 def add_rms_norm(x: Array, residual: Array, weight: Optional[Array] = None, *,
                  eps: float = 1e-6) -> tuple[Array, Array]:
     """``(rms_norm(s, weight), s)`` with ``s = x + residual``, computed in one pass."""
+    if _tracing(x, residual, weight):
+        return _record("add_rms_norm", (x, residual, weight), eps)
     f = "add_rms_norm"
     _check_input(f, "x", x)
     _check_like(f, "residual", residual, x, "x")
@@ -177,6 +206,8 @@ def add_rms_norm(x: Array, residual: Array, weight: Optional[Array] = None, *,
 def add_layer_norm(x: Array, residual: Array, weight: Optional[Array] = None,
                    bias: Optional[Array] = None, *, eps: float = 1e-5) -> tuple[Array, Array]:
     """``(layer_norm(s, weight, bias), s)`` with ``s = x + residual``, in one pass."""
+    if _tracing(x, residual, weight, bias):
+        return _record("add_layer_norm", (x, residual, weight, bias), eps)
     f = "add_layer_norm"
     _check_input(f, "x", x)
     _check_like(f, "residual", residual, x, "x")
