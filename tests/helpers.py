@@ -3,6 +3,8 @@
 import numpy as np
 
 import numr
+from numr._devices import Device, all_devices
+from numr.backends import load_backend
 
 
 def to_np(x):
@@ -25,3 +27,44 @@ def assert_array(x, expected, *, dtype=None, device=None, rtol=1e-7, atol=0.0):
         np.testing.assert_allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, exp)
+
+
+# --- devices for mixed-device and narrow-device tests -------------------------------
+
+def other_device(device=None):
+    """A device other than ``device``: a real non-CPU one where this machine has one, else
+    a stand-in served by the NumPy backend (kind 'cuda', index 99), so mixed-device checks
+    run on every machine."""
+    for d in all_devices():
+        if d.kind != "cpu" and d is not device:
+            return d
+    backend = load_backend("cpu")
+    d = Device("cuda", 99, backend, None)
+    d.ops = backend.make_ops(d)
+    return d
+
+
+def on(values, dtype, dev):
+    """An array on ``dev`` (which may be a stand-in device numr's registry does not know)."""
+    return numr.Array._new(dev.ops.from_host(np.asarray(values, dtype=dtype.name)), dtype, dev)
+
+
+class _Narrow:
+    """A backend wrapper that holds no 64-bit float dtypes and defaults to 32 bits, the
+    way a WebGPU adapter without shader-f64 does."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def dtypes(self, index):
+        return tuple(d for d in self.backend.dtypes(index)
+                     if d not in (numr.float64, numr.complex128))
+
+    def default_dtypes(self, index):
+        return {"real floating": numr.float32, "complex floating": numr.complex64,
+                "integral": numr.int32, "indexing": numr.int32}
+
+
+def narrow_twin(device):
+    """A device with ``device``'s ops but without float64/complex128."""
+    return Device(device.kind, device.index, _Narrow(device.backend), device.ops)

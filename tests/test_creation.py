@@ -7,34 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr
-from numr._devices import Device
-from tests.helpers import assert_array, to_np
+from tests.helpers import assert_array, narrow_twin, to_np
 
 ALL = [numr.bool, numr.int8, numr.int16, numr.int32, numr.int64, numr.uint8, numr.uint16,
        numr.uint32, numr.uint64, numr.float32, numr.float64, numr.complex64,
        numr.complex128, numr.float16]
 NUMERIC = [d for d in ALL if d is not numr.bool]
-
-
-class _Narrow:
-    """A backend wrapper that holds no 64-bit float dtypes and defaults to 32 bits, the
-    way a WebGPU adapter without shader-f64 does."""
-
-    def __init__(self, backend):
-        self.backend = backend
-
-    def dtypes(self, index):
-        return tuple(d for d in self.backend.dtypes(index)
-                     if d not in (numr.float64, numr.complex128))
-
-    def default_dtypes(self, index):
-        return {"real floating": numr.float32, "complex floating": numr.complex64,
-                "integral": numr.int32, "indexing": numr.int32}
-
-
-def narrow_twin(device):
-    """A device with ``device``'s ops but without float64/complex128."""
-    return Device(device.kind, device.index, _Narrow(device.backend), device.ops)
 
 
 # --- asarray ------------------------------------------------------------------------------

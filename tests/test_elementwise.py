@@ -16,10 +16,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import numr as xp
-from numr._devices import Device
 from numr._elementwise import BINARY, UNARY
-from numr.backends import load_backend
-from tests.helpers import assert_array, to_np
+from tests.helpers import assert_array, on, other_device, to_np
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -521,18 +519,6 @@ def test_equality_with_unknown_types_is_python_s():
 # ---------------------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------------------
-
-def other_device(device):
-    """A device other than ``device``: a stand-in CPU device where the machine has one."""
-    backend = load_backend("cpu")
-    d = Device("cuda", 99, backend, None)
-    d.ops = backend.make_ops(d)
-    return d
-
-
-def on(values, dtype, dev):
-    return xp.Array._new(dev.ops.from_host(np.asarray(values, dtype=dtype.name)), dtype, dev)
-
 
 def test_errors_name_the_function(device):
     f = arr([1.0, 2.0], xp.float64, device)

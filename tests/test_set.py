@@ -6,9 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr as xp
-from numr._devices import Device, all_devices
-from numr.backends import load_backend
-from tests.helpers import assert_array, to_np
+from tests.helpers import assert_array, on, other_device, to_np
 
 DTYPES = [xp.int8, xp.uint16, xp.int64, xp.float32, xp.float64, xp.complex64, xp.bool]
 
@@ -111,23 +109,6 @@ def test_isin_bad_input(device):
         xp.isin(x, x, invert=1)
     with pytest.raises(OverflowError, match="isin: Python int 1000"):
         xp.isin(x, 1000)
-
-
-def other_device():
-    """A second device: a real one if this machine has it, else a stand-in served by the
-    NumPy backend (so the mixed-device check runs everywhere)."""
-    others = [d for d in all_devices() if d.kind != "cpu"]
-    if others:
-        return others[0]
-    backend = load_backend("cpu")
-    d = Device("cuda", 99, backend, None)
-    d.ops = backend.make_ops(d)
-    return d
-
-
-def on(data, dtype, dev):
-    """An array on ``dev``, which may be the stand-in device."""
-    return xp.Array._new(dev.ops.from_host(np.asarray(data, dtype=dtype.name)), dtype, dev)
 
 
 def test_isin_mixed_devices(device):

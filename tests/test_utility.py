@@ -6,8 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr as xp
-from tests.helpers import assert_array
-from tests.test_set import on, other_device
+from tests.helpers import assert_array, on, other_device
 
 DTYPES = [xp.bool, xp.int8, xp.uint32, xp.int64, xp.float32, xp.float64, xp.complex64]
 
