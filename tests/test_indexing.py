@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import numr
-from helpers import assert_array, to_np
+from helpers import assert_array
 
 BASE = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
 

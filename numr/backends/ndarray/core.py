@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import operator
-
-import numpy
 from typing import Any
 
 
