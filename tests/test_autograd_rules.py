@@ -286,6 +286,37 @@ def _setitem_fn(x, v):
 CASES["setitem"] = (_setitem_fn, CASES["setitem"][1])
 
 
+def _hpd(x):
+    n = x.shape[-1]
+    return ag.matmul(x, ag.conj(ag.matrix_transpose(x))) + n * ag.eye(n, dtype=x.dtype,
+                                                                      device=x.device)
+
+
+def _herm(x):
+    return (x + ag.conj(ag.matrix_transpose(x))) / 2
+
+
+def _weights(x, n):
+    return numr.asarray(np.arange(1.0, n + 1), device=x.device)
+
+
+# Complex decompositions: losses that do not depend on the eigen/singular vectors' phases.
+CASES.update({
+    "cholesky_complex": (lambda a: ag.linalg.cholesky(_hpd(a)), (u(shape=(3, 3), c=True),)),
+    "qr_complex": (lambda a: ag.linalg.qr(a)[0] * 2 + ag.sum(ag.linalg.qr(a)[1] ** 2, axis=0),
+                   (u(shape=(4, 3), c=True),)),
+    "eigh_complex": (lambda a: ag.sum(ag.abs(ag.linalg.eigh(_herm(a))[1]) ** 2 * _weights(a, 3),
+                                      axis=0) + ag.linalg.eigh(_herm(a))[0],
+                     (u(shape=(3, 3), c=True),)),
+    "svd_complex": (lambda a: ag.sum(ag.abs(ag.linalg.svd(a, full_matrices=False)[0]) ** 2
+                                     * _weights(a, 3), axis=0)
+                    + ag.linalg.svd(a, full_matrices=False)[1], (u(shape=(4, 3), c=True),)),
+    "pinv_complex": (lambda a: ag.linalg.pinv(a), (u(shape=(4, 3), c=True),)),
+    "det_complex": (lambda a: ag.linalg.det(a), (u(shape=(3, 3), c=True),)),
+    "slogdet_complex": (lambda a: ag.linalg.slogdet(a)[1], (u(shape=(3, 3), c=True),)),
+})
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_rule(device, name):
     f, args = CASES[name]
