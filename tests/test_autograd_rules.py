@@ -314,6 +314,10 @@ CASES.update({
     "pinv_complex": (lambda a: ag.linalg.pinv(a), (u(shape=(4, 3), c=True),)),
     "det_complex": (lambda a: ag.linalg.det(a), (u(shape=(3, 3), c=True),)),
     "slogdet_complex": (lambda a: ag.linalg.slogdet(a)[1], (u(shape=(3, 3), c=True),)),
+    "slogdet_sign_complex": (lambda a: ag.linalg.slogdet(a)[0] * ag.linalg.slogdet(a)[1],
+                             (u(shape=(2, 3, 3), c=True),)),
+    "slogdet_sign_real": (lambda a: ag.linalg.slogdet(a)[0] * ag.linalg.slogdet(a)[1],
+                          (u(shape=(3, 3)),)),
 })
 
 

@@ -800,10 +800,17 @@ def _det(xp, g, ans, x):
 
 
 def _slogdet(xp, g, ans, x):
-    gl = g[1]
-    if gl is None:
-        return None  # Note: the sign's derivative (complex input) is not propagated
-    return xp.expand_dims(xp.expand_dims(gl, axis=-1), axis=-1) * _mH(xp, xp.linalg.inv(x))
+    # With L = log det x: logabsdet = Re L and sign = exp(i Im L), so the cotangent that
+    # reaches L is gl + i q, q = -Im(conj(gs) sign) (zero for real input, whose sign is
+    # constant); then x's cotangent is that times inv(x)^H, as for det.
+    gs, gl = g
+    c = gl
+    if gs is not None and x.dtype.kind == "complex":
+        q = -xp.imag(xp.conj(gs) * ans[0])
+        c = 1j * q if c is None else c + 1j * q
+    if c is None:
+        return None
+    return xp.expand_dims(xp.expand_dims(c, axis=-1), axis=-1) * _mH(xp, xp.linalg.inv(x))
 
 
 def _cholesky(xp, g, ans, x, upper=False):
