@@ -300,6 +300,13 @@ def _weights(x, n):
     return numr.asarray(np.arange(1.0, n + 1), device=x.device)
 
 
+def _with_zeros(shape, c=False):
+    a = u(shape=shape, c=c)
+    a[..., 1] = 0
+    a[0, 3] = 0
+    return a
+
+
 # Complex decompositions: losses that do not depend on the eigen/singular vectors' phases.
 CASES.update({
     "cholesky_complex": (lambda a: ag.linalg.cholesky(_hpd(a)), (u(shape=(3, 3), c=True),)),
@@ -312,6 +319,11 @@ CASES.update({
                                      * _weights(a, 3), axis=0)
                     + ag.linalg.svd(a, full_matrices=False)[1], (u(shape=(4, 3), c=True),)),
     "pinv_complex": (lambda a: ag.linalg.pinv(a), (u(shape=(4, 3), c=True),)),
+    "cumulative_prod_zeros": (lambda x: ag.cumulative_prod(x, axis=1), (_with_zeros((3, 4)),)),
+    "cumulative_prod_zeros_axis0": (lambda x: ag.cumulative_prod(x, axis=0, include_initial=True),
+                                    (_with_zeros((3, 4)),)),
+    "cumulative_prod_zeros_complex": (lambda x: ag.cumulative_prod(x, axis=1),
+                                      (_with_zeros((3, 4), c=True),)),
     "det_complex": (lambda a: ag.linalg.det(a), (u(shape=(3, 3), c=True),)),
     "slogdet_complex": (lambda a: ag.linalg.slogdet(a)[1], (u(shape=(3, 3), c=True),)),
     "slogdet_sign_complex": (lambda a: ag.linalg.slogdet(a)[0] * ag.linalg.slogdet(a)[1],

@@ -359,8 +359,27 @@ def _cumprod(xp, g, ans, x, axis=None, dtype=None, include_initial=False):
     if include_initial:
         g, ans = g[_sl(g.ndim, ax, slice(1, None))], ans[_sl(g.ndim, ax, slice(1, None))]
     xx = x if x.ndim else xp.reshape(x, (1,))
-    # Note: divides by x, so an exact zero in x gives NaN (prod's rule has no division).
-    return _revcumsum(xp, g * _c(xp, ans), ax) / _c(xp, xx)
+    if not bool(xp.any(xx == 0)):
+        return _revcumsum(xp, g * _c(xp, ans), ax) / _c(xp, xx)
+    return _cumprod_with_zeros(xp, g, xx, ax)
+
+
+def _cumprod_with_zeros(xp, g, x, ax):
+    """cumulative_prod's VJP without dividing by x (exact where x holds zeros):
+    d out_j / d x_i = prod_{k<i} x_k * prod_{i<k<=j} x_k for j >= i. Builds an n x n
+    table per scanned line, so it is kept for inputs that hold a zero."""
+    xl = xp.moveaxis(x, ax, -1)
+    gl = xp.moveaxis(g, ax, -1)
+    n = xl.shape[-1]
+    idx = xp.arange(n, device=x.device)
+    later = xp.expand_dims(idx, axis=0) > xp.expand_dims(idx, axis=1)    # [i, k]: k > i
+    after = xp.expand_dims(idx, axis=0) >= xp.expand_dims(idx, axis=1)   # [i, j]: j >= i
+    rows = xp.where(later, xp.expand_dims(xl, axis=-2), xp.ones_like(xp.expand_dims(xl, axis=-2)))
+    tail = xp.cumulative_prod(rows, axis=-1)                             # prod_{i<k<=j} x_k
+    head = xp.cumulative_prod(xl, axis=-1, include_initial=True)[..., :-1]   # prod_{k<i} x_k
+    s = xp.sum(xp.where(after, xp.expand_dims(gl, axis=-2) * _c(xp, tail),
+                        xp.zeros_like(tail)), axis=-1)
+    return xp.moveaxis(_c(xp, head) * s, -1, ax)
 
 
 _reg("sum", _sum)
