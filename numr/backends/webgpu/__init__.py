@@ -1,0 +1,64 @@
+"""The WebGPU backend: devices ``webgpu:0..N`` are wgpu-py's adapters, arrays are GPU
+buffers with strides (:mod:`.array`), work is recorded and batched (:mod:`.runtime`),
+kernels are WGSL generated from a few templates (:mod:`.kernels`).
+
+Incomplete backend rule: until this backend provides every op of the contract
+(tests/test_contract.py), ``BACKEND`` is None -- numr treats webgpu as absent, so the
+device fixture and CI do not run the whole suite on half a backend -- unless the
+environment variable ``NUMR_WEBGPU_EXPERIMENTAL=1`` is set when the backend is first
+loaded. tests/test_webgpu.py sets it to test what exists; README.md's "WebGPU status"
+lists what does and what does not yet.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ... import _dtypes as dt
+
+EXPERIMENTAL = os.environ.get("NUMR_WEBGPU_EXPERIMENTAL") == "1"
+
+
+class WebGPUBackend:
+    """The backend object of the contract (numr/backends/__init__.py)."""
+
+    kind = "webgpu"
+
+    def device_indices(self) -> list[int]:
+        from .runtime import adapters
+
+        return list(range(len(adapters())))
+
+    def _features(self, index: int) -> frozenset:
+        from .runtime import adapters
+
+        return frozenset(adapters()[index].features)
+
+    def dtypes(self, index: int) -> tuple:
+        """Exactly the dtypes the adapter holds: 32-bit and packed types everywhere
+        (float16 is stored packed and computed in f32, so it needs no shader-f16),
+        float64/complex128 with shader-f64, int64/uint64 with shader-int64."""
+        f = self._features(index)
+        held = [dt.bool, dt.int8, dt.int16, dt.int32, dt.uint8, dt.uint16, dt.uint32,
+                dt.float32, dt.complex64, dt.float16]
+        if "shader-f64" in f:
+            held += [dt.float64, dt.complex128]
+        if "shader-int64" in f:
+            held += [dt.int64, dt.uint64]
+        return tuple(d for d in dt.ALL if d in held)
+
+    def default_dtypes(self, index: int) -> dict:
+        f = self._features(index)
+        f64 = "shader-f64" in f
+        i64 = dt.int64 if "shader-int64" in f else dt.int32
+        return {"real floating": dt.float64 if f64 else dt.float32,
+                "complex floating": dt.complex128 if f64 else dt.complex64,
+                "integral": i64, "indexing": i64}
+
+    def make_ops(self, device):
+        from .ops import build
+
+        return build(device, self.dtypes(device.index))
+
+
+BACKEND = WebGPUBackend() if EXPERIMENTAL else None

@@ -1,0 +1,175 @@
+"""The native array of the WebGPU backend: a pooled GPU buffer plus shape, strides (in
+elements), offset (in elements) and dtype.
+
+Views share the buffer's :class:`~.runtime.Storage`, so slicing, transposes,
+broadcasting, expand_dims, squeeze, flips and reshapes of contiguous data copy nothing;
+the buffer returns to the pool when the last array using it is collected.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ... import _dtypes as dt
+from .runtime import Runtime, Storage
+
+
+def c_strides(shape: tuple) -> tuple:
+    strides = []
+    s = 1
+    for n in reversed(shape):
+        strides.append(s)
+        s *= n
+    return tuple(reversed(strides))
+
+
+class GPUArray:
+    """A strided view of a GPU buffer. ``strides`` and ``offset`` count elements."""
+
+    __slots__ = ("storage", "rt", "shape", "strides", "offset", "dtype", "size", "__weakref__")
+
+    def __init__(self, storage: Storage, rt: Runtime, shape: tuple, strides: tuple,
+                 offset: int, dtype: dt.DType):
+        self.storage = storage
+        self.rt = rt
+        self.shape = shape
+        self.strides = strides
+        self.offset = offset
+        self.dtype = dtype
+        self.size = math.prod(shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def contiguous(self) -> bool:
+        """C-contiguous (dimensions of length 1 may have any stride)."""
+        s = 1
+        for n, st in zip(reversed(self.shape), reversed(self.strides)):
+            if n != 1 and st != s:
+                return False
+            s *= n
+        return True
+
+    def view(self, shape: tuple, strides: tuple, offset: int) -> "GPUArray":
+        return GPUArray(self.storage, self.rt, shape, strides, offset, self.dtype)
+
+    def __repr__(self) -> str:
+        return (f"GPUArray(shape={self.shape}, strides={self.strides}, "
+                f"offset={self.offset}, dtype={self.dtype})")
+
+
+def new(rt: Runtime, shape: tuple, dtype: dt.DType) -> GPUArray:
+    """A fresh contiguous array (contents undefined)."""
+    n = math.prod(shape)
+    return GPUArray(rt.alloc(n * dtype.itemsize), rt, shape, c_strides(shape), 0, dtype)
+
+
+# -- views -----------------------------------------------------------------------------
+
+def permute(a: GPUArray, axes: tuple) -> GPUArray:
+    return a.view(tuple(a.shape[i] for i in axes), tuple(a.strides[i] for i in axes), a.offset)
+
+
+def broadcast(a: GPUArray, shape: tuple) -> GPUArray:
+    """``a`` viewed in ``shape`` (numr has checked that it broadcasts): stride 0 where a
+    dimension is repeated."""
+    lead = len(shape) - a.ndim
+    strides = [0] * lead
+    for i, (n, st) in enumerate(zip(a.shape, a.strides)):
+        strides.append(st if n == shape[lead + i] else 0)
+    return a.view(tuple(shape), tuple(strides), a.offset)
+
+
+def expand(a: GPUArray, axes: tuple) -> GPUArray:
+    shape, strides = list(a.shape), list(a.strides)
+    for ax in sorted(axes):
+        shape.insert(ax, 1)
+        strides.insert(ax, 0)
+    return a.view(tuple(shape), tuple(strides), a.offset)
+
+
+def squeeze(a: GPUArray, axes: tuple) -> GPUArray:
+    keep = [i for i in range(a.ndim) if i not in axes]
+    return a.view(tuple(a.shape[i] for i in keep), tuple(a.strides[i] for i in keep), a.offset)
+
+
+def flip(a: GPUArray, axes: tuple) -> GPUArray:
+    offset = a.offset
+    strides = list(a.strides)
+    for ax in axes:
+        if a.shape[ax] > 0:
+            offset += (a.shape[ax] - 1) * strides[ax]
+        strides[ax] = -strides[ax]
+    return a.view(a.shape, tuple(strides), offset)
+
+
+def reshape_view(a: GPUArray, shape: tuple) -> GPUArray | None:
+    """A view of ``a`` in ``shape``, or None when its layout does not allow one.
+
+    Contiguous data always reshapes as a view; otherwise each group of old dimensions
+    that merges into new ones must itself be evenly strided (NumPy's rule).
+    """
+    if a.contiguous:
+        return a.view(tuple(shape), c_strides(tuple(shape)), a.offset)
+    old = [(n, s) for n, s in zip(a.shape, a.strides) if n != 1]
+    new_strides: list[int] = []
+    i = 0
+    for n in shape:
+        if n == 1:
+            new_strides.append(0)
+            continue
+        # take old dims until their product reaches n, checking they chain
+        prod, group = 1, []
+        while prod < n and i < len(old):
+            group.append(old[i])
+            prod *= old[i][0]
+            i += 1
+        if prod != n:
+            # n splits an old dimension: only possible when n divides it
+            if len(group) == 1 and group[0][0] % n == 0:
+                return None  # not worth the bookkeeping; a copy is made
+            return None
+        for (n1, s1), (n2, s2) in zip(group, group[1:]):
+            if s1 != n2 * s2:
+                return None
+        new_strides.append(group[-1][1])
+    if i != len(old):
+        return None
+    return a.view(tuple(shape), tuple(new_strides), a.offset)
+
+
+def basic_index(a: GPUArray, key: tuple) -> GPUArray:
+    """``a[key]`` for a key of ints, slices, None and at most one Ellipsis, as a view."""
+    if any(k is Ellipsis for k in key):
+        i = next(j for j, k in enumerate(key) if k is Ellipsis)
+        used = sum(1 for k in key if k is not None and k is not Ellipsis)
+        key = key[:i] + (slice(None),) * (a.ndim - used) + key[i + 1:]
+    shape, strides = [], []
+    offset = a.offset
+    dim = 0
+    for k in key:
+        if k is None:
+            shape.append(1)
+            strides.append(0)
+            continue
+        n, st = a.shape[dim], a.strides[dim]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            if length:
+                offset += start * st
+            shape.append(length)
+            strides.append(st * step)
+        else:
+            k = int(k)
+            if not -n <= k < n:
+                raise IndexError(f"getitem: index {k} is out of bounds for axis {dim} "
+                                 f"with size {n}")
+            offset += (k % n) * st
+        dim += 1
+    shape += a.shape[dim:]
+    strides += a.strides[dim:]
+    return a.view(tuple(shape), tuple(strides), offset)

@@ -1,0 +1,93 @@
+"""How each numr dtype lives in a WGSL storage buffer and in WGSL registers.
+
+bool and the 8/16-bit types are packed into 32-bit words (four or two per word, little
+endian, so the bytes are NumPy's); float16 is computed in f32 and rounded when stored.
+The 64-bit types need the adapter's shader-f64 / shader-int64 features.
+"""
+
+from __future__ import annotations
+
+from ...._dtypes import DType
+
+# dtype name -> (storage element type, compute type, elements per u32 word, bits)
+LAYOUT = {
+    "bool": ("u32", "bool", 4, 8),
+    "int8": ("u32", "i32", 4, 8),
+    "uint8": ("u32", "u32", 4, 8),
+    "int16": ("u32", "i32", 2, 16),
+    "uint16": ("u32", "u32", 2, 16),
+    "float16": ("u32", "f32", 2, 16),
+    "int32": ("i32", "i32", 1, 32),
+    "uint32": ("u32", "u32", 1, 32),
+    "float32": ("f32", "f32", 1, 32),
+    "int64": ("i64", "i64", 1, 64),
+    "uint64": ("u64", "u64", 1, 64),
+    "float64": ("f64", "f64", 1, 64),
+    # complex: (real, imag) pairs; copied and viewed, not yet computed on (a gap)
+    "complex64": ("vec2<f32>", "vec2<f32>", 1, 64),
+    "complex128": ("vec2<f64>", "vec2<f64>", 1, 128),
+}
+
+# The kind letter the expression tables use: b(ool), i(nt), u(int), f(loat).
+KIND = {"bool": "b", "int": "i", "uint": "u", "float": "f", "complex": "c"}
+
+
+def ctype(d: DType) -> str:
+    return LAYOUT[d.name][1]
+
+
+def enables(dtypes) -> str:
+    """WGSL enable directives the dtypes need: none, naga takes f64/i64 once the device
+    has the features (and rejects ``enable f64;``)."""
+    return ""
+
+
+def load_fn(name: str, buf: str, d: DType) -> str:
+    """WGSL ``fn name(e: u32) -> ctype``: element ``e`` of buffer ``buf``."""
+    storage, ct, per_word, bits = LAYOUT[d.name]
+    if per_word == 1:
+        return f"fn {name}(e: u32) -> {ct} {{ return {buf}[e]; }}"
+    shift = "(e & 3u) * 8u" if per_word == 4 else "(e & 1u) * 16u"
+    word = "e >> 2u" if per_word == 4 else "e >> 1u"
+    mask = "0xffu" if bits == 8 else "0xffffu"
+    raw = f"(({buf}[{word}] >> ({shift})) & {mask})"
+    if d.name == "bool":
+        body = f"{raw} != 0u"
+    elif ct == "i32":
+        body = f"bitcast<i32>({raw} << {32 - bits}u) >> {32 - bits}u"
+    elif d.name == "float16":
+        body = f"unpack2x16float({raw}).x"
+    else:
+        body = raw
+    return f"fn {name}(e: u32) -> {ct} {{ return {body}; }}"
+
+
+def bits_expr(d: DType, v: str) -> str:
+    """The low bits of a packed element holding compute value ``v`` (as u32)."""
+    if d.name == "bool":
+        return f"select(0u, 1u, {v})"
+    if d.name == "float16":
+        return f"(pack2x16float(vec2<f32>({v}, 0.0)) & 0xffffu)"
+    mask = "0xffu" if LAYOUT[d.name][3] == 8 else "0xffffu"
+    return f"(bitcast<u32>({v}) & {mask})"
+
+
+def convert(src: DType, dst: DType, v: str) -> str:
+    """WGSL converting compute value ``v`` of dtype ``src`` to ``dst``'s compute type,
+    as NumPy's astype does (integers wrap; bool is ``!= 0``)."""
+    cs, cd = ctype(src), ctype(dst)
+    if dst.kind == "bool":
+        if src.kind == "bool":
+            return v
+        zero = "0.0" if src.kind == "float" else f"{cs}(0)"
+        return f"({v} != {cs}({zero}))"
+    if src.kind == "bool":
+        return f"select({cd}(0), {cd}(1), {v})"
+    if cs == cd:
+        return v
+    if src.kind == "float" and dst.kind == "uint":
+        # Note: NumPy converts negative floats to unsigned through the signed type (C's
+        # behaviour on x86), so -1.0 becomes 255 for uint8; WGSL's u32() would clamp to 0.
+        signed = "i64" if cd == "u64" else "i32"
+        return f"select({cd}({v}), {cd}({signed}({v})), {v} < 0.0)"
+    return f"{cd}({v})"

@@ -1,0 +1,341 @@
+"""The ops of one WebGPU device (see the contract in numr/backends/__init__.py).
+
+What exists so far: transfers, astype, basic indexing (views), every elementwise op of
+numr._elementwise's tables for bool/integer/float dtypes, round, clip, where, the
+creation functions, sum/prod/min/max/mean/any/all over any axes, and the view-making
+manipulation functions. Everything else is absent from the namespace returned here (so
+tests/test_contract.py names it), never computed on the host in secret.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import math
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from ... import _dtypes as dt
+from ..._elementwise import BINARY, UNARY
+from . import array as A
+from .array import GPUArray, new
+from .kernels import expressions as ex
+from .kernels import map as M
+from .kernels import reduce as R
+from .kernels.types import KIND, convert, ctype
+from .runtime import runtime
+
+
+def _gap(name: str, d: dt.DType, device: Any, why: str) -> NotImplementedError:
+    return NotImplementedError(f"{name}: dtype {d} on {device} is not implemented yet "
+                               f"({why}); see README.md, 'WebGPU status'")
+
+
+def _broadcast_shape(name: str, *shapes: tuple) -> tuple:
+    nd = max(len(s) for s in shapes)
+    out = []
+    for k in range(nd):
+        n = 1
+        for s in shapes:
+            m = s[k - nd + len(s)] if k - nd + len(s) >= 0 else 1
+            if m != 1:
+                if n != 1 and n != m:
+                    raise ValueError(f"{name}: shapes {shapes} do not broadcast")
+                n = m
+        out.append(n)
+    return tuple(out)
+
+
+def build(device: Any, held: tuple) -> SimpleNamespace:
+    rt = runtime(device.index)
+    launch = M.launch
+    ops: dict[str, Any] = {}
+
+    @functools.cache
+    def expr(name: str, d: dt.DType) -> str:
+        if d.kind == "complex":
+            raise _gap(name, d, device, "complex arithmetic has no WGSL kernels yet")
+        if d is dt.float64 and name in ex.F64_GAPS:
+            raise _gap(name, d, device, "WGSL/SPIR-V has no float64 " + name)
+        e = ex.expression(name, KIND[d.kind], ctype(d))
+        if e is None:
+            raise TypeError(f"{name}: dtype {d} is not supported on {device}")
+        return e
+
+    result_rule = {"same": lambda d: d, "bool": lambda d: dt.bool,
+                   "real": lambda d: dt.REAL_OF.get(d, d)}
+
+    # -- elementwise ---------------------------------------------------------------------
+
+    def unary(name: str, rule: str):
+        res = result_rule[rule]
+
+        def op(a):
+            d = a.dtype
+            return launch(rt, name, expr(name, d), ((a, d),), res(d), a.shape)
+        op.__name__ = name
+        return op
+
+    def binary(name: str, rule: str):
+        res = result_rule[rule]
+
+        def op(a, b):
+            if type(a) is GPUArray:
+                d = a.dtype
+                shape = a.shape if type(b) is not GPUArray or b.shape == a.shape \
+                    else _broadcast_shape(name, a.shape, b.shape)
+            else:
+                d = b.dtype
+                shape = b.shape
+            return launch(rt, name, expr(name, d), ((a, d), (b, d)), res(d), shape)
+        op.__name__ = name
+        return op
+
+    for name, (_, rule) in UNARY.items():
+        ops[name] = unary(name, rule)
+    for name, (_, rule) in BINARY.items():
+        ops[name] = binary(name, rule)
+    _pow = ops["pow"]
+
+    def pow(a, b):
+        if type(b) is int and b < 0 and getattr(a, "dtype", None) is not None \
+                and a.dtype.kind in ("int", "uint"):
+            raise ValueError("pow: integers to negative integer powers are not allowed")
+        return _pow(a, b)
+
+    def round(a, decimals=0):
+        d = a.dtype
+        if decimals == 0 or d.kind != "float":
+            if decimals < 0 and d.kind in ("int", "uint"):
+                raise _gap("round", d, device, "negative decimals of integers")
+            return ops["trunc"](a) if d.kind != "float" else \
+                launch(rt, "round", expr("round", d), ((a, d),), d, a.shape)
+        # NumPy's way: scale, round half to even, unscale.
+        s = 10.0 ** abs(decimals)
+        e = "round(a * b) / b" if decimals > 0 else "round(a / b) * b"
+        return launch(rt, "round" + ("+" if decimals > 0 else "-"), e, ((a, d), (s, d)),
+                      d, a.shape)
+
+    def clip(a, lo, hi):
+        r = a
+        if lo is not None:
+            r = ops["maximum"](r, lo)
+        if hi is not None:
+            r = ops["minimum"](r, hi)
+        if r is a:
+            r = M.launch(rt, "copy", "a", ((a, a.dtype),), a.dtype, a.shape)
+        return r
+
+    def where(cond, x1, x2):
+        d = x1.dtype if type(x1) is GPUArray else x2.dtype
+        if d.kind == "complex":
+            raise _gap("where", d, device, "complex kernels")
+        shapes = [o.shape for o in (cond, x1, x2) if type(o) is GPUArray]
+        shape = _broadcast_shape("where", *shapes)
+        return launch(rt, "where", "select(c, b, a)", ((cond, dt.bool), (x1, d), (x2, d)),
+                      d, shape)
+
+    ops.update(pow=pow, round=round, clip=clip, where=where)
+
+    # -- core --------------------------------------------------------------------------
+
+    def from_host(h: np.ndarray) -> GPUArray:
+        d = dt.BY_NAME[h.dtype.name]
+        if d not in held:
+            raise TypeError(f"from_host: dtype {d} is not held by {device}; "
+                            f"info.dtypes(device='{device}') lists those that are")
+        r = new(rt, tuple(h.shape), d)
+        rt.upload(r.storage, h.tobytes())
+        return r
+
+    def to_host(a: GPUArray) -> np.ndarray:
+        d = a.dtype
+        nbytes = a.size * d.itemsize
+        if not (a.contiguous and (a.offset * d.itemsize) % 4 == 0):
+            a = M.contiguous(rt, a)
+        start = a.offset * d.itemsize
+        raw = rt.download(a.storage, start, -(-nbytes // 4) * 4)
+        return np.frombuffer(raw, dtype=d.name, count=a.size).reshape(a.shape).copy()
+
+    def astype(a: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
+        src = a.dtype
+        if src is dtype and not copy:
+            return a
+        if src.kind == "complex" or dtype.kind == "complex":
+            if src is dtype:
+                return M.launch(rt, "copy", "a", ((a, src),), src, a.shape)
+            raise _gap("astype", dtype if dtype.kind == "complex" else src, device,
+                       "complex conversions")
+        return launch(rt, "astype", convert(src, dtype, "a"), ((a, src),), dtype, a.shape)
+
+    def getitem(a: GPUArray, key: Any) -> GPUArray:
+        key = key if isinstance(key, tuple) else (key,)
+        for k in key:
+            if type(k) is GPUArray:
+                raise _gap("getitem", a.dtype, device, "integer/boolean array indices")
+        return A.basic_index(a, key)
+
+    def getslice(a: GPUArray, key: slice) -> GPUArray:
+        return A.basic_index(a, (key,))
+
+    def scalar(a: GPUArray):
+        return to_host(a).item()
+
+    def finfo(dtype: dt.DType) -> dict:
+        f = np.finfo(dtype.name)
+        return {"bits": int(f.bits), "eps": float(f.eps), "max": float(f.max),
+                "min": float(f.min), "smallest_normal": float(f.smallest_normal)}
+
+    def iinfo(dtype: dt.DType) -> dict:
+        i = np.iinfo(dtype.name)
+        return {"bits": int(i.bits), "max": int(i.max), "min": int(i.min)}
+
+    ops.update(from_host=from_host, to_host=to_host, astype=astype, getitem=getitem,
+               getslice=getslice, scalar=scalar, finfo=finfo, iinfo=iinfo)
+
+    # -- creation ----------------------------------------------------------------------
+
+    def full(shape, fill_value, dtype):
+        if dtype.kind == "complex":
+            raise _gap("full", dtype, device, "complex fills")
+        return launch(rt, "fill", "a", ((fill_value, dtype),), dtype, tuple(shape))
+
+    wide = dt.float64 if dt.float64 in held else dt.float32
+
+    def arange(start, stop, step, dtype):
+        if dtype.kind == "float":
+            n = builtins.max(math.ceil((stop - start) / step), 0)
+            w = ctype(wide)
+            r = launch(rt, "arange", f"a + {w}(i) * b", ((start, wide), (step, wide)),
+                       wide, (n,))
+            return r if dtype is wide else astype(r, dtype, False)
+        n = len(range(start, stop, step))
+        t = ctype(dtype)
+        return launch(rt, "arange", f"a + {t}(i) * b", ((start, dtype), (step, dtype)),
+                      dtype, (n,))
+
+    def linspace(start, stop, num, dtype, endpoint):
+        if dtype.kind == "complex":
+            raise _gap("linspace", dtype, device, "complex ranges")
+        div = (num - 1) if endpoint else num
+        step = (stop - start) / div if div > 0 else 0.0
+        last = num - 1 if endpoint and num > 1 else num
+        w = ctype(wide)
+        e = f"select(a + {w}(i) * b, c, i == d)"
+        if dtype.kind in ("int", "uint"):
+            e = f"floor({e})"  # Note: NumPy rounds integer linspace results towards -inf
+        r = launch(rt, "linspace" + dtype.kind, e, ((float(start), wide), (step, wide),
+                                                    (float(stop), wide), (last, dt.uint32)),
+                   wide, (num,))
+        return r if dtype is wide else astype(r, dtype, False)
+
+    def eye(n_rows, n_cols, k, dtype):
+        if dtype.kind == "complex":
+            raise _gap("eye", dtype, device, "complex fills")
+        on = "(i32(i % a) - i32(i / a) == b)"
+        return launch(rt, "eye", convert(dt.bool, dtype, on),
+                      ((builtins.max(n_cols, 1), dt.uint32), (k, dt.int32)), dtype, (n_rows, n_cols))
+
+    ops.update(
+        empty=lambda shape, dtype: new(rt, tuple(shape), dtype),
+        zeros=lambda shape, dtype: full(shape, 0, dtype),
+        ones=lambda shape, dtype: full(shape, 1, dtype),
+        full=full,
+        empty_like=lambda x, dtype: new(rt, x.shape, dtype),
+        zeros_like=lambda x, dtype: full(x.shape, 0, dtype),
+        ones_like=lambda x, dtype: full(x.shape, 1, dtype),
+        full_like=lambda x, fill_value, dtype: full(x.shape, fill_value, dtype),
+        arange=arange, linspace=linspace, eye=eye)
+
+    # -- reductions ----------------------------------------------------------------------
+
+    def _axes(a: GPUArray, axis) -> tuple:
+        if axis is None:
+            return tuple(range(a.ndim))
+        return (axis,) if isinstance(axis, int) else tuple(axis)
+
+    def _finish(r: GPUArray, a: GPUArray, axes: tuple, dtype: dt.DType, keepdims: bool):
+        if r.dtype is not dtype:
+            r = astype(r, dtype, False)
+        if keepdims:
+            r = A.expand(r, axes)
+        return r
+
+    def reduction(kind: str, with_dtype: bool):
+        def op(a, axis, *args, keepdims=False, dtype=None):
+            if with_dtype and args:
+                dtype = args[0]
+            dtype = dtype or a.dtype
+            if dtype.kind == "complex":
+                raise _gap(kind, dtype, device, "complex reductions")
+            if a.dtype is not dtype:
+                a = astype(a, dtype, False)
+            axes = _axes(a, axis)
+            return _finish(R.launch(rt, kind, a, axes), a, axes, dtype, keepdims)
+        op.__name__ = kind
+        return op
+
+    _sum, _prod = reduction("sum", True), reduction("prod", True)
+    _max, _min = reduction("max", False), reduction("min", False)
+
+    def sum(a, axis, dtype, keepdims):
+        return _sum(a, axis, dtype=dtype, keepdims=keepdims)
+
+    def prod(a, axis, dtype, keepdims):
+        return _prod(a, axis, dtype=dtype, keepdims=keepdims)
+
+    def max(a, axis, keepdims):
+        return _max(a, axis, keepdims=keepdims)
+
+    def min(a, axis, keepdims):
+        return _min(a, axis, keepdims=keepdims)
+
+    def logical(kind: str):
+        def op(a, axis, keepdims):
+            b = a if a.dtype is dt.bool else astype(a, dt.bool, False)
+            axes = _axes(b, axis)
+            return _finish(R.launch(rt, kind, b, axes), b, axes, dt.bool, keepdims)
+        return op
+
+    def mean(a, axis, keepdims):
+        axes = _axes(a, axis)
+        count = math.prod(a.shape[k] for k in axes)
+        s = sum(a, axes, a.dtype, keepdims)
+        return launch(rt, "divide", expr("divide", a.dtype), ((s, a.dtype),
+                                                              (float(count), a.dtype)),
+                      a.dtype, s.shape)
+
+    ops.update(sum=sum, prod=prod, max=max, min=min, mean=mean,
+               any=logical("max"), all=logical("min"))
+
+    # -- manipulation (views) ------------------------------------------------------------
+
+    def reshape(a, shape, *, copy=None):
+        shape = tuple(shape)
+        if copy:
+            return A.reshape_view(M.launch(rt, "copy", "a", ((a, a.dtype),), a.dtype,
+                                           a.shape), shape)
+        v = A.reshape_view(a, shape)
+        if v is None and copy is None:
+            return A.reshape_view(M.contiguous(rt, a), shape)
+        return v
+
+    def broadcast_arrays(*arrays):
+        shape = _broadcast_shape("broadcast_arrays", *[x.shape for x in arrays])
+        return [A.broadcast(x, shape) for x in arrays]
+
+    ops.update(
+        permute_dims=lambda a, axes: A.permute(a, tuple(axes)),
+        broadcast_to=lambda a, shape: A.broadcast(a, tuple(shape)),
+        broadcast_arrays=broadcast_arrays,
+        expand_dims=lambda a, axis: A.expand(a, (axis,) if isinstance(axis, int) else axis),
+        squeeze=lambda a, axis: A.squeeze(a, (axis,) if isinstance(axis, int) else axis),
+        flip=lambda a, *, axis=None: A.flip(
+            a, tuple(range(a.ndim)) if axis is None else
+            ((axis,) if isinstance(axis, int) else tuple(axis))),
+        reshape=reshape)
+
+    ops["sync"] = rt.flush  # not part of the contract: benchmarks and tests use it
+    return SimpleNamespace(**ops)

@@ -1,0 +1,347 @@
+"""The WebGPU runtime: adapters, one device and queue per adapter, recorded dispatches,
+a size-bucketed buffer pool, pipeline and bind-group caches, pooled read-back.
+
+Work is recorded, not run: every dispatch goes into the device's one pending command
+encoder (into one open compute pass) and the encoder is submitted only at a sync point
+(a read back to the host, :meth:`Runtime.flush`). Kernel parameters (shapes, strides,
+scalars) go into one uniform arena per batch, bound with a dynamic offset, so that a
+bind group depends only on the buffers it binds and is reused across dispatches.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # quiets Mesa's warnings on headless hosts
+
+import wgpu  # noqa: E402
+
+# Features numr asks for where the adapter has them (dtypes and faster reductions).
+WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
+
+# One slot of the parameter arena: 128 u32 words, room for 3 operands of 30 dimensions
+# (and a multiple of every adapter's uniform offset alignment, at most 256).
+SLOT_WORDS = 128
+SLOT_BYTES = SLOT_WORDS * 4
+ARENA_SLOTS = 2048                  # dispatches per batch before a forced submit
+POOL_KEEP_BYTES = 512 * 2**20       # free buffers kept for reuse beyond this are destroyed
+
+_STORAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
+_STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
+
+_adapters: list | None = None
+
+
+def adapters() -> list:
+    """The adapters that serve webgpu:0..N, in that order.
+
+    Note: wgpu often reports one physical GPU twice, through Vulkan/Metal/D3D12 and
+    through its downlevel OpenGL backend (no 64-bit types, limited compute); OpenGL
+    adapters are used only where no other adapter exists.
+    """
+    global _adapters
+    if _adapters is None:
+        try:
+            found = list(wgpu.gpu.enumerate_adapters_sync())
+        except Exception:  # no driver at all: the backend is simply absent
+            found = []
+        primary = [a for a in found if a.info.get("backend_type") != "OpenGL"]
+        _adapters = primary or found
+    return _adapters
+
+
+def bucket(nbytes: int) -> int:
+    """The pooled size for a request: 256 bytes at least, then powers of two split in
+    four steps, so a reused buffer wastes at most a quarter of its size."""
+    if nbytes <= 256:
+        return 256
+    p = 1 << (nbytes - 1).bit_length()
+    step = p // 8
+    return -(-nbytes // step) * step
+
+
+class Block:
+    """One pooled GPU storage buffer; ``serial`` keys bind groups (ids get reused)."""
+
+    __slots__ = ("buffer", "nbytes", "serial")
+
+    def __init__(self, buffer: Any, nbytes: int, serial: int):
+        self.buffer = buffer
+        self.nbytes = nbytes
+        self.serial = serial
+
+
+class Storage:
+    """What arrays (and their views) share: a Block, returned to the pool when the last
+    array using it is garbage-collected.
+
+    Note: ``__del__`` rather than ``weakref.finalize``: a finalizer runs at the same
+    moment (the last reference goes) but costs a registry entry per array, on the hot
+    path of every elementwise op.
+    """
+
+    __slots__ = ("block", "rt")
+
+    def __init__(self, block: Block, rt: "Runtime"):
+        self.block = block
+        self.rt = rt
+
+    def __del__(self):
+        try:
+            self.rt.release(self.block)
+        except Exception:  # interpreter shutdown: the device goes with it
+            pass
+
+
+class Runtime:
+    """One WebGPU device (one adapter): queue, pending encoder, pools and caches."""
+
+    def __init__(self, index: int):
+        adapter = adapters()[index]
+        self.index = index
+        self.adapter = adapter
+        self.features = frozenset(f for f in WANTED_FEATURES if f in adapter.features)
+        limits = {k: v for k, v in dict(adapter.limits).items()
+                  if k.startswith(("max-storage", "max-buffer", "max-compute",
+                                   "max-uniform", "min-storage", "min-uniform",
+                                   "max-bind"))}
+        try:
+            self.device = adapter.request_device_sync(
+                label=f"numr webgpu:{index}", required_features=sorted(self.features),
+                required_limits=limits)
+        except Exception:  # an adapter refusing its own limits: ask for the defaults
+            self.device = adapter.request_device_sync(
+                label=f"numr webgpu:{index}", required_features=sorted(self.features))
+        self.limits = dict(self.device.limits)
+        self.max_buffer = min(self.limits["max-buffer-size"],
+                              self.limits["max-storage-buffer-binding-size"])
+        self.queue = self.device.queue
+        self._serial = 0
+        self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
+        self._free_bytes = 0
+        self._deferred: list[Block] = []             # released while work is pending
+        self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
+        self._pipelines: dict[Any, tuple] = {}       # kernel key -> (pipeline, layout)
+        self._layouts: dict[int, tuple] = {}         # n buffers -> (bg layout, pl layout)
+        self._bind_groups: dict[tuple, Any] = {}     # (n, serials...) -> bind group
+        self._arena = self.device.create_buffer(
+            label="numr params", size=ARENA_SLOTS * SLOT_BYTES,
+            usage=wgpu.BufferUsage.UNIFORM | wgpu.BufferUsage.COPY_DST)
+        self._arena_host = np.zeros(ARENA_SLOTS * SLOT_WORDS, dtype=np.uint32)
+        self._slots = 0
+        self._encoder = None
+        self._pass = None
+        # Counters the tests and benchmarks read.
+        self.stats = {"buffers_created": 0, "submits": 0, "dispatches": 0,
+                      "pipelines": 0, "bind_groups": 0, "staging_created": 0}
+
+    # -- buffers -----------------------------------------------------------------------
+
+    def alloc(self, nbytes: int) -> Storage:
+        """A Storage of at least ``nbytes`` bytes (contents undefined)."""
+        size = bucket(max(nbytes, 4))
+        free = self._free.get(size)
+        if free:
+            block = free.pop()
+            self._free_bytes -= size
+            return Storage(block, self)
+        if size > self.max_buffer:
+            raise MemoryError(f"webgpu:{self.index}: cannot allocate {nbytes} bytes; the "
+                              f"adapter's largest buffer is {self.max_buffer} bytes")
+        try:
+            buffer = self.device.create_buffer(size=size, usage=_STORAGE)
+        except Exception as e:
+            # Out of memory: give the pool back and try once more before failing.
+            self.trim(0)
+            try:
+                buffer = self.device.create_buffer(size=size, usage=_STORAGE)
+            except Exception:
+                raise MemoryError(f"webgpu:{self.index}: out of GPU memory allocating "
+                                  f"{nbytes} bytes ({e})") from None
+        self._serial += 1
+        self.stats["buffers_created"] += 1
+        return Storage(Block(buffer, size, self._serial), self)
+
+    def release(self, block: Block) -> None:
+        """Back to the pool. A block released while recorded work may still read it
+        waits for the next submit: an upload (``queue.write_buffer``) into it would
+        otherwise run before that work."""
+        if self._encoder is not None:
+            self._deferred.append(block)
+            return
+        self._free.setdefault(block.nbytes, []).append(block)
+        self._free_bytes += block.nbytes
+        if self._free_bytes > POOL_KEEP_BYTES:
+            self.trim(POOL_KEEP_BYTES // 2)
+
+    def trim(self, keep: int) -> None:
+        """Destroy free buffers, largest first, until at most ``keep`` bytes stay pooled."""
+        for size in sorted(self._free, reverse=True):
+            blocks = self._free[size]
+            while blocks and self._free_bytes > keep:
+                block = blocks.pop()
+                self._free_bytes -= size
+                block.buffer.destroy()
+                self._forget(block.serial)
+
+    def _forget(self, serial: int) -> None:
+        for key in [k for k in self._bind_groups if serial in k[1:]]:
+            del self._bind_groups[key]
+
+    def pooled_bytes(self) -> int:
+        return self._free_bytes
+
+    # -- transfers ---------------------------------------------------------------------
+
+    def upload(self, storage: Storage, data: bytes | memoryview) -> None:
+        """Write bytes at the start of a fresh buffer (nothing recorded reads it yet)."""
+        n = len(data)
+        if n % 4:
+            data = bytes(data) + b"\0" * (4 - n % 4)
+        if len(data):
+            self.queue.write_buffer(storage.block.buffer, 0, data)
+
+    def download(self, storage: Storage, offset: int, nbytes: int) -> bytes:
+        """``nbytes`` bytes from ``offset`` (both multiples of 4): a sync point. Copies
+        into a pooled mappable buffer, so no staging buffer is created per read."""
+        if nbytes == 0:
+            return b""
+        size = bucket(nbytes)
+        free = self._staging.get(size)
+        if free:
+            staging = free.pop()
+        else:
+            staging = self.device.create_buffer(size=size, usage=_STAGING)
+            self.stats["staging_created"] += 1
+        self._open()
+        self._pass.end()
+        self._pass = None
+        self._encoder.copy_buffer_to_buffer(storage.block.buffer, offset, staging, 0, nbytes)
+        self.flush()
+        try:
+            staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
+            data = staging.read_mapped(0, nbytes, copy=True)
+            staging.unmap()
+        except Exception as e:
+            raise RuntimeError(f"webgpu:{self.index}: reading {nbytes} bytes back failed; "
+                               f"the device may be lost ({e})") from None
+        self._staging.setdefault(size, []).append(staging)
+        return bytes(data)
+
+    # -- dispatch ----------------------------------------------------------------------
+
+    def _layout(self, n: int) -> tuple:
+        """Bind group layout and pipeline layout for the params arena plus ``n`` storage
+        buffers, the last one written."""
+        lay = self._layouts.get(n)
+        if lay is None:
+            C = wgpu.ShaderStage.COMPUTE
+            entries = [{"binding": 0, "visibility": C,
+                        "buffer": {"type": wgpu.BufferBindingType.uniform,
+                                   "has_dynamic_offset": True}}]
+            for i in range(n):
+                kind = (wgpu.BufferBindingType.storage if i == n - 1
+                        else wgpu.BufferBindingType.read_only_storage)
+                entries.append({"binding": i + 1, "visibility": C, "buffer": {"type": kind}})
+            bgl = self.device.create_bind_group_layout(entries=entries)
+            lay = (bgl, self.device.create_pipeline_layout(bind_group_layouts=[bgl]))
+            self._layouts[n] = lay
+        return lay
+
+    def pipeline(self, key: Any, source: Callable[[], str], n: int) -> Any:
+        """The compute pipeline for a kernel key; ``source()`` is only called on a miss."""
+        p = self._pipelines.get(key)
+        if p is None:
+            code = source()
+            module = self.device.create_shader_module(code=code)
+            try:
+                p = self.device.create_compute_pipeline(
+                    layout=self._layout(n)[1], compute={"module": module, "entry_point": "main"})
+            except Exception as e:
+                raise RuntimeError(f"webgpu:{self.index}: kernel {key!r} failed to compile: "
+                                   f"{e}\n{code}") from None
+            self._pipelines[key] = p
+            self.stats["pipelines"] += 1
+        return p
+
+    def _open(self) -> None:
+        if self._pass is None:
+            if self._encoder is None:
+                self._encoder = self.device.create_command_encoder()
+            self._pass = self._encoder.begin_compute_pass()
+
+    def dispatch(self, key: Any, source: Callable[[], str], blocks: Sequence[Block],
+                 params: Sequence[int], groups: int) -> None:
+        """Record one dispatch of ``groups`` workgroups (spread over x and y beyond the
+        per-dimension limit) reading ``blocks[:-1]`` and writing ``blocks[-1]``."""
+        n = len(blocks)
+        pipe = self.pipeline(key, source, n)
+        if self._slots == ARENA_SLOTS:
+            self.flush()
+        slot = self._slots
+        self._slots = slot + 1
+        base = slot * SLOT_WORDS
+        if len(params) > SLOT_WORDS:
+            raise ValueError(f"webgpu: kernel {key[0]!r} needs {len(params)} parameter "
+                             f"words; at most {SLOT_WORDS} (too many dimensions)")
+        self._arena_host[base:base + len(params)] = params
+        bkey = (n, *[b.serial for b in blocks])
+        bg = self._bind_groups.get(bkey)
+        if bg is None:
+            entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
+                                                    "size": SLOT_BYTES}}]
+            entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
+                                                         "size": b.nbytes}}
+                        for i, b in enumerate(blocks)]
+            bg = self.device.create_bind_group(layout=self._layout(n)[0], entries=entries)
+            self._bind_groups[bkey] = bg
+            self.stats["bind_groups"] += 1
+        if self._pass is None:
+            self._open()
+        p = self._pass
+        p.set_pipeline(pipe)
+        p.set_bind_group(0, bg, (slot * SLOT_BYTES,))
+        if groups <= 65535:
+            p.dispatch_workgroups(groups)
+        else:
+            p.dispatch_workgroups(65535, -(-groups // 65535))
+        self.stats["dispatches"] += 1
+
+    def flush(self) -> None:
+        """Submit everything recorded (a sync point); pending releases reach the pool."""
+        if self._encoder is None:
+            return
+        if self._pass is not None:
+            self._pass.end()
+            self._pass = None
+        if self._slots:
+            self.queue.write_buffer(self._arena, 0, self._arena_host[:self._slots * SLOT_WORDS])
+            self._slots = 0
+        try:
+            self.queue.submit([self._encoder.finish()])
+        except Exception as e:
+            raise RuntimeError(f"webgpu:{self.index}: submitting work failed; the device "
+                               f"may be lost ({e})") from None
+        finally:
+            self._encoder = None
+        self.stats["submits"] += 1
+        deferred, self._deferred = self._deferred, []
+        for block in deferred:
+            self.release(block)
+
+    def pending(self) -> bool:
+        """Whether recorded work waits for a sync point."""
+        return self._encoder is not None
+
+
+_runtimes: dict[int, Runtime] = {}
+
+
+def runtime(index: int) -> Runtime:
+    rt = _runtimes.get(index)
+    if rt is None:
+        rt = _runtimes[index] = Runtime(index)
+    return rt
