@@ -325,6 +325,11 @@ CASES.update({
     "cumulative_prod_zeros_complex": (lambda x: ag.cumulative_prod(x, axis=1),
                                       (_with_zeros((3, 4), c=True),)),
     "det_complex": (lambda a: ag.linalg.det(a), (u(shape=(3, 3), c=True),)),
+    "eig_vectors": (lambda a: ag.sum(ag.abs(ag.linalg.eig(a)[1]) ** 2 * _weights(a, 3), axis=0)
+                    + ag.real(ag.linalg.eig(a)[0]), (u(shape=(3, 3)),)),
+    "eig_vectors_complex": (lambda a: ag.sum(ag.abs(ag.linalg.eig(a)[1]) ** 2 * _weights(a, 3),
+                                             axis=-2) + ag.linalg.eig(a)[0],
+                            (u(shape=(2, 3, 3), c=True),)),
     "slogdet_complex": (lambda a: ag.linalg.slogdet(a)[1], (u(shape=(3, 3), c=True),)),
     "slogdet_sign_complex": (lambda a: ag.linalg.slogdet(a)[0] * ag.linalg.slogdet(a)[1],
                              (u(shape=(2, 3, 3), c=True),)),

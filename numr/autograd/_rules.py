@@ -937,16 +937,32 @@ def _pinv(xp, g, ans, x, rtol=None):
 
 
 def _eig(xp, g, ans, x):
+    # For eigenvectors normalised to unit length (their phase is free, so only losses
+    # that ignore it have a gradient): with E[i, j] = conj(w_j) - conj(w_i),
+    # gA = V^-H (diag(gw) + offdiag(V^H gV - V^H V diag(Re diag(V^H gV))) / E) V^H.
     w, v = ans
     gw, gv = g
-    if gv is not None:
-        raise TypeError("linalg.eig: derivatives through the eigenvectors are not "
-                        "supported (they are defined only up to a complex scale); use "
-                        "the eigenvalues, or eigh for Hermitian matrices")
-    if gw is None:
+    if gw is None and gv is None:
         return None
-    vinv_h = _mH(xp, xp.linalg.inv(v))
-    return xp.matmul(vinv_h, xp.expand_dims(gw, axis=-1) * _mH(xp, v))
+    vh = _mH(xp, v)
+    n = w.shape[-1]
+    inner = _diag(xp, gw, v) if gw is not None else xp.zeros_like(xp.matmul(vh, v))
+    if gv is not None:
+        vhgv = xp.matmul(vh, gv)
+        d = xp.linalg.diagonal(vhgv)
+        # A loss that depends on the phases has no gradient (as PyTorch checks too).
+        scale = 1.0 + float(xp.max(xp.abs(vhgv))) if vhgv.size else 1.0
+        if vhgv.size and float(xp.max(xp.abs(xp.imag(d)))) > 1e-6 * scale:
+            raise ValueError("linalg.eig: the loss depends on the eigenvectors' phases, "
+                             "which eig leaves free, so it has no derivative; use a loss "
+                             "that ignores them (|v|, v v^H), the eigenvalues, or eigh")
+        re = xp.real(d)
+        off = vhgv - xp.matmul(vh, v * xp.expand_dims(re, axis=-2))
+        wc = xp.conj(w)
+        e = xp.expand_dims(wc, axis=-2) - xp.expand_dims(wc, axis=-1)
+        eye = xp.eye(n, dtype=xp.bool, device=x.device)
+        inner = inner + xp.where(eye, xp.zeros_like(off), off / xp.where(eye, xp.ones_like(e), e))
+    return xp.linalg.solve(vh, xp.matmul(inner, vh))
 
 
 def _eigvals(xp, g, ans, x):
