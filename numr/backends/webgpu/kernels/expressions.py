@@ -29,8 +29,8 @@ FLOAT_UNARY = {
     "conj": "a", "positive": "a", "real": "a", "imag": "T(0.0)",
     "cos": "cos(a)", "sin": "sin(a)", "tan": "tan(a)",
     "cosh": "cosh_T(a)", "sinh": "sinh_T(a)", "tanh": "tanh_T(a)",
-    "exp": "exp(a)", "expm1": "expm1_T(a)", "log": "log(a)", "log1p": "log1p_T(a)",
-    "log2": "log2(a)", "log10": "log10_T(a)",
+    "exp": "xexp_T(a)", "expm1": "expm1_T(a)", "log": "xlog_T(a)", "log1p": "log1p_T(a)",
+    "log2": "log2_T(a)", "log10": "log10_T(a)",
     "isfinite": "!isinf_T(a) && !isnan_T(a)", "isinf": "isinf_T(a)", "isnan": "isnan_T(a)",
     "negative": "-a", "reciprocal": "T(1.0) / a",
     "sign": "select(select(a, T(-1.0), a < T(0.0)), T(1.0), a > T(0.0))",
@@ -80,6 +80,35 @@ BOOL_BINARY = {
 
 # Helpers: name -> WGSL text, with T (float type), U (same-size unsigned), constants.
 _FLOAT_HELPERS = {
+    # exp and log of numr's own (WGSL's built-ins are off by tens to thousands of ULP
+    # on some drivers, lavapipe included): Cody-Waite reduction by ln 2 in two parts,
+    # then Taylor polynomials on the reduced range.
+    "xexp_T": """fn xexp_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (x > T(88.72284)) { return bitcast<T>(EXPO); }
+  if (x < T(-103.98)) { return T(0.0); }
+  let k = round(x * T(1.4426950408889634));
+  let r = (x - k * T(0.693145751953125)) - k * T(1.4286068203094172e-06);
+  let p = T(1.0) + r * (T(1.0) + r * (T(0.5) + r * (T(0.16666666666666666) + r * (T(0.041666666666666664)
+          + r * (T(0.008333333333333333) + r * (T(0.001388888888888889) + r * T(0.0001984126984126984)))))));
+  let ki = i32(k);
+  if (ki < -125) { return ldexp(ldexp(p, ki + 64), -64); }
+  if (ki > 127) { return ldexp(ldexp(p, ki - 1), 1); }
+  return ldexp(p, ki);
+}""",
+    # log(x) = e ln 2 + log(1 + f), f in [-0.29, 0.41], log(1 + f) = f - f^2/2 + s (f^2/2 + R)
+    # with s = f / (2 + f) and R the atanh series of s.
+    "xlog_T": """fn xlog_T(x: T) -> T {
+  if (isnan_T(x) || x < T(0.0)) { return bitcast<T>(EXPO | U(1)); }
+  if (x == T(0.0)) { return -bitcast<T>(EXPO); }
+  if (isinf_T(x)) { return x; }
+  let fr = frexp(x);
+  var m = fr.fract; var e = fr.exp;
+  if (m < T(0.70710678118654752)) { m = m * T(2.0); e = e - 1; }
+  let ef = T(e);
+  return ef * T(0.693145751953125) + (log1pcore_T(m - T(1.0)) + ef * T(1.4286068203094172e-06));
+}""",
+    "log2_T": "fn log2_T(x: T) -> T { return xlog_T(x) * T(1.4426950408889634); }",
     "isnan_T": "fn isnan_T(x: T) -> bool { return (bitcast<U>(x) & ABS) > EXPO; }",
     "isinf_T": "fn isinf_T(x: T) -> bool { return (bitcast<U>(x) & ABS) == EXPO; }",
     "signbit_T": "fn signbit_T(x: T) -> bool { return (bitcast<U>(x) & SIGN) != U(0); }",
@@ -87,30 +116,39 @@ _FLOAT_HELPERS = {
                   "return bitcast<T>((bitcast<U>(x) & ABS) | (bitcast<U>(y) & SIGN)); }",
     # Kahan: exp(x) - 1 = (u - 1) * x / log(u), exact cancellation near 0.
     "expm1_T": """fn expm1_T(x: T) -> T {
-  let u = exp(x);
+  let u = xexp_T(x);
   if (u == T(1.0)) { return x; }
   let um1 = u - T(1.0);
   if (um1 == T(-1.0)) { return T(-1.0); }
   if (isinf_T(u)) { return u; }
-  return um1 * x / log(u);
+  return um1 * x / xlog_T(u);
 }""",
     # Goldberg: log(1 + x) = log(u) * x / (u - 1), u = 1 + x rounded.
+    # Near 0 the series core directly (no 1 + x to round); further out 1 + x is
+    # exact (x < 0) or its rounding costs under an ULP of the result.
+    # Note: compensated forms (x - (u - 1)) are folded away by drivers that
+    # reassociate, lavapipe included, so none are used.
     "log1p_T": """fn log1p_T(x: T) -> T {
-  let u = T(1.0) + x;
-  if (u == T(1.0)) { return x; }
-  if (isinf_T(u)) { return u; }
-  return log(u) * x / (u - T(1.0));
+  if (abs(x) < T(0.29)) { return log1pcore_T(x); }
+  return xlog_T(T(1.0) + x);
 }""",
-    "log10_T": "fn log10_T(x: T) -> T { return log2(x) * T(0.30102999566398119521); }",
+    "log1pcore_T": """fn log1pcore_T(f: T) -> T {
+  let s = f / (T(2.0) + f);
+  let z = s * s;
+  let R = z * (T(0.6666666666666666) + z * (T(0.4) + z * (T(0.2857142857142857) + z * (T(0.2222222222222222) + z * T(0.18181818181818182)))));
+  let hf = T(0.5) * f * f;
+  return f - hf + s * (hf + R);
+}""",
+    "log10_T": "fn log10_T(x: T) -> T { return xlog_T(x) * T(0.43429448190325182765); }",
     "sinh_T": """fn sinh_T(x: T) -> T {
   let y = abs(x);
   var r: T;
   if (y < T(1.0)) { let e = expm1_T(y); r = T(0.5) * (e + e / (e + T(1.0))); }
-  else { let h = exp(y * T(0.5)); r = (T(0.5) * h) * h - T(0.5) / (h * h); }
+  else { let h = xexp_T(y * T(0.5)); r = (T(0.5) * h) * h - T(0.5) / (h * h); }
   return copysign_T(r, x);
 }""",
     "cosh_T": """fn cosh_T(x: T) -> T {
-  let h = exp(abs(x) * T(0.5));
+  let h = xexp_T(abs(x) * T(0.5));
   return (T(0.5) * h) * h + T(0.5) / (h * h);
 }""",
     "tanh_T": """fn tanh_T(x: T) -> T {
@@ -123,12 +161,12 @@ _FLOAT_HELPERS = {
     "asinh_T": """fn asinh_T(x: T) -> T {
   let y = abs(x);
   var r: T;
-  if (y > T(1e18)) { r = log(y) + T(0.69314718055994530942); }
+  if (y > T(1e18)) { r = xlog_T(y) + T(0.69314718055994530942); }
   else { let y2 = y * y; r = log1p_T(y + y2 / (T(1.0) + sqrt(T(1.0) + y2))); }
   return select(copysign_T(r, x), x, isnan_T(x) || isinf_T(x));
 }""",
     "acosh_T": """fn acosh_T(x: T) -> T {
-  if (x > T(1e18)) { return select(log(x) + T(0.69314718055994530942), x, isinf_T(x)); }
+  if (x > T(1e18)) { return select(xlog_T(x) + T(0.69314718055994530942), x, isinf_T(x)); }
   let t = x - T(1.0);
   return log1p_T(t + sqrt(t * (x + T(1.0))));
 }""",
@@ -150,7 +188,7 @@ _FLOAT_HELPERS = {
   if (x == y) { return x + T(0.69314718055994530942); }
   let d = x - y;
   if (isnan_T(d)) { return d; }
-  return max(x, y) + log1p_T(exp(-abs(d)));
+  return max(x, y) + log1p_T(xexp_T(-abs(d)));
 }""",
     # NumPy's float remainder/floor_divide (npy_divmod), with WGSL's % as fmod.
     # Note: WGSL defines float % as x - y * trunc(x / y), which loses digits once
