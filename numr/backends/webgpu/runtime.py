@@ -122,7 +122,7 @@ class Runtime:
         self._serial = 0
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
         self._free_bytes = 0
-        self._deferred: list[Block] = []             # released while work is pending
+        self._used: set[int] = set()                 # serials the pending batch binds
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
         self._pipelines: dict[Any, tuple] = {}       # kernel key -> (pipeline, layout)
         self._layouts: dict[int, tuple] = {}         # n buffers -> (bg layout, pl layout)
@@ -166,12 +166,8 @@ class Runtime:
         return Storage(Block(buffer, size, self._serial), self)
 
     def release(self, block: Block) -> None:
-        """Back to the pool. A block released while recorded work may still read it
-        waits for the next submit: an upload (``queue.write_buffer``) into it would
-        otherwise run before that work."""
-        if self._encoder is not None:
-            self._deferred.append(block)
-            return
+        """Back to the pool. Reuse by later recorded dispatches is safe (WebGPU orders
+        them); an upload into a block the pending batch uses flushes first (see upload)."""
         self._free.setdefault(block.nbytes, []).append(block)
         self._free_bytes += block.nbytes
         if self._free_bytes > POOL_KEEP_BYTES:
@@ -198,6 +194,10 @@ class Runtime:
 
     def upload(self, storage: Storage, data: bytes | memoryview) -> None:
         """Write bytes at the start of a fresh buffer (nothing recorded reads it yet)."""
+        if storage.block.serial in self._used:
+            # queue.write_buffer runs before the pending batch: recorded work that reads
+            # this (recycled) buffer must be submitted first.
+            self.flush()
         n = len(data)
         if n % 4:
             data = bytes(data) + b"\0" * (4 - n % 4)
@@ -288,7 +288,9 @@ class Runtime:
             raise ValueError(f"webgpu: kernel {key[0]!r} needs {len(params)} parameter "
                              f"words; at most {SLOT_WORDS} (too many dimensions)")
         self._arena_host[base:base + len(params)] = params
-        bkey = (n, *[b.serial for b in blocks])
+        serials = [b.serial for b in blocks]
+        self._used.update(serials)
+        bkey = (n, *serials)
         bg = self._bind_groups.get(bkey)
         if bg is None:
             entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
@@ -311,7 +313,7 @@ class Runtime:
         self.stats["dispatches"] += 1
 
     def flush(self) -> None:
-        """Submit everything recorded (a sync point); pending releases reach the pool."""
+        """Submit everything recorded (a sync point)."""
         if self._encoder is None:
             return
         if self._pass is not None:
@@ -328,9 +330,7 @@ class Runtime:
         finally:
             self._encoder = None
         self.stats["submits"] += 1
-        deferred, self._deferred = self._deferred, []
-        for block in deferred:
-            self.release(block)
+        self._used.clear()
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""

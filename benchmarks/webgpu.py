@@ -1,0 +1,44 @@
+"""A chain of 1000 small elementwise ops on webgpu:0: microseconds per op, amortised
+(recording + one submit + one read back). Run: python benchmarks/webgpu.py"""
+
+from __future__ import annotations
+
+import os
+import time
+
+os.environ.setdefault("NUMR_WEBGPU_EXPERIMENTAL", "1")
+
+import numpy as np  # noqa: E402
+
+import numr as xp  # noqa: E402
+
+
+def chain(x, n: int):
+    for _ in range(n // 2):
+        x = x * 1.0001
+        x = x + 0.5
+    return x
+
+
+def main() -> None:
+    dev = xp.__array_namespace_info__().devices()
+    gpu = [d for d in dev if str(d).startswith("webgpu")]
+    if not gpu:
+        print("no webgpu device (install wgpu and a Vulkan driver)")
+        return
+    d = gpu[0]
+    x = xp.asarray(np.ones(64, dtype=np.float32), device=d)
+    np.asarray(chain(x, 1000).to_device("cpu"))  # warm: pipelines, bind groups, pool
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        y = chain(x, 1000)
+        np.asarray(y.to_device("cpu"))
+        best = min(best, time.perf_counter() - t)
+    info = d.backend.__class__.__name__
+    print(f"{d} ({info}): 1000 elementwise ops on 64 float32: {best * 1e3:.2f} ms total, "
+          f"{best * 1e6 / 1000:.2f} us per op amortised (best of 5)")
+
+
+if __name__ == "__main__":
+    main()
