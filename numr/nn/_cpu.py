@@ -5,7 +5,13 @@ one every backward variant, so each dtype compiles two kernels, not one per opti
 combination; absent weight/bias are passed as ones/zeros in the accumulator dtype
 (tiny arrays that stay in cache). Each row is read from memory once into a per-chunk
 work row of accumulator precision, reduced and written from there (it stays in cache),
-so the op makes one pass over memory.
+so the op makes one pass over memory. The passes over the cached row are fused as far
+as accuracy allows (the load with the first sum; in the backward, xhat, the weight/bias
+partial sums and both row sums in one loop): for narrow rows (1024) the time spent on
+the cached row is as large as the memory time on one core. Layer norm keeps a second
+pass for the variance (sum of squared deviations from the mean), exact for large means.
+Chunks of rows go to threads dynamically, so a descheduled thread does not hold the
+op up on a shared machine.
 
 numba has no CPU float16, so float16 arrays arrive as their uint16 bits: loads decode
 through a 65536-entry table, stores round to nearest even by bit arithmetic; sums are
@@ -19,7 +25,7 @@ latency, not by memory.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, get_num_threads, types
+from numba import njit, prange, get_num_threads, parallel_chunksize, types
 from numba.extending import overload
 
 # float16 bits -> float32 value, for every bit pattern.
@@ -125,20 +131,58 @@ def _sum_dev2(buf, mu):
     return a
 
 
+# The fused row passes below read a row from memory and reduce it in the same loop:
+# each pass over the row costs time even from cache (a narrow row is compute-bound as
+# much as memory-bound on a single core), so fewer passes is faster. Only sums are
+# reassociated (_REDUCE); every stored value is computed as in the unfused code.
+
 @njit(**_REDUCE)
-def _sum(buf):
+def _load_row(x, xi, ri, si, buf, has_r, write_s, square):
+    """buf = xi [+ ri] in the accumulator dtype (s rounded to x's dtype, as stored into
+    si when write_s); returns sum(buf), or sum(buf**2) when square (rms norm)."""
+    n = buf.shape[0]
     a = _cast(buf, 0.0)
-    for j in range(buf.shape[0]):
-        a += buf[j]
+    if has_r:
+        if write_s:
+            for j in range(n):
+                v = _load(xi, j) + _load(ri, j)
+                _store(si, j, v)
+                # normalise s as stored, so forward and backward see the same s
+                u = _round(x, v)
+                buf[j] = u
+                a += u * u if square else u
+        else:
+            for j in range(n):
+                u = _round(x, _load(xi, j) + _load(ri, j))
+                buf[j] = u
+                a += u * u if square else u
+    else:
+        for j in range(n):
+            u = _load(xi, j)
+            buf[j] = u
+            a += u * u if square else u
     return a
 
 
 @njit(**_REDUCE)
-def _sum_prod(a, b):
-    s = _cast(a, 0.0)
-    for j in range(a.shape[0]):
-        s += a[j] * b[j]
-    return s
+def _bwd_row(xs, gyi, w, mu, rs, gw, pwc, pbc, want_w, want_b):
+    """One pass of the backward over a row: xs becomes xhat, gw the gradient reaching
+    xhat (gy * w); the weight/bias partial sums grow; returns (sum(gw), sum(gw * xhat))."""
+    a = _cast(xs, 0.0)
+    c = _cast(xs, 0.0)
+    for j in range(xs.shape[0]):
+        g = _load(gyi, j)
+        h = (xs[j] - mu) * rs
+        xs[j] = h
+        gwj = g * w[j]
+        gw[j] = gwj
+        if want_w:
+            pwc[j] += g * h
+        if want_b:
+            pbc[j] += g
+        a += gwj
+        c += gwj * h
+    return a, c
 
 
 @njit(parallel=True, fastmath=False, cache=True, error_model="numpy")
@@ -154,26 +198,16 @@ def _fwd_kernel(x, r, w, b, y, s, work, eps, center, has_r, write_s):
     for c in prange(chunks):
         buf = work[c]
         for i in range(c * per, min(rows, (c + 1) * per)):
-            xi, yi = x[i], y[i]
-            # the one read of the row from memory
-            if has_r:
-                ri, si = r[i], s[i]
-                if write_s:
-                    for j in range(n):
-                        v = _load(xi, j) + _load(ri, j)
-                        _store(si, j, v)
-                        # normalise s as stored, so forward and backward see the same s
-                        buf[j] = _round(x, v)
-                else:
-                    for j in range(n):
-                        buf[j] = _round(x, _load(xi, j) + _load(ri, j))
-            else:
-                for j in range(n):
-                    buf[j] = _load(xi, j)
-            mu = _cast(buf, 0.0)
+            yi = y[i]
+            # the one read of the row from memory, reduced on the way in
+            a = _load_row(x, x[i], r[i], s[i], buf, has_r, write_s, not center)
             if center:
-                mu = _cast(buf, _sum(buf) / n)
-            rs = _cast(buf, 1.0 / np.sqrt(_sum_dev2(buf, mu) / n + eps))
+                mu = _cast(buf, a / n)
+                var = _sum_dev2(buf, mu) / n  # two passes: exact for large means
+            else:
+                mu = _cast(buf, 0.0)
+                var = a / n
+            rs = _cast(buf, 1.0 / np.sqrt(var + eps))
             for j in range(n):
                 _store(yi, j, (buf[j] - mu) * rs * w[j] + b[j])
 
@@ -183,40 +217,28 @@ def _bwd_kernel(gy, s, gs, w, gx, pw, pb, work, eps, center, has_gs, want_w, wan
     """grad of y = norm(s) * w + b per row, plus gs: gx; per-chunk partial sums of the
     weight (pw) and bias (pb) gradients.
 
-    gy, s, gs, gx: (rows, n) storage dtype; w: (n,), pw, pb: (chunks, n),
-    work: (chunks, 3, n) in the accumulator dtype.
+    gy, s, gs, gx: (rows, n) storage dtype; w: (n,), pw, pb: (chunks, n) ((1, n) and
+    unused when not wanted), work: (chunks, 2, n) in the accumulator dtype.
     """
     rows, n = s.shape
     chunks = work.shape[0]
     per = (rows + chunks - 1) // chunks
     for c in prange(chunks):
-        xs, gw, gr = work[c, 0], work[c, 1], work[c, 2]
+        xs, gw = work[c, 0], work[c, 1]
+        pwc, pbc = pw[c], pb[c]  # the chunk's partial sums
         for i in range(c * per, min(rows, (c + 1) * per)):
-            si, gyi, gxi = s[i], gy[i], gx[i]
-            for j in range(n):
-                xs[j] = _load(si, j)
-            mu = _cast(xs, 0.0)
+            gxi = gx[i]
+            a = _load_row(s, s[i], s[i], s[i], xs, False, False, not center)
             if center:
-                mu = _cast(xs, _sum(xs) / n)
-            rs = _cast(xs, 1.0 / np.sqrt(_sum_dev2(xs, mu) / n + eps))
-            # xs becomes xhat, gr the output gradient, gw the gradient reaching xhat
-            for j in range(n):
-                g = _load(gyi, j)
-                xs[j] = (xs[j] - mu) * rs
-                gr[j] = g
-                gw[j] = g * w[j]
-            if want_w:  # else pw is (1, n) and unused
-                pwc = pw[c]
-                for j in range(n):
-                    pwc[j] += gr[j] * xs[j]
-            if want_b:
-                pbc = pb[c]
-                for j in range(n):
-                    pbc[j] += gr[j]
-            mg = _cast(xs, 0.0)
-            if center:
-                mg = _cast(xs, _sum(gw) / n)
-            mgx = _cast(xs, _sum_prod(gw, xs) / n)
+                mu = _cast(xs, a / n)
+                var = _sum_dev2(xs, mu) / n
+            else:
+                mu = _cast(xs, 0.0)
+                var = a / n
+            rs = _cast(xs, 1.0 / np.sqrt(var + eps))
+            sg, sgx = _bwd_row(xs, gy[i], w, mu, rs, gw, pwc, pbc, want_w, want_b)
+            mg = _cast(xs, sg / n) if center else _cast(xs, 0.0)
+            mgx = _cast(xs, sgx / n)
             if has_gs:
                 gsi = gs[i]
                 for j in range(n):
@@ -239,9 +261,16 @@ def _rows(a: np.ndarray, n: int) -> np.ndarray:
 
 
 def _chunks(rows: int) -> int:
-    # a few chunks per thread balance the load; each chunk has a work row (and partial
-    # sums of the weight gradient), so not many more than that
-    return max(1, min(rows, 4 * get_num_threads()))
+    # several chunks per thread, handed out dynamically (see _dynamic): when a thread is
+    # descheduled (a shared machine) the others take its remaining chunks instead of
+    # waiting for it; each chunk has work rows and partial sums of n values, so not
+    # many more than that
+    return max(1, min(rows, 8 * get_num_threads()))
+
+
+def _dynamic():
+    """Hand prange iterations (chunks of rows) to threads one at a time."""
+    return parallel_chunksize(1)
 
 
 def _param(p, n: int, acc: np.dtype, fill: float) -> np.ndarray:
@@ -266,8 +295,9 @@ def norm_forward(x: np.ndarray, residual, weight, bias, eps: float, center: bool
     y2 = _rows(y, n)
     s2 = _rows(s, n) if want_sum else y2
     work = np.empty((_chunks(x2.shape[0]), n), acc)
-    _fwd_kernel(x2, r2, _param(weight, n, acc, 1.0), _param(bias, n, acc, 0.0), y2, s2, work,
-                float(eps), bool(center), residual is not None, bool(want_sum))
+    with _dynamic():
+        _fwd_kernel(x2, r2, _param(weight, n, acc, 1.0), _param(bias, n, acc, 0.0), y2, s2,
+                    work, float(eps), bool(center), residual is not None, bool(want_sum))
     return y, s
 
 
@@ -281,16 +311,18 @@ def norm_backward(grad_y: np.ndarray, s: np.ndarray, grad_s, weight, eps: float,
     acc = _acc_dtype(dtype)
     rows = s.size // n if n else 0
     chunks = _chunks(rows)
-    pw = np.zeros((chunks if want_weight else 1, n), acc)
-    pb = np.zeros((chunks if want_bias else 1, n), acc)
+    # partial sums per chunk (a few rows of n: small next to the op's arrays)
+    pw = np.zeros((chunks, n), acc)
+    pb = np.zeros((chunks, n), acc)
     if gx.size:
         s2 = _rows(s, n)
         gy2 = _rows(grad_y, n)
         gs2 = _rows(grad_s, n) if grad_s is not None else gy2
-        work = np.empty((chunks, 3, n), acc)
-        _bwd_kernel(gy2, s2, gs2, _param(weight, n, acc, 1.0), _rows(gx, n), pw, pb, work,
-                    float(eps), bool(center), grad_s is not None, bool(want_weight),
-                    bool(want_bias))
+        work = np.empty((chunks, 2, n), acc)
+        with _dynamic():
+            _bwd_kernel(gy2, s2, gs2, _param(weight, n, acc, 1.0), _rows(gx, n), pw, pb,
+                        work, float(eps), bool(center), grad_s is not None,
+                        bool(want_weight), bool(want_bias))
     gw = pw.sum(axis=0).astype(dtype) if want_weight else None
     gb = pb.sum(axis=0).astype(dtype) if want_bias else None
     return gx, gw, gb
