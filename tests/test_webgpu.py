@@ -27,8 +27,24 @@ def _backend():
 _B = _backend()
 pytestmark = pytest.mark.skipif(_B is None, reason="no WebGPU adapter (install a Vulkan "
                                                      "driver, e.g. mesa-vulkan-drivers)")
-if _B is not None and backends._loaded.get("webgpu") is None:
-    backends._loaded["webgpu"] = _B  # only for this module's process (see docstring)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _experimental_webgpu():
+    """Serve webgpu:0 for this module's tests only: other tests in the same worker keep
+    seeing webgpu as absent (the device fixture must not pick up half a backend)."""
+    from numr import _devices
+
+    previous = backends._loaded.get("webgpu", None)
+    had = "webgpu" in backends._loaded
+    backends._loaded["webgpu"] = _B
+    yield
+    for key in [k for k in _devices._devices if k[0] == "webgpu"]:
+        del _devices._devices[key]
+    if had:
+        backends._loaded["webgpu"] = previous
+    else:
+        del backends._loaded["webgpu"]
 
 D = "webgpu:0"
 
