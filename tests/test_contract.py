@@ -7,7 +7,7 @@ import numr
 NO_OP = {"asarray", "broadcast_shapes", "can_cast", "isdtype", "result_type",
          "set_default_device"}
 CORE = {"from_host", "to_host", "astype", "getitem", "getslice", "setitem", "assign",
-        "dlpack", "dlpack_device", "from_dlpack", "scalar", "finfo", "iinfo"}
+        "dlpack", "dlpack_device", "from_dlpack", "scalar", "sync", "finfo", "iinfo"}
 
 
 def _functions(module):

@@ -62,6 +62,7 @@ Besides those, every backend provides these ops:
 ``dlpack(x, stream, max_version, dl_device, copy)`` and ``dlpack_device(x)``.
 ``from_dlpack(obj, copy)``     native array from a DLPack producer on this device.
 ``scalar(x)``                  the Python scalar of a size-1 array (a sync point).
+``sync()``                     wait until the device has done all the work given to it.
 ``finfo(dtype)``/``iinfo(dtype)`` machine limits as plain Python numbers.
 """
 
@@ -89,7 +90,7 @@ def load_backend(kind: str) -> Any:
     backend = None
     try:
         module = importlib.import_module(_MODULES[kind])
-    except ImportError:
+    except (ImportError, OSError):  # the package, or a shared library it needs, is absent
         module = None
     if module is not None:
         backend = getattr(module, "BACKEND", None)

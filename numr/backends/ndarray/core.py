@@ -72,6 +72,10 @@ def build(c) -> dict:
         a = xp.from_dlpack(obj)
         return a.copy() if copy else a
 
+    def sync():
+        if not on_host:
+            xp.cuda.get_current_stream().synchronize()
+
     def scalar(a):
         return a.item()
 
@@ -88,4 +92,5 @@ def build(c) -> dict:
             "getslice": getslice,
             "setitem": setitem, "assign": assign, "dlpack": dlpack,
             "dlpack_device": dlpack_device, "from_dlpack": from_dlpack, "scalar": scalar,
+            "sync": sync,
             "finfo": finfo, "iinfo": iinfo}
