@@ -82,6 +82,13 @@ def _python_scalar(value: Any) -> Any:
 _SCALARS = (bool, int, float, complex)
 
 
+_KINDS = ("bool", "uint", "int", "float", "complex")
+
+
+def _kind_order(d: dt.DType) -> tuple[int, int]:
+    return (_KINDS.index(d.kind), d.itemsize)
+
+
 def result_type(*arrays_and_dtypes: Array | dt.DType | bool | int | float | complex) -> dt.DType:
     """The dtype that promotion gives for arrays, dtypes and Python scalars.
 
@@ -109,6 +116,11 @@ def result_type(*arrays_and_dtypes: Array | dt.DType | bool | int | float | comp
             scalars.append(s)
     if not dtypes:
         raise ValueError("result_type: at least one array or dtype is required")
+    # Note: promotion across kinds (NumPy's rule) is not associative (int8, uint16 and
+    # float32 give float32 or float64 by grouping), so the dtypes are promoted in one
+    # fixed order, kind by kind from bool to complex: the answer never depends on the
+    # order of the arguments, and integers widen before meeting a float.
+    dtypes.sort(key=_kind_order)
     d = dtypes[0]
     for other in dtypes[1:]:
         d = promote_on(d, other, device)
