@@ -12,8 +12,9 @@ import numr
 from numr.backends import load_backend
 from helpers import assert_array, to_np
 
+pytest.importorskip("cupy", reason="CuPy is not installed")
 _CUDA = load_backend("cuda")
-pytestmark = pytest.mark.skipif(_CUDA is None, reason="no CUDA device (CuPy or GPU missing)")
+pytestmark = pytest.mark.skipif(_CUDA is None, reason="no CUDA device (no GPU)")
 
 
 def _gpus() -> int:
