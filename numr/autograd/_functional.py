@@ -288,13 +288,7 @@ class _Checkpoint:
             poss.append(i)
         with enable_grad():
             out = self.f(*new)
-        outs = list(out) if isinstance(out, tuple) else [out]
-        gs = list(g) if isinstance(g, tuple) else [g]
-        roots, seeds = [], []
-        for o, s in zip(outs, gs):
-            if s is not None and type(o) is Var and o._rg:
-                roots.append(o)
-                seeds.append(s)
+        roots, seeds = _tape.seeded_roots(out, g)
         res = _tape.backward(roots, seeds, create_graph=create, targets=ins) if roots \
             else [None] * len(ins)
         return dict(zip(poss, res))

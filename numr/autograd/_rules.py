@@ -679,7 +679,7 @@ def composite(fn: Callable) -> Callable:
     def vjp(xp, g, ans, args, kwargs, pos):
         import numr
         from . import _tape
-        from ._var import Var, mkvar
+        from ._var import mkvar
         import numr.autograd as ag
 
         create = xp is not numr
@@ -700,13 +700,7 @@ def composite(fn: Callable) -> Callable:
             kwargs[pos] = t
         with _tape.enable_grad():
             out = fn(ag, *args, **kwargs)
-        outs = list(out) if isinstance(out, tuple) else [out]
-        gs = list(g) if isinstance(g, tuple) else [g]
-        roots, seeds = [], []
-        for o, s in zip(outs, gs):
-            if s is not None and type(o) is Var and o._rg:
-                roots.append(o)
-                seeds.append(s)
+        roots, seeds = _tape.seeded_roots(out, g)
         if not roots:
             return None
         return _tape.backward(roots, seeds, create_graph=create, targets=[t])[0]

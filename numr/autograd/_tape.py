@@ -157,6 +157,19 @@ _FREED = ("backward: the graph was already freed by an earlier backward pass; pa
           "retain_graph=True to the first one to go through it twice")
 
 
+def seeded_roots(out: Any, g: Any) -> tuple[list, list]:
+    """The tracked outputs of ``out`` (one array or a tuple) and their cotangents from
+    ``g`` (matching it), skipping untracked outputs and absent cotangents."""
+    outs = list(out) if isinstance(out, tuple) else [out]
+    gs = list(g) if isinstance(g, tuple) else [g]
+    roots, seeds = [], []
+    for o, s in zip(outs, gs):
+        if s is not None and getattr(o, "_rg", False):  # a Var that requires grad
+            roots.append(o)
+            seeds.append(s)
+    return roots, seeds
+
+
 def backward(roots: Sequence[Any], seeds: Sequence[Any], *, create_graph: bool = False,
              retain_graph: bool | None = None, targets: Sequence[Any] | None = None,
              allow_unused: bool = True) -> list | None:
