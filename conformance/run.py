@@ -138,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("suite", type=Path, help="checkout of data-apis/array-api-tests")
     p.add_argument("--device", default="cpu", help="cpu, cuda[:N] or webgpu[:N] (default cpu)")
+    p.add_argument("--module", default="numr", choices=["numr", "numr.autograd"],
+                   help="the namespace under test: numr, or the differentiable one")
     p.add_argument("--max-examples", type=int, default=100, help="Hypothesis examples per test")
     p.add_argument("--workers", default="auto",
                    help="pytest-xdist workers ('auto', a number, or 0 for none)")
@@ -166,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
 
     env = dict(os.environ)
     env["NUMR_DEVICE"] = args.device
-    env["ARRAY_API_TESTS_MODULE"] = "numr"
+    env["ARRAY_API_TESTS_MODULE"] = args.module
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"xfails-{kind}-",
@@ -197,11 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         os.unlink(tmp.name)
 
     counts = parse_counts(last)
-    print(f"run.py: device {args.device}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    # One row per (device, namespace): numr.autograd's rows say so.
+    label = args.device if args.module == "numr" else f"{args.device} ({args.module})"
+    print(f"run.py: device {label}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     partial = bool(extra)
     if rc in (0, 1) and not args.no_record and (args.record or not partial):
         record({
-            "device": args.device,
+            "device": label,
             "passed": str(counts["passed"]),
             "failed": str(counts["failed"] + counts["error"]),
             "xfailed": str(counts["xfailed"]),
