@@ -329,3 +329,17 @@ def test_training_steps_do_not_grow_memory(device):
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     assert after - before < 50_000, after - before
+
+
+def test_hessian_with_several_arguments(device):
+    x0, y0 = np.array([0.5, -1.0, 2.0]), np.array([1.5, 0.25, -0.5])
+    f = lambda x, y: ag.sum(x * x * y) + ag.sum(y ** 3)
+    h = ag.hessian(f, argnums=(0, 1))(numr.asarray(x0, device=device),
+                                      numr.asarray(y0, device=device))
+    want = [[np.diag(2 * y0), np.diag(2 * x0)], [np.diag(2 * x0), np.diag(6 * y0)]]
+    for i in range(2):
+        for j in range(2):
+            assert h[i][j].device == device and h[i][j].shape == (3, 3)
+            np.testing.assert_allclose(_np(h[i][j]), want[i][j], rtol=1e-12, atol=1e-12)
+    with pytest.raises(TypeError, match="hessian: argnums"):
+        ag.hessian(f, argnums=(0, 1.5))

@@ -229,12 +229,20 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     return jac
 
 
-def hessian(f: Callable, argnums: int = 0) -> Callable:
-    """``f`` -> the function computing the Hessian of scalar ``f`` (shape ``in.shape +
-    in.shape``) as the Jacobian of the gradient."""
-    if not isinstance(argnums, int):
-        raise TypeError("hessian: argnums must be an int")
-    return jacobian(grad(f, argnums), argnums)
+def hessian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
+    """``f`` -> the function computing the Hessian of scalar ``f`` as the Jacobian of
+    the gradient: shape ``in.shape + in.shape`` for one argument; for a tuple of
+    ``argnums``, a tuple of tuples ``H[i][j]`` of shape ``in_i.shape + in_j.shape``."""
+    if isinstance(argnums, int):
+        return jacobian(grad(f, argnums), argnums)
+    if not isinstance(argnums, (tuple, list)) or not all(isinstance(a, int) for a in argnums):
+        raise TypeError(f"hessian: argnums must be an int or a tuple of ints, got {argnums!r}")
+    nums = tuple(argnums)
+    g = grad(f, nums)
+
+    def hess(*args):
+        return tuple(jacobian(lambda *a, i=i: g(*a)[i], nums)(*args) for i in range(len(nums)))
+    return hess
 
 
 def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
