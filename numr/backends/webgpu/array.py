@@ -8,6 +8,7 @@ the buffer returns to the pool when the last array using it is collected.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -15,6 +16,7 @@ from ... import _dtypes as dt
 from .runtime import Runtime, Storage
 
 
+@functools.lru_cache(maxsize=4096)  # every new array asks; shapes repeat
 def c_strides(shape: tuple) -> tuple:
     strides = []
     s = 1

@@ -11,13 +11,27 @@ bind group depends only on the buffers it binds and is reused across dispatches.
 from __future__ import annotations
 
 import os
+import struct
 from typing import Any, Callable, Sequence
-
-import numpy as np
 
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # quiets Mesa's warnings on headless hosts
 
 import wgpu  # noqa: E402
+
+# Note: recording a dispatch through wgpu-py's public methods costs three Python-level
+# error-capturing wrappers (plus a cffi array per set_bind_group), about half of the
+# recording time of a small op. The compute-pass commands report their errors when the
+# pass ends / the encoder finishes (which still go through wgpu-py), so numr calls the
+# three native functions directly where wgpu-py's wgpu-native backend exposes them,
+# and falls back to the public methods otherwise.
+try:
+    from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
+
+    _SET_PIPELINE = _lib.wgpuComputePassEncoderSetPipeline
+    _SET_BIND_GROUP = _lib.wgpuComputePassEncoderSetBindGroup
+    _DISPATCH = _lib.wgpuComputePassEncoderDispatchWorkgroups
+except Exception:  # another wgpu-py backend or layout: the public API
+    _ffi = None
 
 # Features numr asks for where the adapter has them (dtypes and faster reductions).
 WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
@@ -64,7 +78,8 @@ def bucket(nbytes: int) -> int:
 
 
 class Block:
-    """One pooled GPU storage buffer; ``serial`` keys bind groups (ids get reused)."""
+    """One pooled GPU storage buffer. Bind groups are keyed by the Block objects
+    themselves (identity), which the cache keeps alive, so a key is never reused."""
 
     __slots__ = ("buffer", "nbytes", "serial")
 
@@ -122,18 +137,23 @@ class Runtime:
         self._serial = 0
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
         self._free_bytes = 0
-        self._used: set[int] = set()                 # serials the pending batch binds
+        self._used: set[Block] = set()               # blocks the pending batch binds
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
         self._pipelines: dict[Any, tuple] = {}       # kernel key -> (pipeline, layout)
         self._layouts: dict[int, tuple] = {}         # n buffers -> (bg layout, pl layout)
-        self._bind_groups: dict[tuple, Any] = {}     # (n, serials...) -> bind group
+        self._bind_groups: dict[tuple, tuple] = {}   # blocks -> (bind group, native ptr)
+        self.plans: dict[tuple, Any] = {}            # launch signature -> plan (kernels)
         self._arena = self.device.create_buffer(
             label="numr params", size=ARENA_SLOTS * SLOT_BYTES,
             usage=wgpu.BufferUsage.UNIFORM | wgpu.BufferUsage.COPY_DST)
-        self._arena_host = np.zeros(ARENA_SLOTS * SLOT_WORDS, dtype=np.uint32)
+        self._arena_host = bytearray(ARENA_SLOTS * SLOT_BYTES)
+        self._packers: dict[int, Any] = {}           # n words -> struct.Struct
         self._slots = 0
         self._encoder = None
         self._pass = None
+        self._pass_ptr = None                        # the open pass's native handle
+        self._last_pipe = None                       # skips a repeated set_pipeline
+        self._offset = _ffi.new("uint32_t[1]") if _ffi is not None else None
         # Counters the tests and benchmarks read.
         self.stats = {"buffers_created": 0, "submits": 0, "dispatches": 0,
                       "pipelines": 0, "bind_groups": 0, "staging_created": 0}
@@ -179,12 +199,15 @@ class Runtime:
             blocks = self._free[size]
             while blocks and self._free_bytes > keep:
                 block = blocks.pop()
+                if block in self._used:
+                    # recorded work still reads it: submit that work before destroying
+                    self.flush()
                 self._free_bytes -= size
                 block.buffer.destroy()
-                self._forget(block.serial)
+                self._forget(block)
 
-    def _forget(self, serial: int) -> None:
-        for key in [k for k in self._bind_groups if serial in k[1:]]:
+    def _forget(self, block: Block) -> None:
+        for key in [k for k in self._bind_groups if block in k]:
             del self._bind_groups[key]
 
     def pooled_bytes(self) -> int:
@@ -194,7 +217,7 @@ class Runtime:
 
     def upload(self, storage: Storage, data: bytes | memoryview) -> None:
         """Write bytes at the start of a fresh buffer (nothing recorded reads it yet)."""
-        if storage.block.serial in self._used:
+        if storage.block in self._used:
             # queue.write_buffer runs before the pending batch: recorded work that reads
             # this (recycled) buffer must be submitted first.
             self.flush()
@@ -217,8 +240,7 @@ class Runtime:
             staging = self.device.create_buffer(size=size, usage=_STAGING)
             self.stats["staging_created"] += 1
         self._open()
-        self._pass.end()
-        self._pass = None
+        self._end_pass()
         self._encoder.copy_buffer_to_buffer(storage.block.buffer, offset, staging, 0, nbytes)
         self.flush()
         try:
@@ -272,55 +294,85 @@ class Runtime:
             if self._encoder is None:
                 self._encoder = self.device.create_command_encoder()
             self._pass = self._encoder.begin_compute_pass()
+            self._pass_ptr = self._pass._internal if _ffi is not None else None
+            self._last_pipe = None
+
+    def _end_pass(self) -> None:
+        if self._pass is not None:
+            self._pass.end()
+            self._pass = None
+            self._pass_ptr = None
 
     def dispatch(self, key: Any, source: Callable[[], str], blocks: Sequence[Block],
                  params: Sequence[int], groups: int) -> None:
         """Record one dispatch of ``groups`` workgroups (spread over x and y beyond the
         per-dimension limit) reading ``blocks[:-1]`` and writing ``blocks[-1]``."""
-        n = len(blocks)
-        pipe = self.pipeline(key, source, n)
-        if self._slots == ARENA_SLOTS:
-            self.flush()
-        slot = self._slots
-        self._slots = slot + 1
-        base = slot * SLOT_WORDS
+        self.record(self.pipeline(key, source, len(blocks)), tuple(blocks), params, groups)
+
+    def record(self, pipe: Any, blocks: tuple, params: Sequence[int], groups: int) -> None:
+        """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
+        launch plans): the hot path of every op, so it builds as little as it can."""
         if len(params) > SLOT_WORDS:
-            raise ValueError(f"webgpu: kernel {key[0]!r} needs {len(params)} parameter "
-                             f"words; at most {SLOT_WORDS} (too many dimensions)")
-        self._arena_host[base:base + len(params)] = params
-        serials = [b.serial for b in blocks]
-        self._used.update(serials)
-        bkey = (n, *serials)
-        bg = self._bind_groups.get(bkey)
+            raise ValueError(f"webgpu: a kernel needs {len(params)} parameter words; at "
+                             f"most {SLOT_WORDS} (too many dimensions)")
+        slot = self._slots
+        if slot == ARENA_SLOTS:
+            self.flush()
+            slot = 0
+        self._slots = slot + 1
+        n = len(params)
+        packer = self._packers.get(n)
+        if packer is None:
+            packer = self._packers[n] = struct.Struct(f"<{n}I")
+        packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
+        self._used.update(blocks)
+        bg = self._bind_groups.get(blocks)
         if bg is None:
-            entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
-                                                    "size": SLOT_BYTES}}]
-            entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
-                                                         "size": b.nbytes}}
-                        for i, b in enumerate(blocks)]
-            bg = self.device.create_bind_group(layout=self._layout(n)[0], entries=entries)
-            self._bind_groups[bkey] = bg
-            self.stats["bind_groups"] += 1
+            bg = self._bind_group(blocks)
         if self._pass is None:
             self._open()
-        p = self._pass
-        p.set_pipeline(pipe)
-        p.set_bind_group(0, bg, (slot * SLOT_BYTES,))
-        if groups <= 65535:
-            p.dispatch_workgroups(groups)
+        if self._pass_ptr is not None:
+            ptr = self._pass_ptr
+            if pipe is not self._last_pipe:
+                _SET_PIPELINE(ptr, pipe._internal)
+                self._last_pipe = pipe
+            self._offset[0] = slot * SLOT_BYTES
+            _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset)
+            if groups <= 65535:
+                _DISPATCH(ptr, groups, 1, 1)
+            else:
+                _DISPATCH(ptr, 65535, -(-groups // 65535), 1)
         else:
-            p.dispatch_workgroups(65535, -(-groups // 65535))
+            p = self._pass
+            p.set_pipeline(pipe)
+            p.set_bind_group(0, bg[0], (slot * SLOT_BYTES,))
+            if groups <= 65535:
+                p.dispatch_workgroups(groups)
+            else:
+                p.dispatch_workgroups(65535, -(-groups // 65535))
         self.stats["dispatches"] += 1
+
+    def _bind_group(self, blocks: tuple) -> tuple:
+        n = len(blocks)
+        entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
+                                                "size": SLOT_BYTES}}]
+        entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
+                                                     "size": b.nbytes}}
+                    for i, b in enumerate(blocks)]
+        bg = self.device.create_bind_group(layout=self._layout(n)[0], entries=entries)
+        pair = (bg, bg._internal if _ffi is not None else None)
+        self._bind_groups[blocks] = pair
+        self.stats["bind_groups"] += 1
+        return pair
 
     def flush(self) -> None:
         """Submit everything recorded (a sync point)."""
         if self._encoder is None:
             return
-        if self._pass is not None:
-            self._pass.end()
-            self._pass = None
+        self._end_pass()
         if self._slots:
-            self.queue.write_buffer(self._arena, 0, self._arena_host[:self._slots * SLOT_WORDS])
+            self.queue.write_buffer(self._arena, 0,
+                                    memoryview(self._arena_host)[:self._slots * SLOT_BYTES])
             self._slots = 0
         try:
             self.queue.submit([self._encoder.finish()])
@@ -331,6 +383,11 @@ class Runtime:
             self._encoder = None
         self.stats["submits"] += 1
         self._used.clear()
+
+    def wait(self) -> None:
+        """Submit everything recorded and wait until the device has finished it."""
+        self.flush()
+        self.queue.on_submitted_work_done_sync()
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""
