@@ -54,7 +54,9 @@ def host(a):
 
 
 def rt():
-    return xp.asarray([0], device=D)._device.ops.sync.__self__
+    from numr.backends.webgpu.runtime import runtime
+
+    return runtime(0)
 
 
 def test_dtypes_follow_adapter_features():
@@ -227,3 +229,150 @@ def test_unheld_dtype_is_a_type_error():
         pytest.skip("this adapter holds float64")
     with pytest.raises(TypeError, match="float64"):
         xp.asarray([1.0], dtype=xp.float64, device=D)
+
+
+# -- writes, DLPack, sync ----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float16", "int32", "float32"])
+def test_setitem_basic_keys(dtype):
+    """Packed dtypes (bool, 8/16-bit) write single elements of shared words: the strided
+    store merges bits atomically, so neighbours must survive."""
+    rng = np.random.default_rng(4)
+    h = rng.integers(0, 5, (5, 6, 7)).astype(dtype)
+    a = xp.asarray(h, device=D)
+    v = rng.integers(0, 5, (6, 1)).astype(dtype)
+    for key, value in [((1, slice(None), slice(2, 7, 2)), v),
+                       ((slice(None, None, -2), 3), v[:, 0][:7]),
+                       ((Ellipsis, 4), 1),
+                       ((0, None, slice(1, 3)), v[:2]),
+                       ((slice(1, 4), slice(None, None, 3), slice(None, None, -1)), 0)]:
+        if isinstance(value, np.ndarray) and h[key].shape[-1] != value.shape[-1] \
+                and value.shape[-1] != 1:
+            value = value[..., :1]
+        h[key] = value
+        a[key] = xp.asarray(value, device=D) if isinstance(value, np.ndarray) else \
+            (bool(value) if dtype == "bool" else value)
+        np.testing.assert_array_equal(host(a), h, err_msg=str(key))
+
+
+def test_setitem_overlap_scalar_and_errors():
+    h = np.arange(10, dtype=np.float32)
+    a = xp.asarray(h, device=D)
+    a[1:] = a[:-1]          # overlapping source and destination: the source is read first
+    h[1:] = h[:-1].copy()
+    np.testing.assert_array_equal(host(a), h)
+    a[::3] = -0.0
+    h[::3] = -0.0
+    np.testing.assert_array_equal(np.signbit(host(a)), np.signbit(h))
+    with pytest.raises(ValueError, match="setitem"):
+        a[:4] = xp.ones((3,), device=D, dtype=xp.float32)
+    with pytest.raises(NotImplementedError, match="setitem"):
+        a[xp.asarray([1, 2], device=D)] = 1.0
+
+
+def test_in_place_operators_use_assign():
+    h = np.arange(12, dtype=np.int16).reshape(3, 4)
+    a = xp.asarray(h, device=D)
+    view = a[1]
+    a += xp.asarray(np.arange(4, dtype=np.int16), device=D)
+    a *= 3
+    h += np.arange(4, dtype=np.int16)
+    h *= 3
+    np.testing.assert_array_equal(host(a), h)
+    np.testing.assert_array_equal(host(view), h[1])   # written in place, views see it
+
+
+def test_sync_waits():
+    r = rt()
+    x = xp.ones((1000,), device=D, dtype=xp.float32) * 2.0
+    assert r.pending()
+    x._device.ops.sync()
+    assert not r.pending()
+    assert float(xp.sum(x)) == 2000.0
+
+
+def test_dlpack_host_copy_only():
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = xp.asarray(h, device=D)
+    assert a.__dlpack_device__() == (15, 0)                 # kDLWebGPU
+    with pytest.raises(BufferError, match="dl_device"):
+        a.__dlpack__()
+    with pytest.raises(BufferError, match="copy=False"):
+        a.__dlpack__(dl_device=(1, 0), copy=False)
+    cap = a.__dlpack__(dl_device=(1, 0), copy=True)
+
+    class Producer:                                         # hands over the capsule once
+        def __dlpack__(self, **kw):
+            return cap
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    np.testing.assert_array_equal(np.from_dlpack(Producer()), h)
+    ops = a._device.ops
+    got = ops.from_dlpack(np.arange(5, dtype=np.int32))
+    np.testing.assert_array_equal(ops.to_host(got), np.arange(5, dtype=np.int32))
+    with pytest.raises(BufferError, match="copy=False"):
+        ops.from_dlpack(np.arange(3, dtype=np.int32), False)
+
+
+# -- manipulation copies -----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "float16", "float32"])
+def test_joins_and_copies(dtype):
+    rng = np.random.default_rng(5)
+    h1 = rng.integers(0, 9, (3, 4, 5)).astype(dtype)
+    h2 = rng.integers(0, 9, (3, 2, 5)).astype(dtype)
+    a1, a2 = xp.asarray(h1, device=D), xp.asarray(h2, device=D)
+    eq = np.testing.assert_array_equal
+    eq(host(xp.concat([a1, a2, a1[:, ::-1]], axis=1)),
+       np.concatenate([h1, h2, h1[:, ::-1]], axis=1))
+    eq(host(xp.concat([a1, a2], axis=None)), np.concatenate([h1.ravel(), h2.ravel()]))
+    for axis in (0, 2, 3):
+        eq(host(xp.stack([a1, xp.permute_dims(a1[::-1], (0, 1, 2))], axis=axis)),
+           np.stack([h1, h1[::-1]], axis=axis))
+    for i, part in enumerate(xp.unstack(a1, axis=1)):
+        eq(host(part), h1[:, i])
+    eq(host(xp.moveaxis(a1, (0, 2), (2, 0))), np.moveaxis(h1, (0, 2), (2, 0)))
+    eq(host(xp.roll(a1, 2, axis=1)), np.roll(h1, 2, axis=1))
+    eq(host(xp.roll(a1, (-1, 7, 1), axis=(0, 2, 0))), np.roll(h1, (-1, 7, 1), axis=(0, 2, 0)))
+    eq(host(xp.roll(a1[:, 1], 4)), np.roll(h1[:, 1], 4))
+    r = xp.roll(a1, 0, axis=0)
+    assert r._data.storage is not a1._data.storage       # roll always copies
+    eq(host(xp.repeat(a1, 3, axis=1)), np.repeat(h1, 3, axis=1))
+    eq(host(xp.repeat(a1[0], 2)), np.repeat(h1[0], 2))
+    counts = np.array([2, 2, 0, 1, 3])
+    eq(host(xp.repeat(a1, xp.asarray(counts, device=D), axis=2)),
+       np.repeat(h1, counts, axis=2))
+    eq(host(xp.tile(a1[0], (2, 1, 3))), np.tile(h1[0], (2, 1, 3)))
+    eq(host(xp.tile(a1, (2,))), np.tile(h1, (2,)))
+    for k in (-2, 0, 1, 9):
+        eq(host(xp.tril(a1, k=k)), np.tril(h1, k=k))
+        eq(host(xp.triu(a1[:, ::-1], k=k)), np.triu(h1[:, ::-1], k=k))
+
+
+def test_meshgrid():
+    x = np.arange(3, dtype=np.float32)
+    y = np.arange(4, dtype=np.float32) * 2
+    z = np.arange(2, dtype=np.float32) - 5
+    ax, ay, az = (xp.asarray(v, device=D) for v in (x, y, z))
+    for indexing in ("xy", "ij"):
+        got = xp.meshgrid(ax, ay[::-1], az, indexing=indexing)
+        want = np.meshgrid(x, y[::-1], z, indexing=indexing)
+        assert len(got) == 3
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(host(g), w)
+    (single,) = xp.meshgrid(ax)
+    np.testing.assert_array_equal(host(single), x)
+
+
+def test_launch_plans_are_reused():
+    r = rt()
+    x = xp.ones((33,), device=D, dtype=xp.float32)
+    x = x * 2.0
+    plans = len(r.plans)
+    pipes = r.stats["pipelines"]
+    for _ in range(10):
+        x = x * 3.0             # same op, dtypes, shape: no new plan or pipeline
+    assert len(r.plans) == plans and r.stats["pipelines"] == pipes
+    assert float(x[0]) == 2.0 * 3.0 ** 10

@@ -337,5 +337,229 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
             ((axis,) if isinstance(axis, int) else tuple(axis))),
         reshape=reshape)
 
-    ops["sync"] = rt.flush  # not part of the contract: benchmarks and tests use it
+    # -- writes ------------------------------------------------------------------------
+
+    def _copy(a: GPUArray) -> GPUArray:
+        return launch(rt, "copy", "a", ((a, a.dtype),), a.dtype, a.shape)
+
+    def _write(name: str, target: GPUArray, value: Any) -> None:
+        """``target[...] = value`` in place: ``value`` a GPUArray broadcastable to the
+        view ``target`` (ValueError otherwise) or a Python scalar of its dtype."""
+        d = target.dtype
+        if type(value) is GPUArray:
+            if value.ndim > target.ndim or any(
+                    m != 1 and m != n for m, n in zip(value.shape[::-1], target.shape[::-1])):
+                raise ValueError(f"{name}: a value of shape {value.shape} does not broadcast "
+                                 f"to shape {target.shape}")
+            if value.dtype is not d:
+                value = astype(value, d, False)
+            if value.storage is target.storage:
+                # Overlapping reads and writes (x[1:] = x[:-1]) need the source first,
+                # and one buffer cannot be bound for reading and writing at once.
+                value = _copy(value)
+            value = A.broadcast(value, target.shape)
+        elif d.kind == "complex":
+            raise _gap(name, d, device, "complex scalar fills")
+        launch(rt, "copy", "a", ((value, d),), d, target.shape, into=target)
+
+    def setitem(a: GPUArray, key: Any, value: Any) -> None:
+        key = key if isinstance(key, tuple) else (key,)
+        for k in key:
+            if type(k) is GPUArray:
+                raise _gap("setitem", a.dtype, device, "integer/boolean array indices")
+        _write("setitem", A.basic_index(a, key), value)
+
+    def assign(dst: GPUArray, src: GPUArray) -> None:
+        _write("assign", dst, src)
+
+    def sync() -> None:
+        rt.wait()
+
+    # DLPack. Note: DLPack names a WebGPU device type (kDLWebGPU = 15), but wgpu exposes
+    # no device pointer to a buffer, so no consumer can read one in place: the array
+    # reports (15, index), and __dlpack__ exports only a host copy, when the consumer
+    # asks for dl_device=(1, 0) (kDLCPU) and allows a copy; anything else is BufferError.
+    _DL_CPU, _DL_WEBGPU = 1, 15
+
+    def dlpack_device(a: GPUArray) -> tuple:
+        return (_DL_WEBGPU, device.index)
+
+    def dlpack(a: GPUArray, stream, max_version, dl_device, copy):
+        if dl_device is None or (int(dl_device[0]), int(dl_device[1])) != (_DL_CPU, 0):
+            raise BufferError(f"__dlpack__: an array on {device} cannot be shared through "
+                              f"DLPack (WebGPU buffers have no device pointer); ask for "
+                              f"dl_device=(1, 0) for a host copy, or use to_device('cpu') "
+                              f"(dl_device={dl_device!r})")
+        if copy is False:
+            raise BufferError(f"__dlpack__: exporting an array on {device} to the CPU needs "
+                              f"a copy, but copy=False")
+        kwargs: dict[str, Any] = {}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        return to_host(a).__dlpack__(**kwargs)  # a fresh host copy, the consumer's alone
+
+    def from_dlpack(obj: Any, copy=None) -> GPUArray:
+        """Host (kDLCPU) producers only, through a copy: nothing else can reach a
+        WebGPU buffer."""
+        if copy is False:
+            raise BufferError(f"from_dlpack: importing into {device} always copies, but "
+                              f"copy=False")
+        kind = int(obj.__dlpack_device__()[0])
+        if kind != _DL_CPU:
+            raise BufferError(f"from_dlpack: {device} imports only from CPU producers "
+                              f"(DLPack device type 1), got device type {kind}")
+        return from_host(np.from_dlpack(obj))
+
+    ops.update(setitem=setitem, assign=assign, sync=sync, dlpack=dlpack,
+               dlpack_device=dlpack_device, from_dlpack=from_dlpack)
+
+    # -- manipulation (copies) -----------------------------------------------------------
+
+    def _flat(a: GPUArray) -> GPUArray:
+        return reshape(a, (a.size,))
+
+    def concat(arrays, *, axis):
+        arrays = list(arrays)
+        if axis is None:
+            arrays, axis = [_flat(a) for a in arrays], 0
+        shape = list(arrays[0].shape)
+        shape[axis] = builtins.sum(a.shape[axis] for a in arrays)
+        r = new(rt, tuple(shape), arrays[0].dtype)
+        head = (slice(None),) * axis
+        start = 0
+        for a in arrays:
+            n = a.shape[axis]
+            _write("concat", A.basic_index(r, head + (slice(start, start + n),)), a)
+            start += n
+        return r
+
+    def stack(arrays, *, axis):
+        arrays = list(arrays)
+        shape = arrays[0].shape
+        r = new(rt, shape[:axis] + (len(arrays),) + shape[axis:], arrays[0].dtype)
+        head = (slice(None),) * axis
+        for i, a in enumerate(arrays):
+            _write("stack", A.basic_index(r, head + (i,)), a)
+        return r
+
+    def unstack(a, *, axis):
+        head = (slice(None),) * axis
+        return tuple(A.basic_index(a, head + (i,)) for i in range(a.shape[axis]))
+
+    def moveaxis(a, source, destination):
+        src = (source,) if isinstance(source, int) else tuple(source)
+        dst = (destination,) if isinstance(destination, int) else tuple(destination)
+        order = [k for k in range(a.ndim) if k not in src]
+        for d_, s_ in sorted(zip(dst, src)):
+            order.insert(d_, s_)
+        return A.permute(a, tuple(order))
+
+    def _roll1(a: GPUArray, shift: int, axis: int) -> GPUArray:
+        n = a.shape[axis]
+        s = shift % n if n else 0
+        if s == 0:
+            return a
+        r = new(rt, a.shape, a.dtype)
+        head = (slice(None),) * axis
+        _write("roll", A.basic_index(r, head + (slice(s, None),)),
+               A.basic_index(a, head + (slice(0, n - s),)))
+        _write("roll", A.basic_index(r, head + (slice(0, s),)),
+               A.basic_index(a, head + (slice(n - s, None),)))
+        return r
+
+    def roll(a, shift, *, axis):
+        if axis is None:
+            r = _roll1(_flat(a), builtins.sum(shift) if isinstance(shift, tuple) else shift, 0)
+            r = reshape(r, a.shape)
+        else:
+            total: dict[int, int] = {}
+            for sh, ax in zip(shift, axis):  # a repeated axis adds its shifts up
+                total[ax] = total.get(ax, 0) + sh
+            r = a
+            for ax, sh in total.items():
+                r = _roll1(r, sh, ax)
+        return _copy(r) if r.storage is a.storage else r  # roll never returns a view
+
+    def _interleave(a: GPUArray, axis: int, count: int) -> GPUArray:
+        """``a`` with each index along ``axis`` repeated ``count`` times: a broadcast view
+        with a stride-0 axis after ``axis``, copied, then merged with it."""
+        v = a.view(a.shape[:axis + 1] + (count,) + a.shape[axis + 1:],
+                   a.strides[:axis + 1] + (0,) + a.strides[axis + 1:], a.offset)
+        shape = a.shape[:axis] + (a.shape[axis] * count,) + a.shape[axis + 1:]
+        return A.reshape_view(_copy(v), shape)
+
+    def repeat(a, repeats, *, axis):
+        if axis is None:
+            a, axis = _flat(a), 0
+        if type(repeats) is GPUArray:
+            # The result's shape depends on the counts: they come to the host (a sync
+            # point). Runs of equal counts are one copy each.
+            counts = to_host(repeats).reshape(-1).astype(np.int64)
+            if (counts < 0).any():
+                raise ValueError(f"repeat: repeats must be non-negative, got {counts.min()}")
+            n = a.shape[axis]
+            if counts.size == 1:
+                repeats = int(counts[0])
+            else:
+                shape = list(a.shape)
+                shape[axis] = int(counts.sum())
+                r = new(rt, tuple(shape), a.dtype)
+                head = (slice(None),) * axis
+                start = j = 0
+                while j < n:
+                    k = j
+                    while k + 1 < n and counts[k + 1] == counts[j]:
+                        k += 1
+                    c = int(counts[j])
+                    if c:
+                        part = _interleave(A.basic_index(a, head + (slice(j, k + 1),)), axis, c)
+                        m = (k + 1 - j) * c
+                        _write("repeat", A.basic_index(r, head + (slice(start, start + m),)),
+                               part)
+                        start += m
+                    j = k + 1
+                return r
+        return _interleave(a, axis, repeats)
+
+    def tile(a, repetitions):
+        reps = tuple(repetitions)
+        nd = builtins.max(len(reps), a.ndim)
+        reps = (1,) * (nd - len(reps)) + reps
+        a = a.view((1,) * (nd - a.ndim) + a.shape, (0,) * (nd - a.ndim) + a.strides, a.offset)
+        # (r0, n0, r1, n1, ...) with stride 0 on each r: one copy, then merged pairwise.
+        shape = tuple(v for r, n in zip(reps, a.shape) for v in (r, n))
+        strides = tuple(v for st in a.strides for v in (0, st))
+        c = _copy(a.view(shape, strides, a.offset))
+        return A.reshape_view(c, tuple(r * n for r, n in zip(reps, a.shape)))
+
+    def triangle(name: str, cmp: str):
+        def op(x, k):
+            d = x.dtype
+            rows, cols = x.shape[-2:]
+            # i is the linear index of the (contiguous) result: col = i % b, row = (i/b) % c
+            e = f"select({ctype(d)}(0), a, i32(i % b) - i32((i / b) % c) {cmp} d)"
+            return launch(rt, name, e, ((x, d), (builtins.max(cols, 1), dt.uint32),
+                                        (builtins.max(rows, 1), dt.uint32), (k, dt.int32)),
+                          d, x.shape)
+        op.__name__ = name
+        return op
+
+    def meshgrid(*arrays, indexing):
+        n = len(arrays)
+        shape = [a.shape[0] for a in arrays]
+        if indexing == "xy" and n >= 2:
+            shape[0], shape[1] = shape[1], shape[0]
+        out = []
+        for j, a in enumerate(arrays):
+            pos = j
+            if indexing == "xy" and n >= 2 and j < 2:
+                pos = 1 - j
+            strides = [0] * n
+            strides[pos] = a.strides[0]
+            out.append(_copy(a.view(tuple(shape), tuple(strides), a.offset)))
+        return tuple(out)
+
+    ops.update(concat=concat, stack=stack, unstack=unstack, moveaxis=moveaxis, roll=roll,
+               repeat=repeat, tile=tile, tril=triangle("tril", "<="),
+               triu=triangle("triu", ">="), meshgrid=meshgrid)
     return SimpleNamespace(**ops)

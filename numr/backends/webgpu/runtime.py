@@ -387,7 +387,14 @@ class Runtime:
     def wait(self) -> None:
         """Submit everything recorded and wait until the device has finished it."""
         self.flush()
-        self.queue.on_submitted_work_done_sync()
+        # Note: wgpu 0.32's queue.on_submitted_work_done_sync fails (a cffi callback
+        # type mismatch); a blocking device poll waits for all submitted work, and where
+        # wgpu-py has no such method a 4-byte read back is a sync point too.
+        poll = getattr(self.device, "_poll_wait", None)
+        if poll is not None:
+            poll()
+        else:
+            self.download(self.alloc(4), 0, 4)
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""
