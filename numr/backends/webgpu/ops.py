@@ -2,8 +2,10 @@
 
 What exists so far: transfers, astype, basic indexing (views), every elementwise op of
 numr._elementwise's tables for bool/integer/float dtypes, round, clip, where, the
-creation functions, sum/prod/min/max/mean/any/all over any axes, and the view-making
-manipulation functions. Everything else is absent from the namespace returned here (so
+creation functions (with meshgrid, tril, triu), sum/prod/min/max/mean/any/all over any
+axes, the view-making manipulation functions, the copying ones (concat, stack, roll,
+repeat, tile) through strided-write map kernels, setitem/assign with basic keys, sync and
+DLPack (host copies only). Everything else is absent from the namespace returned here (so
 tests/test_contract.py names it), never computed on the host in secret.
 """
 
