@@ -8,6 +8,8 @@ cases, 0-d results that come back as scalars, dtype quirks), the group module co
 
 from __future__ import annotations
 
+import math
+
 from types import SimpleNamespace
 from typing import Any
 
@@ -36,6 +38,15 @@ class Context:
         self.native = {d: xp.dtype(d.name) for d in held}        # numr dtype -> native
         self.numr = {v: k for k, v in self.native.items()}       # native -> numr dtype
         self.ndarray = xp.ndarray
+
+    def fill_value(self, v, dtype):
+        """``v`` as written by a fill: a Python float or complex with a -0.0 part becomes a
+        0-d array, since CuPy's fill clears memory for any value equal to zero and so
+        writes +0.0; every other value passes as it is."""
+        if type(v) in (float, complex) and v == 0 and (
+                math.copysign(1.0, complex(v).real) < 0 or math.copysign(1.0, complex(v).imag) < 0):
+            return self.xp.asarray(v, dtype=dtype)
+        return v
 
     def arr(self, r):
         """A native array from what NumPy returns (a 0-d result can come back as a scalar)."""

@@ -36,9 +36,8 @@ def build(c) -> dict:
     getslice = operator.getitem  # a[slice] is always an array, never a NumPy scalar
 
     def setitem(a, key, value):
-        if type(value) in (float, complex) and value == 0:
-            # CuPy fills by clearing memory for any value equal to zero, losing -0.0.
-            value = xp.asarray(value, dtype=a.dtype)
+        if type(value) is float or type(value) is complex:  # arrays skip the call
+            value = c.fill_value(value, a.dtype)
         a[key] = value
 
     def assign(dst, src):

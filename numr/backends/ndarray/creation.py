@@ -47,18 +47,14 @@ def build(c) -> dict:
     def ones(shape, dtype):
         return xp.ones(shape, dtype=native[dtype])
 
-    def negative_zero(v) -> bool:
-        """Whether a fill value has a -0.0 part, which CuPy's fill writes as +0.0 (it
-        clears memory for any value equal to zero); such fills copy a 0-d array instead."""
-        return isinstance(v, (float, complex)) and any(
-            p == 0 and math.copysign(1.0, p) < 0 for p in (complex(v).real, complex(v).imag))
-
     def full(shape, fill_value, dtype):
-        if negative_zero(fill_value):
-            r = xp.empty(shape, dtype=native[dtype])
-            r[...] = xp.asarray(fill_value, dtype=native[dtype])
+        t = native[dtype]
+        v = c.fill_value(fill_value, t)
+        if v is not fill_value:  # a signed zero: copy the 0-d array in (see fill_value)
+            r = xp.empty(shape, dtype=t)
+            r[...] = v
             return r
-        return xp.full(shape, fill_value, dtype=native[dtype])
+        return xp.full(shape, fill_value, dtype=t)
 
     def empty_like(x, dtype):
         return xp.empty_like(x, dtype=native[dtype])
@@ -70,7 +66,7 @@ def build(c) -> dict:
         return xp.ones_like(x, dtype=native[dtype])
 
     def full_like(x, fill_value, dtype):
-        if negative_zero(fill_value):
+        if c.fill_value(fill_value, native[dtype]) is not fill_value:
             return full(x.shape, fill_value, dtype)
         return xp.full_like(x, fill_value, dtype=native[dtype])
 

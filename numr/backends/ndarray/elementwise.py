@@ -78,6 +78,13 @@ def build(c) -> dict:
             fix = isinf(a) != isinf(b)
         return c.arr(where(fix, divide(a, b), r))
 
+    def complex_of(re, im, like):
+        """A complex array of ``like``'s shape and dtype from its two parts."""
+        out = xp.empty(like.shape, like.dtype)
+        out.real = re
+        out.imag = im
+        return out
+
     def expm1(a):
         if a.dtype.kind != "c":
             return c.arr(np_expm1(a))
@@ -90,10 +97,7 @@ def build(c) -> dict:
         edge = isinf(x) & ~isfinite(y)               # x = +-inf, y = +-inf or NaN
         re = where(edge, where(x > 0, xp.inf, -1.0), re)
         im = where(edge & (x < 0), 0.0, im)
-        out = xp.empty(a.shape, a.dtype)
-        out.real = re
-        out.imag = im
-        return out
+        return complex_of(re, im, a)
 
     def tanh(a):
         r = c.arr(np_tanh(a))
@@ -104,10 +108,7 @@ def build(c) -> dict:
         fix = isinf(x)
         re = where(fix, copysign(1.0, x), r.real)
         im = where(fix, copysign(0.0, a.imag), r.imag)
-        out = xp.empty(a.shape, a.dtype)
-        out.real = re
-        out.imag = im
-        return out
+        return complex_of(re, im, a)
 
     def sign(a):
         r = c.arr(np_sign(a))
