@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import importlib
 import math
 from types import SimpleNamespace
 from typing import Any
@@ -564,4 +565,19 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     ops.update(concat=concat, stack=stack, unstack=unstack, moveaxis=moveaxis, roll=roll,
                repeat=repeat, tile=tile, tril=triangle("tril", "<="),
                triu=triangle("triu", ">="), meshgrid=meshgrid)
+
+    # -- the other groups, one module each ---------------------------------------------
+    # Each ``register(ctx)`` adds its ops to ``ctx.ops`` (and may replace one above,
+    # e.g. getitem gaining array indices); later modules see the ops of earlier ones.
+    ctx = SimpleNamespace(
+        rt=rt, device=device, held=held, ops=ops, expr=expr, launch=launch,
+        gap=lambda name, d, why: _gap(name, d, device, why),
+        broadcast_shape=_broadcast_shape, copy=_copy, write=_write, flat=_flat,
+        axes=_axes, finish=_finish, wide=wide)
+    for group in GROUPS:
+        importlib.import_module("." + group, __package__).register(ctx)
     return SimpleNamespace(**ops)
+
+
+GROUPS = ("complex", "indexing", "statistics", "sorting", "linalg", "fft")
+"""The modules beside this one that add op groups, in registration order."""
