@@ -579,5 +579,5 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     return SimpleNamespace(**ops)
 
 
-GROUPS = ("complex", "indexing", "statistics", "sorting", "linalg", "fft")
+GROUPS = ("complex", "indexing", "statistics", "sorting", "linalg", "decompositions", "fft")
 """The modules beside this one that add op groups, in registration order."""
