@@ -1,7 +1,205 @@
-"""WebGPU ops: fft (registered by ops.build; see ops.GROUPS)."""
+"""WebGPU ops: fft (registered by ops.build; see ops.GROUPS).
+
+Every transform is a sequence of batched 1-D transforms (:func:`register`'s
+``transform``), one per axis, each reading its input through strides (zero-padding or
+truncating to the transform length, converting real input, or extending a Hermitian half)
+and writing a fresh C-contiguous result, scaled for ``norm``. Lengths whose prime factors
+are all <= 7 run Stockham passes directly; others use Bluestein's chirp-z through a
+power-of-two transform of length >= 2n - 1. A row that fits in workgroup memory is one
+dispatch (kernels/fft_kernels.py says how); longer rows take a pass per dispatch.
+
+Real-input and Hermitian transforms are full-length complex transforms of the real (or
+Hermitian-extended) sequence, keeping the half (or the real part) the standard asks for.
+"""
 
 from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import _dtypes as dt
+from .array import new
+from .kernels import fft_kernels as K
+from .kernels.map import _collapse, scalar_words
+
+_M32 = 0xFFFFFFFF
+
+
+def _scale(norm: str, n: int, inverse: bool) -> float:
+    """The factor of a transform of length n: the forward transforms (fft, rfft, hfft)
+    are unscaled for 'backward', the inverse ones (ifft, irfft, ihfft) for 'forward'."""
+    if norm == "ortho":
+        return 1.0 / math.sqrt(n)
+    return 1.0 / n if (norm == "backward") == inverse else 1.0
+
+
+def _table(L: int, N: int, bluestein: bool) -> np.ndarray:
+    """The constant table of kernels/fft_kernels.py, in float64: twiddles of length L,
+    then (Bluestein) the chirp of length N and B = FFT_L(conj(chirp)) wrapped around."""
+    tw = np.exp(-2j * np.pi * (np.arange(L) / L))
+    if not bluestein:
+        return tw
+    j = np.arange(N, dtype=np.int64)
+    chirp = np.exp(-1j * np.pi * (((j * j) % (2 * N)) / N))  # j^2 mod 2N keeps it exact
+    b = np.zeros(L, dtype=np.complex128)
+    b[:N] = np.conj(chirp)
+    b[L - N + 1:] = np.conj(chirp[1:][::-1])
+    # B is a constant of (N, L) computed once on the host in float64, like the twiddles
+    # (no user data is involved).
+    return np.concatenate([tw, chirp, np.fft.fft(b)])
 
 
 def register(ctx) -> None:
     """Add this group's ops to ctx.ops."""
+    rt = ctx.rt
+    ops = ctx.ops
+    # Workgroup memory per row kernel (WebGPU guarantees 16 KiB).
+    room = int(rt.limits.get("max-compute-workgroup-storage-size", 16384))
+    tables: dict[tuple, object] = {}
+
+    def table(L: int, N: int, bluestein: bool, cd: dt.DType):
+        key = (L, N if bluestein else 0, cd.name)
+        t = tables.get(key)
+        if t is None:
+            host = _table(L, N, bluestein).astype(cd.name)
+            t = new(rt, host.shape, cd)
+            rt.upload(t.storage, host.tobytes())
+            tables[key] = t
+        return t
+
+    def transform(a, n: int, axis: int, inv: bool, kind: str, out_kind: str, nout: int,
+                  scale: float):
+        """A batched 1-D transform of length n along ``axis`` of ``a`` (the input length
+        there is padded with zeros or truncated to n); ``nout`` outputs per row.
+
+        kind: "c" complex input, "r" real, "h" complex Hermitian half; out_kind "c"
+        complex, "r" the real part. inv: the sign of the exponent (+ for inverse)."""
+        if a.dtype.kind == "float":  # real input to a complex transform: read as complex
+            kind = {"c": "r", "h": "hr"}.get(kind, kind)
+        cd = a.dtype if a.dtype.kind == "complex" else dt.COMPLEX_OF[a.dtype]
+        T = "f32" if cd is dt.complex64 else "f64"
+        od = cd if out_kind == "c" else dt.REAL_OF[cd]
+        shape = a.shape[:axis] + (nout,) + a.shape[axis + 1:]
+        out = new(rt, shape, od)
+        if out.size == 0:
+            return out
+        rows = out.size // nout
+        rads = K.radices(n)
+        bluestein = rads is None
+        L = n if not bluestein else 1 << (2 * n - 2).bit_length()  # power of two >= 2n-1
+        if bluestein:
+            scale /= L  # the inner inverse transform is unscaled
+        rest = [k for k in range(a.ndim) if k != axis]
+        bshape, (bin_, bout) = _collapse(tuple(a.shape[k] for k in rest),
+                                         [tuple(a.strides[k] for k in rest),
+                                          tuple(out.strides[k] for k in rest)])
+        nb = len(bshape)
+        sw = scalar_words(scale, dt.float32 if T == "f32" else dt.float64)
+        params = [rows, a.shape[axis], a.offset & _M32, a.strides[axis] & _M32, 0,
+                  out.strides[axis] & _M32, nout, *(sw + [0])[:2], n, L, *bshape,
+                  *(s & _M32 for s in bin_), *(s & _M32 for s in bout)]
+        tab = table(L, n, bluestein, cd)
+        if L * cd.itemsize <= room:
+            key = ("fft-row", T, kind, out_kind, nb, n, L, inv, bluestein)
+            rt.dispatch(key, lambda: K.shared_source(T, kind, out_kind, nb, n, L, inv,
+                                                     bluestein),
+                        [a.storage.block, tab.storage.block, out.storage.block], params, rows)
+            return out
+        # Rows too long for workgroup memory: contiguous padded rows, a dispatch per pass.
+        buf = new(rt, (rows, L), cd)
+        rt.dispatch(("fft-gather", T, kind, nb, inv, bluestein),
+                    lambda: K.gather_source(T, kind, nb, inv, bluestein),
+                    [a.storage.block, tab.storage.block, buf.storage.block], params,
+                    -(-rows * L // K.WG))
+        if bluestein:
+            buf = passes(buf, tab, T, L, False)
+            prod = new(rt, (rows, L), cd)
+            rt.dispatch(("fft-product", T, inv), lambda: K.product_source(T, inv),
+                        [buf.storage.block, tab.storage.block, prod.storage.block],
+                        [rows * L, L, L + n], -(-rows * L // K.WG))
+            buf = passes(prod, tab, T, L, True)
+        else:
+            buf = passes(buf, tab, T, L, inv)
+        rt.dispatch(("fft-scatter", T, out_kind, nb, inv, bluestein),
+                    lambda: K.scatter_source(T, out_kind, nb, inv, bluestein),
+                    [buf.storage.block, tab.storage.block, out.storage.block], params,
+                    -(-rows * nout // K.WG))
+        return out
+
+    def passes(buf, tab, T: str, L: int, inv: bool):
+        """The Stockham passes over contiguous rows of L points, ping-ponging buffers."""
+        rows = buf.shape[0]
+        Ns = 1
+        for R in K.radices(L):
+            nxt = new(rt, buf.shape, buf.dtype)
+            rt.dispatch(("fft-pass", T, R, inv), lambda R=R: K.pass_source(T, R, inv),
+                        [buf.storage.block, tab.storage.block, nxt.storage.block],
+                        [rows * L // R, L, Ns], -(-rows * L // R // K.WG))
+            buf = nxt
+            Ns *= R
+        return buf
+
+    # -- one axis ----------------------------------------------------------------------
+
+    def one(inv: bool, kind: str, out_kind: str, half: bool, inverse: bool):
+        def op(a, n, axis, norm):
+            return transform(a, n, axis, inv, kind, out_kind, n // 2 + 1 if half else n,
+                             _scale(norm, n, inverse))
+        return op
+
+    # -- several axes: one 1-D transform per axis (the norm factors multiply) -----------
+
+    def c2c(a, s, axes, norm, inv):
+        for n, ax in sorted(zip(s, axes), key=lambda p: -p[1]):  # last axis first
+            a = transform(a, n, ax, inv, "c", "c", n, _scale(norm, n, inv))
+        return a
+
+    def fftn(a, s, axes, norm):
+        return c2c(a, s, axes, norm, False)
+
+    def ifftn(a, s, axes, norm):
+        return c2c(a, s, axes, norm, True)
+
+    def rfftn(a, s, axes, norm):
+        n = s[-1]
+        a = transform(a, n, axes[-1], False, "r", "c", n // 2 + 1, _scale(norm, n, False))
+        return c2c(a, s[:-1], axes[:-1], norm, False)
+
+    def irfftn(a, s, axes, norm):
+        a = c2c(a, s[:-1], axes[:-1], norm, True)
+        n = s[-1]
+        return transform(a, n, axes[-1], True, "h", "r", n, _scale(norm, n, True))
+
+    # -- frequencies and shifts ----------------------------------------------------------
+
+    wide = ctx.wide
+
+    def freq(half: bool, n: int, d: float, dtype):
+        # NumPy's values: integer index k (k - n past the middle) times 1 / (n d), in
+        # the widest float held, then cast.
+        w = "f64" if wide is dt.float64 else "f32"
+        k = f"{w}(i)" if half else f"select({w}(i32(i) - a), {w}(i), i < b)"
+        count = n // 2 + 1 if half else n
+        r = ctx.launch(rt, "rfftfreq" if half else "fftfreq", f"{k} * c",
+                       ((n, dt.int32), ((n + 1) // 2, dt.uint32), (1.0 / (n * d), wide)),
+                       wide, (count,))
+        return r if dtype is wide else ops["astype"](r, dtype, False)
+
+    def shift(sign: int):
+        def op(a, axes):
+            return ops["roll"](a, tuple(sign * (a.shape[ax] // 2) for ax in axes),
+                               axis=tuple(axes))
+        return op
+
+    ops.update(
+        fft_fft=one(False, "c", "c", False, False),
+        fft_ifft=one(True, "c", "c", False, True),
+        fft_rfft=one(False, "r", "c", True, False),
+        fft_irfft=one(True, "h", "r", False, True),
+        fft_hfft=one(False, "h", "r", False, False),
+        fft_ihfft=one(True, "r", "c", True, True),
+        fft_fftn=fftn, fft_ifftn=ifftn, fft_rfftn=rfftn, fft_irfftn=irfftn,
+        fft_fftfreq=lambda n, d, dtype: freq(False, n, d, dtype),
+        fft_rfftfreq=lambda n, d, dtype: freq(True, n, d, dtype),
+        fft_fftshift=shift(1), fft_ifftshift=shift(-1))

@@ -1,0 +1,312 @@
+"""WGSL for numr's FFTs: Stockham autosort passes (radix 4, 2, 3, 5, 7) and Bluestein's
+chirp-z for lengths with larger prime factors.
+
+A complex value is a ``vec2<T>`` (T = f32 / f64, kernels/types.py LAYOUT). Every kernel
+binds the parameter arena, its source buffer, one constant table and its result buffer.
+The table holds host-computed float64 values cast to T (WGSL has no f64 sin/cos, and
+f32 sin/cos are not accurate enough on every adapter): the forward twiddles
+``exp(-2 pi i k / L)`` of the length L that is transformed, then, for Bluestein, the chirp
+``exp(-pi i j^2 / N)`` (N values) and ``B = FFT_L(conj(chirp))`` (L values). The inverse
+direction uses their conjugates (B is even, so conj(B) is the inverse-direction B).
+
+The Stockham pass of radix R over L points, with Ns = product of the radices before it
+(Govindaraju et al., "High performance discrete Fourier transforms on graphics
+processors", 2008): butterfly j reads ``a[j + r L/R]`` (r < R), multiplies element r by
+``W_L^(r (j mod Ns) L/(Ns R))``, takes an R-point DFT and writes
+``b[(j / Ns) Ns R + j mod Ns + r Ns]``; after all passes b is the transform in natural
+order, with no bit reversal.
+
+Two ways to run one 1-D transform over many rows:
+
+* :func:`shared_source`: one workgroup per row, the whole row in workgroup memory
+  (loaded, transformed by every pass, stored, in one dispatch). A thread keeps the values
+  of its butterflies in registers between the read and the write of a pass, so one
+  array of L values suffices. Bluestein's two inner transforms and the product with B
+  happen in the same dispatch.
+* rows too long for workgroup memory: :func:`gather_source` (the padded/converted rows,
+  contiguous), one :func:`pass_source` dispatch per pass (ping-pong buffers),
+  :func:`product_source` (Bluestein's product with B), :func:`scatter_source`.
+
+Rows are read and written through strides: the row index is decoded over the (collapsed)
+batch dimensions, so no transpose is materialised. Parameter words of the row kernels:
+
+  0 rows, 1 m (input length along the axis), 2 input offset, 3 input stride along the
+  axis, 4 output offset, 5 output stride along the axis, 6 nout (outputs per row),
+  7-8 scale (T), 9 N (transform length), 10 L (padded length), 11.. batch shape (nb),
+  input batch strides (nb), output batch strides (nb).
+
+Input kinds: "c" complex, "r" real (imaginary part 0), "h" complex first half of a
+Hermitian sequence (element j > N/2 is conj(x[N - j])). Output kinds: "c" complex,
+"r" the real part.
+"""
+
+from __future__ import annotations
+
+WG = 256  # threads per workgroup of the element-wise kernels (gather, passes, ...)
+
+_PARAMS = ("@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;\n"
+           "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }")
+_IO = 11  # first batch-shape word of the row kernels
+
+
+def _complex_helpers(T: str) -> str:
+    C = f"vec2<{T}>"
+    return (f"fn cmul(a: {C}, b: {C}) -> {C} {{\n"
+            f"  return {C}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);\n}}\n"
+            f"fn cj(a: {C}) -> {C} {{ return {C}(a.x, -a.y); }}\n"
+            f"fn twf(i: u32) -> {C} {{ return tab[i]; }}\n"
+            f"fn twi(i: u32) -> {C} {{ return cj(tab[i]); }}")
+
+
+def _scale(T: str) -> str:
+    if T == "f32":
+        return "bitcast<f32>(p(7u))"
+    return "bitcast<f64>(u64(p(7u)) | (u64(p(8u)) << 32u))"
+
+
+def _bases(nb: int) -> str:
+    """``bases(row)``: the element offsets (input, output) where row ``row`` starts."""
+    lines = ["fn bases(row: u32) -> vec2<i32> {", "  var r = row;",
+             "  var bi = bitcast<i32>(p(2u));", "  var bo = bitcast<i32>(p(4u));"]
+    for k in range(nb - 1, -1, -1):
+        n, si, so = _IO + k, _IO + nb + k, _IO + 2 * nb + k
+        lines.append(f"  {{ let c = i32(r % p({n}u)); r = r / p({n}u);"
+                     f" bi = bi + c * bitcast<i32>(p({si}u));"
+                     f" bo = bo + c * bitcast<i32>(p({so}u)); }}")
+    lines += ["  return vec2<i32>(bi, bo);", "}"]
+    return "\n".join(lines)
+
+
+def real_source(kind: str) -> bool:
+    """Whether input kind ``kind`` reads a real buffer ("r", and "hr": a real array taken
+    as the first half of a Hermitian sequence)."""
+    return kind in ("r", "hr")
+
+
+def _loader(T: str, kind: str) -> str:
+    """``sample(bi, j)``: element j (< N) of the length-N sequence a row stands for, from
+    input buffer ``x`` (zero beyond the input's length m)."""
+    C = f"vec2<{T}>"
+    raw = f"{C}(x[e], {T}(0))" if real_source(kind) else "x[e]"
+    text = (f"fn xin(bi: i32, j: u32) -> {C} {{\n"
+            f"  if (j >= p(1u)) {{ return {C}(); }}\n"
+            f"  let e = u32(bi + i32(j) * bitcast<i32>(p(3u)));\n"
+            f"  return {raw};\n}}\n")
+    if kind.startswith("h"):
+        # Hermitian extension; the imaginary parts of x[0] (and x[N/2]) drop out of the
+        # real part that is kept, as in NumPy's c2r transforms.
+        text += (f"fn sample(bi: i32, j: u32) -> {C} {{\n  let n = p(9u);\n"
+                 f"  if (2u * j <= n) {{ return xin(bi, j); }}\n"
+                 f"  return cj(xin(bi, n - j));\n}}")
+    else:
+        text += f"fn sample(bi: i32, j: u32) -> {C} {{ return xin(bi, j); }}"
+    return text
+
+
+def _storer(T: str, kind: str) -> str:
+    """``put(bo, k, v)``: output k of a row (scaled; its real part for real output)."""
+    C = f"vec2<{T}>"
+    val = "v * s" if kind == "c" else "v.x * s"
+    return (f"fn put(bo: i32, k: u32, v: {C}) {{\n  let s = {_scale(T)};\n"
+            f"  y[u32(bo + i32(k) * bitcast<i32>(p(5u)))] = {val};\n}}")
+
+
+def _head(T: str, src: str, out: str) -> str:
+    C = f"vec2<{T}>"
+    return "\n".join([
+        _PARAMS,
+        f"@group(0) @binding(1) var<storage, read> x: array<{src}>;",
+        f"@group(0) @binding(2) var<storage, read> tab: array<{C}>;",
+        f"@group(0) @binding(3) var<storage, read_write> y: array<{out}>;",
+        _complex_helpers(T)])
+
+
+# -- butterflies -------------------------------------------------------------------------
+
+def _butterfly(R: int, a: list[str], o: list[str], inv: bool, LR: str) -> list[str]:
+    """WGSL lines: ``o[k] = sum_r a[r] W_R^(r k)`` (W = exp(-+2 pi i / R)); ``LR`` is the
+    WGSL of L/R, so that W_R^q is table entry q L/R."""
+    tw = "twi" if inv else "twf"
+    if R == 2:
+        return [f"let {o[0]} = {a[0]} + {a[1]};", f"let {o[1]} = {a[0]} - {a[1]};"]
+    if R == 4:
+        # times -i (forward) or +i (inverse) of (a1 - a3)
+        p = o[0] + "_"
+        d = p + "d13"
+        rot = f"vec2({d}.y, -{d}.x)" if not inv else f"vec2(-{d}.y, {d}.x)"
+        return [f"let {p}s02 = {a[0]} + {a[2]};", f"let {p}d02 = {a[0]} - {a[2]};",
+                f"let {p}s13 = {a[1]} + {a[3]};", f"let {d} = {a[1]} - {a[3]};",
+                f"let {p}r13 = {rot};",
+                f"let {o[0]} = {p}s02 + {p}s13;", f"let {o[2]} = {p}s02 - {p}s13;",
+                f"let {o[1]} = {p}d02 + {p}r13;", f"let {o[3]} = {p}d02 - {p}r13;"]
+    lines = []
+    for k in range(R):
+        terms = [a[0]]
+        for r in range(1, R):
+            q = (r * k) % R
+            terms.append(a[r] if q == 0 else f"cmul({a[r]}, {tw}({q}u * {LR}))")
+        lines.append(f"let {o[k]} = " + " + ".join(terms) + ";")
+    return lines
+
+
+def radices(n: int) -> list[int] | None:
+    """The Stockham radices of n (4s first), or None when n has a prime factor > 7."""
+    out = []
+    while n % 4 == 0:
+        out.append(4)
+        n //= 4
+    for p in (2, 3, 5, 7):
+        while n % p == 0:
+            out.append(p)
+            n //= p
+    return out if n == 1 else None
+
+
+# -- one row per workgroup ----------------------------------------------------------------
+
+def _shared_passes(L: int, rads: list[int], inv: bool, TW: int, tag: str) -> list[str]:
+    tw = "twi" if inv else "twf"
+    lines = []
+    Ns = 1
+    for pi, R in enumerate(rads):
+        LR = L // R
+        nq = -(-LR // TW)
+        lines.append(f"// pass {tag}{pi}: radix {R}, Ns {Ns}")
+        for q in range(nq):
+            v = [f"v{tag}{pi}_{q}_{r}" for r in range(R)]
+            j = f"j{tag}{pi}_{q}"
+            lines.append(f"let {j} = l + {q * TW}u;")
+            lines += [f"var {x}: C;" for x in v]
+            lines.append(f"if ({j} < {LR}u) {{")
+            a = []
+            for r in range(R):
+                name = f"a{r}"
+                src = f"s[{j} + {r * LR}u]"
+                if r == 0 or Ns == 1:
+                    lines.append(f"  let {name} = {src};")
+                else:
+                    step = f"({j} % {Ns}u) * {L // (Ns * R)}u"
+                    lines.append(f"  let {name} = cmul({src}, {tw}({r}u * {step}));")
+                a.append(name)
+            outs = [f"o{r}" for r in range(R)]
+            lines += ["  " + t for t in _butterfly(R, a, outs, inv, f"{LR}u")]
+            lines += [f"  {v[r]} = o{r};" for r in range(R)]
+            lines.append("}")
+        lines.append("workgroupBarrier();")
+        for q in range(nq):
+            j = f"j{tag}{pi}_{q}"
+            lines.append(f"if ({j} < {LR}u) {{")
+            lines.append(f"  let d = ({j} / {Ns}u) * {Ns * R}u + {j} % {Ns}u;")
+            lines += [f"  s[d + {r * Ns}u] = v{tag}{pi}_{q}_{r};" for r in range(R)]
+            lines.append("}")
+        lines.append("workgroupBarrier();")
+        Ns *= R
+    return lines
+
+
+def threads(L: int, rads: list[int]) -> int:
+    """Threads of a one-row workgroup: one per butterfly of the widest pass, at most 256."""
+    most = max((L // R for R in rads), default=1)
+    return max(1, min(256, most))
+
+
+def shared_source(T: str, in_kind: str, out_kind: str, nb: int, N: int, L: int,
+                  inv: bool, bluestein: bool) -> str:
+    """One workgroup per row: load, transform (Bluestein: chirp, forward L-point FFT,
+    product with B, inverse L-point FFT, chirp), store."""
+    C = f"vec2<{T}>"
+    rads = radices(L)
+    TW = threads(L, rads)
+    src = T if real_source(in_kind) else C
+    out = T if out_kind == "r" else C
+    parts = [_head(T, src, out), f"alias C = {C};", f"var<workgroup> s: array<C, {L}>;",
+             _bases(nb), _loader(T, in_kind), _storer(T, out_kind)]
+    chirp = "twi" if inv else "twf"
+    body = ["let row = wg.x + wg.y * nw.x;", "if (row >= p(0u)) { return; }",
+            "let b = bases(row);"]
+    if bluestein:
+        body += [f"for (var j = l; j < {L}u; j = j + {TW}u) {{",
+                 f"  if (j < {N}u) {{ s[j] = cmul(sample(b.x, j), {chirp}({L}u + j)); }}"
+                 f" else {{ s[j] = C(); }}", "}", "workgroupBarrier();"]
+        body += _shared_passes(L, rads, False, TW, "f")
+        body += [f"for (var j = l; j < {L}u; j = j + {TW}u) {{",
+                 f"  s[j] = cmul(s[j], {chirp}({L + N}u + j));", "}", "workgroupBarrier();"]
+        body += _shared_passes(L, rads, True, TW, "i")
+        body += [f"for (var k = l; k < p(6u); k = k + {TW}u) {{",
+                 f"  put(b.y, k, cmul(s[k], {chirp}({L}u + k)));", "}"]
+    else:
+        body += [f"for (var j = l; j < {L}u; j = j + {TW}u) {{ s[j] = sample(b.x, j); }}",
+                 "workgroupBarrier();"]
+        body += _shared_passes(L, rads, inv, TW, "p")
+        body += [f"for (var k = l; k < p(6u); k = k + {TW}u) {{ put(b.y, k, s[k]); }}"]
+    main = (f"@compute @workgroup_size({TW})\n"
+            "fn main(@builtin(workgroup_id) wg: vec3<u32>,\n"
+            "        @builtin(local_invocation_index) l: u32,\n"
+            "        @builtin(num_workgroups) nw: vec3<u32>) {\n  "
+            + "\n  ".join(body) + "\n}")
+    return "\n".join(parts + [main])
+
+
+# -- rows in global memory ---------------------------------------------------------------
+
+_MAIN = (f"@compute @workgroup_size({WG})\n"
+         "fn main(@builtin(global_invocation_id) gid: vec3<u32>,\n"
+         "        @builtin(num_workgroups) nw: vec3<u32>) {\n"
+         f"  let g = gid.x + gid.y * nw.x * {WG}u;\n")
+
+
+def gather_source(T: str, in_kind: str, nb: int, inv: bool, bluestein: bool) -> str:
+    """``y[row L + j]``: the row's sample j (times the chirp for Bluestein), 0 for j >= N."""
+    C = f"vec2<{T}>"
+    src = T if real_source(in_kind) else C
+    chirp = "twi" if inv else "twf"
+    v = f"cmul(sample(b.x, j), {chirp}(L + j))" if bluestein else "sample(b.x, j)"
+    return "\n".join([
+        _head(T, src, C), _bases(nb), _loader(T, in_kind),
+        _MAIN + "  let L = p(10u);\n  if (g >= p(0u) * L) { return; }\n"
+        "  let row = g / L;\n  let j = g % L;\n  let b = bases(row);\n"
+        f"  if (j < p(9u)) {{ y[g] = {v}; }} else {{ y[g] = {C}(); }}\n}}"])
+
+
+def scatter_source(T: str, out_kind: str, nb: int, inv: bool, bluestein: bool) -> str:
+    """Output k of each row from ``x[row L + k]`` (times the chirp for Bluestein)."""
+    C = f"vec2<{T}>"
+    out = T if out_kind == "r" else C
+    chirp = "twi" if inv else "twf"
+    v = f"cmul(x[row * L + k], {chirp}(L + k))" if bluestein else "x[row * L + k]"
+    return "\n".join([
+        _head(T, C, out), _bases(nb), _storer(T, out_kind),
+        _MAIN + "  let L = p(10u);\n  let nout = p(6u);\n"
+        "  if (g >= p(0u) * nout) { return; }\n"
+        "  let row = g / nout;\n  let k = g % nout;\n"
+        f"  put(bases(row).y, k, {v});\n}}"])
+
+
+def pass_source(T: str, R: int, inv: bool) -> str:
+    """One Stockham pass of radix R over contiguous rows of L points.
+    Parameters: 0 butterflies in all (rows L / R), 1 L, 2 Ns."""
+    C = f"vec2<{T}>"
+    tw = "twi" if inv else "twf"
+    lines = ["  if (g >= p(0u)) { return; }", "  let L = p(1u);", "  let Ns = p(2u);",
+             f"  let LR = L / {R}u;", "  let row = g / LR;", "  let j = g % LR;",
+             "  let base = row * L;", f"  let step = (j % Ns) * (L / (Ns * {R}u));"]
+    a = []
+    for r in range(R):
+        src = f"x[base + j + {r}u * LR]"
+        lines.append(f"  let a{r} = {src};" if r == 0 else
+                     f"  let a{r} = cmul({src}, {tw}({r}u * step));")
+        a.append(f"a{r}")
+    lines += ["  " + t for t in _butterfly(R, a, [f"o{r}" for r in range(R)], inv, "LR")]
+    lines.append(f"  let d = base + (j / Ns) * Ns * {R}u + j % Ns;")
+    lines += [f"  y[d + {r}u * Ns] = o{r};" for r in range(R)]
+    return "\n".join([_head(T, C, C), _MAIN + "\n".join(lines) + "\n}"])
+
+
+def product_source(T: str, inv: bool) -> str:
+    """Bluestein's pointwise product with B: ``y[g] = x[g] B[g mod L]``.
+    Parameters: 0 elements, 1 L, 2 offset of B in the table."""
+    tw = "twi" if inv else "twf"
+    C = f"vec2<{T}>"
+    return "\n".join([_head(T, C, C), _MAIN
+                      + "  if (g >= p(0u)) { return; }\n"
+                      f"  y[g] = cmul(x[g], {tw}(p(2u) + g % p(1u)));\n}}"])
