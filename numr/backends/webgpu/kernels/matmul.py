@@ -1,0 +1,462 @@
+"""Two templates for linear algebra: a tiled, register-blocked matrix product and a
+contraction (a reduction of a per-element term of one or two operands).
+
+matmul: ``C[b, m, n] = sum_k A[b, m, k] * B[b, k, n]`` for strided A and B (batch axes
+broadcast with stride 0). Each workgroup of 16 x 16 invocations computes one BM x BN
+tile of C; each invocation a TM x TN block held in registers. K is walked in steps of
+BK: the A (BM x BK) and B (BK x BN) tiles go to workgroup memory, and the next step's
+tiles are loaded from global memory into registers while this step's are multiplied,
+so global latency hides behind arithmetic. Real types keep tiles and accumulators as
+vec4s (one 128-bit workgroup load feeds four multiply-adds); operands whose rows are
+contiguous and 16-byte aligned are read from global memory as vec4s too. Complex
+types are vec2 (re, im) scalars. Results are written unpacked (i32/u32/f32/...);
+callers cast to packed dtypes afterwards.
+
+contract: ``out[o] = fin(fold_j term(a[o, j], b[o, j], s[o]), s[o])`` with ``fold``
+sum, max or min: vecdot, traces and norms. One workgroup per output element (a tree
+in workgroup memory) when the reduced length is long, one invocation per output when
+it is short.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...._dtypes import DType
+from . import expressions as wops
+from .types import LAYOUT, ctype, load_fn
+
+THREADS = 256
+WX = WY = 16
+
+_HEAD = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
+         "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }",
+         "fn ip(k: u32) -> i32 { return bitcast<i32>(P[k >> 2u][k & 3u]); }"]
+
+
+def compute_type(d: DType) -> str:
+    """The WGSL type one element is computed in (bool as u32 0/1)."""
+    return "u32" if d.name == "bool" else ctype(d)
+
+
+def vector_ok(d: DType) -> bool:
+    """Whether tiles and accumulators of ``d`` can be vec4s (real, not complex)."""
+    return d.kind != "complex"
+
+
+def global_vec_ok(d: DType) -> bool:
+    """Whether ``d`` can be read from global memory as vec4s (unpacked real types)."""
+    storage, ct, per_word, _ = LAYOUT[d.name]
+    return d.kind != "complex" and per_word == 1 and storage == ct
+
+
+def config(d: DType, M: int, N: int, smem: int) -> tuple:
+    """(BM, BN, BK, TM, TN) for a product of ``d`` with an M x N result: 128 x 128
+    tiles (8 x 8 per invocation) for large float32 products, 64 x 64 (4 x 4) otherwise;
+    BK as deep as the workgroup memory limit ``smem`` allows."""
+    size = 16 if d.name == "complex128" else 8 if d.itemsize == 8 else 4
+    if d.name in ("float32", "int32", "uint32") and M >= 512 and N >= 512:
+        return 128, 128, 8, 8, 8
+    bk = 16
+    while bk > 4 and (64 + 64) * bk * size > smem:
+        bk //= 2
+    return 64, 64, bk, 4, 4
+
+
+def _mac(d: DType, ct: str) -> str:
+    """WGSL ``fn mac(c, a, b) -> c + a * b`` on scalars (complex: vec2 product)."""
+    if d.kind == "complex":
+        return (f"fn mac(c: {ct}, a: {ct}, b: {ct}) -> {ct} {{ return c + {ct}("
+                f"a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}")
+    return f"fn mac(c: {ct}, a: {ct}, b: {ct}) -> {ct} {{ return c + a * b; }}"
+
+
+def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: bool, vec_b: bool, vec_out: bool,
+                  a_major: str, b_major: str) -> str:
+    """WGSL of one product kernel.
+
+    Parameters: 0 M, 1 N, 2 K, 3 tiles along M, 4 tiles along N, 5 batch count,
+    6 offset A, 7 A's M stride, 8 A's K stride, 9 offset B, 10 B's K stride,
+    11 B's N stride, then per collapsed batch axis: length, A stride, B stride.
+    ``a_major``/``b_major`` ('m'/'k', 'k'/'n'): the axis consecutive invocations walk
+    when loading scalars (the operand's contiguous one, so loads coalesce).
+    """
+    BM, BN, BK, TM, TN = cfg
+    ct = compute_type(d)
+    vw = 4 if vector_ok(d) else 1
+    W = f"vec4<{ct}>" if vw == 4 else ct
+    st = LAYOUT[d.name][0]
+    L = list(_HEAD)
+    if vec_a:
+        L.append(f"@group(0) @binding(1) var<storage, read> xa: array<vec4<{st}>>;")
+    else:
+        L.append(f"@group(0) @binding(1) var<storage, read> xa: array<{st}>;")
+        L.append(load_fn("lda0", "xa", d))
+    if vec_b:
+        L.append(f"@group(0) @binding(2) var<storage, read> xb: array<vec4<{st}>>;")
+    else:
+        L.append(f"@group(0) @binding(2) var<storage, read> xb: array<{st}>;")
+        L.append(load_fn("ldb0", "xb", d))
+    if d.name == "bool":
+        L.append("fn lda(e: u32) -> u32 { return select(0u, 1u, lda0(e)); }")
+        L.append("fn ldb(e: u32) -> u32 { return select(0u, 1u, ldb0(e)); }")
+    else:
+        if not vec_a:
+            L.append(f"fn lda(e: u32) -> {ct} {{ return lda0(e); }}")
+        if not vec_b:
+            L.append(f"fn ldb(e: u32) -> {ct} {{ return ldb0(e); }}")
+    L.append(f"@group(0) @binding(3) var<storage, read_write> y: "
+             f"array<{'vec4<' + ct + '>' if vec_out else ct}>;")
+    L.append(f"var<workgroup> As: array<{W}, {BK * BM // vw}>;")
+    L.append(f"var<workgroup> Bs: array<{W}, {BK * BN // vw}>;")
+    if vw == 1:
+        L.append(_mac(d, ct))
+
+    # Loads: per invocation, LA (LB) items of the A (B) tile, scalars or vec4s.
+    na = BM * BK // (4 if vec_a else 1)
+    nbl = BK * BN // (4 if vec_b else 1)
+    LA, LB = na // THREADS, nbl // THREADS
+    assert LA * THREADS == na and LB * THREADS == nbl
+    ra = f"vec4<{ct}>" if vec_a else ct
+    rb = f"vec4<{ct}>" if vec_b else ct
+    body = []
+    body.append(f"""@compute @workgroup_size({THREADS})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {{
+  let M = p(0u); let N = p(1u); let K = p(2u);
+  let tilesM = p(3u); let tilesN = p(4u);
+  let per = tilesM * tilesN;
+  let wid = wg.x + wg.y * nw.x;
+  if (wid >= per * p(5u)) {{ return; }}
+  var bi = wid / per;
+  let t = wid % per;
+  // Groups of 8 tile rows walk their tile columns together, so the A rows and B
+  // columns one wave of workgroups reads stay in the cache.
+  let width = 8u * tilesN;
+  let first = (t / width) * 8u;
+  let gm = min(tilesM - first, 8u);
+  let m0 = (first + (t % width) % gm) * {BM}u;
+  let n0 = ((t % width) / gm) * {BN}u;
+  var offA = ip(6u); var offB = ip(9u);""")
+    for k in range(nb - 1, -1, -1):
+        base = 12 + 3 * k
+        body.append(f"  {{ let n = p({base}u); let c = i32(bi % n); bi = bi / n;\n"
+                    f"    offA = offA + c * ip({base + 1}u); offB = offB + c * ip({base + 2}u); }}")
+    body.append(f"""  let sAm = ip(7u); let sAk = ip(8u); let sBk = ip(10u); let sBn = ip(11u);
+  let ty = l / {WX}u; let tx = l % {WX}u;""")
+    for i in range(LA):
+        body.append(f"  var ra{i}: {ra};")
+    for i in range(LB):
+        body.append(f"  var rb{i}: {rb};")
+    # Accumulators: TM rows x (TN / vw) chunks.
+    for r in range(TM):
+        for c in range(TN // vw):
+            body.append(f"  var c{r}_{c} = {W}();")
+
+    # Global -> registers for the tile starting at k0.
+    def fetch() -> list[str]:
+        out = []
+        for i in range(LA):
+            if vec_a:
+                kq = BK // 4
+                out.append(f"    {{ let q = {i * THREADS}u + l; let m = m0 + q / {kq}u; "
+                           f"let k = k0 + (q % {kq}u) * 4u;\n"
+                           f"      ra{i} = vec4<{ct}>();\n"
+                           f"      if (m < M && k < K) {{ ra{i} = xa[u32(offA + i32(m) * sAm"
+                           f" + i32(k)) >> 2u]; }} }}")
+            else:
+                if a_major == "m":
+                    mk = f"let m = m0 + q % {BM}u; let k = k0 + q / {BM}u;"
+                else:
+                    mk = f"let m = m0 + q / {BK}u; let k = k0 + q % {BK}u;"
+                out.append(f"    {{ let q = {i * THREADS}u + l; {mk}\n"
+                           f"      ra{i} = {ct}();\n"
+                           f"      if (m < M && k < K) {{ ra{i} = lda(u32(offA + i32(m) * sAm"
+                           f" + i32(k) * sAk)); }} }}")
+        for i in range(LB):
+            if vec_b:
+                nq = BN // 4
+                out.append(f"    {{ let q = {i * THREADS}u + l; let k = k0 + q / {nq}u; "
+                           f"let n = n0 + (q % {nq}u) * 4u;\n"
+                           f"      rb{i} = vec4<{ct}>();\n"
+                           f"      if (k < K && n < N) {{ rb{i} = xb[u32(offB + i32(k) * sBk"
+                           f" + i32(n)) >> 2u]; }} }}")
+            else:
+                if b_major == "n":
+                    kn = f"let k = k0 + q / {BN}u; let n = n0 + q % {BN}u;"
+                else:
+                    kn = f"let k = k0 + q % {BK}u; let n = n0 + q / {BK}u;"
+                out.append(f"    {{ let q = {i * THREADS}u + l; {kn}\n"
+                           f"      rb{i} = {ct}();\n"
+                           f"      if (k < K && n < N) {{ rb{i} = ldb(u32(offB + i32(k) * sBk"
+                           f" + i32(n) * sBn)); }} }}")
+        return out
+
+    def put(tile: str, rows: int, k: str, idx: str, val: str) -> str:
+        """Store scalar ``val`` at tile[k][idx] (``rows`` wide, k-major)."""
+        if vw == 1:
+            return f"{tile}[({k}) * {rows}u + ({idx})] = {val};"
+        return (f"{{ let e = ({k}) * {rows}u + ({idx}); "
+                f"{tile}[e >> 2u][e & 3u] = {val}; }}")
+
+    # Registers -> workgroup memory (As is k-major: As[k][m]; Bs is Bs[k][n]).
+    def store() -> list[str]:
+        out = []
+        for i in range(LA):
+            if vec_a:
+                kq = BK // 4
+                for j in range(4):
+                    out.append(f"    {{ let q = {i * THREADS}u + l; "
+                               + put("As", BM, f"(q % {kq}u) * 4u + {j}u", f"q / {kq}u",
+                                     f"ra{i}[{j}]") + " }")
+            else:
+                mk = (f"q / {BM}u", f"q % {BM}u") if a_major == "m" else \
+                    (f"q % {BK}u", f"q / {BK}u")
+                out.append(f"    {{ let q = {i * THREADS}u + l; "
+                           + put("As", BM, mk[0], mk[1], f"ra{i}") + " }")
+        for i in range(LB):
+            if vec_b:
+                nq = BN // 4
+                out.append(f"    {{ let q = {i * THREADS}u + l; "
+                           f"Bs[(q / {nq}u) * {BN // 4}u + q % {nq}u] = rb{i}; }}")
+            else:
+                kn = (f"q / {BN}u", f"q % {BN}u") if b_major == "n" else \
+                    (f"q % {BK}u", f"q / {BK}u")
+                out.append(f"    {{ let q = {i * THREADS}u + l; "
+                           + put("Bs", BN, kn[0], kn[1], f"rb{i}") + " }")
+        return out
+
+    # The multiply: rows of this invocation are (cr * WY + ty) * vw + r (vw rows per
+    # chunk), columns (cc * WX + tx) * vw + 0..vw-1, so one wave reads consecutive
+    # chunks (no bank conflicts) and the whole tile is covered.
+    def multiply() -> list[str]:
+        out = [f"    for (var kk = 0u; kk < {BK}u; kk++) {{"]
+        for cr in range(TM // vw):
+            out.append(f"      let a{cr} = As[kk * {BM // vw}u + {cr * WY}u + ty];")
+        for cc in range(TN // vw):
+            out.append(f"      let b{cc} = Bs[kk * {BN // vw}u + {cc * WX}u + tx];")
+        for cr in range(TM // vw):
+            for r in range(vw):
+                row = cr * vw + r
+                for cc in range(TN // vw):
+                    if vw == 1:
+                        out.append(f"      c{row}_{cc} = mac(c{row}_{cc}, a{cr}, b{cc});")
+                    elif ct[0] == "f":
+                        out.append(f"      c{row}_{cc} = fma(vec4<{ct}>(a{cr}[{r}]), b{cc}, "
+                                   f"c{row}_{cc});")
+                    else:
+                        out.append(f"      c{row}_{cc} = c{row}_{cc} + a{cr}[{r}] * b{cc};")
+        out.append("    }")
+        return out
+
+    body.append("  var k0 = 0u;")
+    body.append("  if (K > 0u) {")
+    body += fetch()
+    body.append("  }")
+    body.append(f"  for (; k0 < K; k0 = k0 + {BK}u) {{")
+    body += store()
+    body.append("    workgroupBarrier();")
+    body.append(f"    {{ let k0 = k0 + {BK}u; if (k0 < K) {{")
+    body += fetch()
+    body.append("    } }")
+    body += multiply()
+    body.append("    workgroupBarrier();")
+    body.append("  }")
+
+    # Results: y is the contiguous (batch, M, N) output.
+    body.append("  let yb = (wid / per) * M * N;")
+    for cr in range(TM // vw):
+        for r in range(vw):
+            row = cr * vw + r
+            body.append(f"  {{ let m = m0 + ({cr * WY}u + ty) * {vw}u + {r}u;")
+            body.append("    if (m < M) {")
+            for cc in range(TN // vw):
+                col = f"n0 + ({cc * WX}u + tx) * {vw}u"
+                if vec_out:
+                    body.append(f"      {{ let n = {col}; if (n < N) {{ "
+                                f"y[(yb + m * N + n) >> 2u] = c{row}_{cc}; }} }}")
+                elif vw == 1:
+                    body.append(f"      {{ let n = {col}; if (n < N) {{ "
+                                f"y[yb + m * N + n] = c{row}_{cc}; }} }}")
+                else:
+                    for j in range(4):
+                        body.append(f"      {{ let n = {col} + {j}u; if (n < N) {{ "
+                                    f"y[yb + m * N + n] = c{row}_{cc}[{j}]; }} }}")
+            body.append("    }")
+            body.append("  }")
+    body.append("}")
+    return "\n".join(L + body)
+
+
+# -- contraction ------------------------------------------------------------------------
+
+_FOLD = {"sum": "x + y",
+         "max": "select(max(x, y), x + y, isnan_T(x) || isnan_T(y))",
+         "min": "select(min(x, y), x + y, isnan_T(x) || isnan_T(y))"}
+
+
+def fold_identity(fold: str, acc: str) -> str:
+    if fold == "sum":
+        return f"{acc}()"
+    if fold == "max":
+        return f"{acc}(0)"  # folds of |x| only: 0 is the empty maximum
+    return f"bitcast<{acc}>({'0x7ff0000000000000lu' if acc == 'f64' else '0x7f800000u'})"
+
+
+def contract_source(dtypes: tuple, acc: str, fold: str, term: str, fin: str, nk: int,
+                    nr: int, per_thread: bool, extra: str = "") -> str:
+    """WGSL of a contraction. ``dtypes``: the dtypes of operands ``a``, ``b`` and ``s``
+    (``b`` and ``s`` may be None: absent); a and b are walked over kept and reduced
+    axes, s (one value per output) over kept axes only. ``term`` is WGSL over a, b, s
+    giving the ``acc``-typed value folded; ``fin`` maps the fold ``r`` (and s) to the
+    result. ``extra``: helper functions the expressions call.
+
+    Parameters: 0 outputs, 1 reduced length, then per present operand its offset; the
+    kept shape (nk) and per operand its kept strides; the reduced shape (nr) and per
+    reduced operand its reduced strides.
+    """
+    ops = [(n, d) for n, d in zip("abs", dtypes) if d is not None]
+    n_ops = len(ops)
+    reduced = [j for j, (n, _) in enumerate(ops) if n != "s"]
+    L = list(_HEAD)
+    for j, (_, d) in enumerate(ops):
+        L.append(f"@group(0) @binding({j + 1}) var<storage, read> x{j}: "
+                 f"array<{LAYOUT[d.name][0]}>;")
+        L.append(load_fn(f"ld{j}", f"x{j}", d))
+    L.append(f"@group(0) @binding({n_ops + 1}) var<storage, read_write> y: array<{acc}>;")
+    fold_e = wops._specialise(_FOLD[fold], acc)
+    code = fold_e + term + fin + extra
+    cts = {ctype(d) for _, d in ops if d.kind == "float"}
+    if acc[0] == "f":
+        cts.add(acc)
+    for ct in sorted(cts):
+        L.append(wops.helpers(code, ct))
+    L.append(extra)
+    L.append(f"fn fold(x: {acc}, y: {acc}) -> {acc} {{ return {fold_e}; }}")
+    ks = 2 + n_ops
+    rs = ks + nk * (1 + n_ops)
+    # Element offsets of operand j: kept part from the output index o, reduced from jj.
+    kept = ["var ro = o;"] + [f"var ko{j} = ip({2 + j}u);" for j in range(n_ops)]
+    for k in range(nk - 1, -1, -1):
+        kept.append(f"{{ let n = p({ks + k}u); let c = i32(ro % n); ro = ro / n;")
+        for j in range(n_ops):
+            kept.append(f"  ko{j} = ko{j} + c * ip({ks + nk + j * nk + k}u);")
+        kept.append("}")
+    red = ["var rj = jj;"] + [f"var e{j} = ko{j};" for j in reduced]
+    for k in range(nr - 1, -1, -1):
+        red.append(f"{{ let n = p({rs + k}u); let c = i32(rj % n); rj = rj / n;")
+        for i, j in enumerate(reduced):
+            red.append(f"  e{j} = e{j} + c * ip({rs + nr + i * nr + k}u);")
+        red.append("}")
+
+    def load(j: int, at: str) -> str:
+        v = f"ld{j}(u32({at}))"
+        return f"select(0u, 1u, {v})" if ops[j][1].name == "bool" else v
+
+    red += [f"let {ops[j][0]} = {load(j, f'e{j}')};" for j in reduced]
+    s_load = "".join(f"let s = {load(j, f'ko{j}')};" for j, (n, _) in enumerate(ops)
+                     if n == "s")
+    kept_t = "\n    ".join(kept)
+    red_t = "\n      ".join(red)
+    if per_thread:
+        L.append(f"""@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let o = g.x + g.y * nw.x * 256u;
+  if (o >= p(0u)) {{ return; }}
+  let R = p(1u);
+  {kept_t}
+  {s_load}
+  var r = {fold_identity(fold, acc)};
+  for (var jj = 0u; jj < R; jj++) {{
+      {red_t}
+      r = fold(r, {term});
+  }}
+  y[o] = {fin};
+}}""")
+    else:
+        L.append(f"var<workgroup> part: array<{acc}, 256>;")
+        L.append(f"""@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  let o = wg.x + wg.y * nw.x;
+  let R = p(1u);
+  var r = {fold_identity(fold, acc)};
+  if (o < p(0u)) {{
+    {kept_t}
+    {s_load}
+    for (var jj = l; jj < R; jj = jj + 256u) {{
+      {red_t}
+      r = fold(r, {term});
+    }}
+  }}
+  part[l] = r;
+  workgroupBarrier();
+  for (var h = 128u; h > 0u; h = h >> 1u) {{
+    if (l < h) {{ part[l] = fold(part[l], part[l + h]); }}
+    workgroupBarrier();
+  }}
+  if (l == 0u && o < p(0u)) {{
+    {kept_t}
+    {s_load}
+    let r = part[0];
+    y[o] = {fin};
+  }}
+}}""")
+    return "\n".join(L)
+
+
+# float64 exp and log of our own: SPIR-V's GLSL.std.450 Exp/Log/Pow take 16/32-bit
+# floats only, and the p-norms of float64 need pow to double precision.
+POW64 = """fn log64(x: f64) -> f64 {
+  let fr = frexp(x);
+  var m = fr.fract; var e = fr.exp;
+  if (m < f64(0.70710678118654752)) { m = m * f64(2.0); e = e - 1; }
+  let f = m - f64(1.0);
+  let s = f / (f64(2.0) + f);
+  let z = s * s;
+  var q = f64(1.0) / f64(23.0);
+  for (var i = 21; i >= 1; i = i - 2) { q = f64(1.0) / f64(i) + z * q; }
+  let ef = f64(e);
+  return ef * f64(0.6931471803691238) + (f64(2.0) * s * q + ef * f64(1.9082149292705877e-10));
+}
+fn exp64(x: f64) -> f64 {
+  if (x > f64(709.8)) { return bitcast<f64>(0x7ff0000000000000lu); }
+  if (x < f64(-745.2)) { return f64(0.0); }
+  let k = round(x * f64(1.4426950408889634));
+  let r = (x - k * f64(0.6931471803691238)) - k * f64(1.9082149292705877e-10);
+  var q = f64(1.0);
+  for (var i = 16; i >= 1; i = i - 1) { q = f64(1.0) + r * q / f64(i); }
+  let ki = i32(k);
+  if (ki < -1000) { return ldexp(ldexp(q, ki + 600), -600); }
+  if (ki > 1000) { return ldexp(ldexp(q, ki - 600), 600); }
+  return ldexp(q, ki);
+}
+fn powpos64(x: f64, y: f64) -> f64 {
+  if (x == f64(0.0)) { return select(f64(0.0), bitcast<f64>(0x7ff0000000000000lu), y < f64(0.0)); }
+  if (isinf_f64(x)) { return select(f64(0.0), x, y > f64(0.0)); }
+  if (x == f64(1.0)) { return x; }
+  return exp64(y * log64(x));
+}"""
+
+POW32 = """fn powpos32(x: f32, y: f32) -> f32 {
+  if (x == 0.0) { return select(0.0, bitcast<f32>(0x7f800000u), y < 0.0); }
+  if (isinf_f32(x)) { return select(0.0, x, y > 0.0); }
+  if (x == 1.0) { return x; }
+  return pow(x, y);
+}"""
+
+
+def contract_params(outputs: int, R: int, offsets: list, kshape: tuple, kstrides: list,
+                    rshape: tuple, rstrides: list) -> list[int]:
+    words = [outputs, R, *[o & 0xFFFFFFFF for o in offsets], *kshape]
+    for st in kstrides:
+        words += [s & 0xFFFFFFFF for s in st]
+    words += list(rshape)
+    for st in rstrides:
+        words += [s & 0xFFFFFFFF for s in st]
+    return words
+
+
+__all__ = ["matmul_source", "contract_source", "config", "compute_type", "global_vec_ok",
+           "vector_ok", "POW64", "POW32", "contract_params", "fold_identity"]
+_ = Any
