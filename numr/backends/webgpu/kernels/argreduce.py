@@ -1,0 +1,134 @@
+"""Index reductions (argmax, argmin): one workgroup per output element.
+
+Like :mod:`.reduce`, each of the 256 invocations folds a strided share of the reduced
+elements and a tree in workgroup memory combines the partial results, but a partial
+result is a (value, index) pair. The index is the linear (row-major) position in the
+reduced axes, which for "every axis" is the flat index NumPy returns. Ties keep the
+smaller index, and a NaN beats every number (the first NaN wins), as in NumPy.
+
+:func:`layout` (kept and reduced axes decoded from strides, so no transpose is
+materialised) is shared with :mod:`.moments`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...._dtypes import DType
+from ..array import GPUArray, new
+from .map import _collapse
+from .types import LAYOUT, ctype, load_fn
+
+WG = 256
+HEADER = ("@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;\n"
+          "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }")
+
+
+def layout(x: GPUArray, axes: tuple) -> tuple:
+    """(kept shape, R, nk, nr, parameter words) for reducing ``x`` over ``axes``.
+
+    The words are: offset, kept shape, kept strides, reduced shape, reduced strides
+    (after dropping length-1 dimensions and merging evenly strided neighbours, which
+    keeps the row-major order of both index spaces)."""
+    kept = [k for k in range(x.ndim) if k not in axes]
+    out_shape = tuple(x.shape[k] for k in kept)
+    kshape, (kstrides,) = _collapse(out_shape, [tuple(x.strides[k] for k in kept)])
+    red = tuple(x.shape[k] for k in axes)
+    rshape, (rstrides,) = _collapse(red, [tuple(x.strides[k] for k in axes)])
+    words = [x.offset & 0xFFFFFFFF, *kshape, *[s & 0xFFFFFFFF for s in kstrides],
+             *rshape, *[s & 0xFFFFFFFF for s in rstrides]]
+    return out_shape, math.prod(red), len(kshape), len(rshape), words
+
+
+def decode(var: str, shape_at: int, n: int) -> str:
+    """WGSL setting ``e{var}`` (i32) to the element offset of linear index ``var`` in a
+    strided space of ``n`` dimensions whose lengths are parameters ``shape_at..`` and
+    whose strides follow them."""
+    if n == 0:
+        return f"let e{var} = 0;"
+    out = [f"var r{var} = {var};", f"var e{var} = 0;"]
+    for k in range(n - 1, -1, -1):
+        out.append(f"e{var} = e{var} + i32(r{var} % p({shape_at + k}u)) * "
+                   f"bitcast<i32>(p({shape_at + n + k}u)); r{var} = r{var} / "
+                   f"p({shape_at + k}u);")
+    return "\n    ".join(out)
+
+
+def isnan(ct: str, v: str) -> str:
+    """WGSL testing float ``v`` for NaN through its bits (immune to fast-math folding)."""
+    if ct == "f64":
+        return f"((bitcast<u64>({v}) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)"
+    return f"((bitcast<u32>({v}) & 0x7fffffffu) > 0x7f800000u)"
+
+
+def source(kind: str, d: DType, idx: str, nk: int, nr: int) -> str:
+    ct = ctype(d)
+    vt = "u32" if ct == "bool" else ct  # bools compare as 0/1
+    load = "select(0u, 1u, ld(e))" if ct == "bool" else "ld(e)"
+    cmp = ">" if kind == "argmax" else "<"
+    nan = ""
+    if ct[0] == "f":
+        nan = (f"  let an = {isnan(vt, 'av')}; let bn = {isnan(vt, 'bv')};\n"
+               "  if (an || bn) { return select(bn, bi < ai, an && bn); }\n")
+    ks = 3
+    rs = 3 + 2 * nk
+    return f"""{HEADER}
+@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
+{load_fn("ld", "x0", d)}
+@group(0) @binding(2) var<storage, read_write> y: array<{idx}>;
+var<workgroup> pv: array<{vt}, {WG}>;
+var<workgroup> pi: array<u32, {WG}>;
+const NONE = 0xffffffffu;
+// Whether (bv, bi) beats (av, ai): the {kind[3:]}imum, a NaN first, then the first index.
+fn beats(av: {vt}, ai: u32, bv: {vt}, bi: u32) -> bool {{
+  if (bi == NONE) {{ return false; }}
+  if (ai == NONE) {{ return true; }}
+{nan}  if (bv {cmp} av) {{ return true; }}
+  return bv == av && bi < ai;
+}}
+@compute @workgroup_size({WG})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  let o = wg.x + wg.y * nw.x;
+  let nout = p(0u);
+  let R = p(1u);
+  var bv = {vt}(0);
+  var bi = NONE;
+  if (o < nout) {{
+    {decode("o", ks, nk)}
+    let base = bitcast<i32>(p(2u)) + eo;
+    for (var j = l; j < R; j = j + {WG}u) {{
+      {decode("j", rs, nr)}
+      let e = u32(base + ej);
+      let v = {load};
+      if (beats(bv, bi, v, j)) {{ bv = v; bi = j; }}
+    }}
+  }}
+  pv[l] = bv;
+  pi[l] = bi;
+  workgroupBarrier();
+  for (var s = {WG // 2}u; s > 0u; s = s >> 1u) {{
+    if (l < s && beats(pv[l], pi[l], pv[l + s], pi[l + s])) {{
+      pv[l] = pv[l + s];
+      pi[l] = pi[l + s];
+    }}
+    workgroupBarrier();
+  }}
+  if (l == 0u && o < nout) {{ y[o] = {idx}(pi[0]); }}
+}}"""
+
+
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArray:
+    """``kind`` (argmax or argmin) of ``x`` over ``axes`` (none of them empty): an
+    array of the kept axes' shape and dtype ``index`` (int32 or int64)."""
+    out_shape, R, nk, nr, words = layout(x, axes)
+    result = new(rt, out_shape, index)
+    if result.size == 0:
+        return result
+    idx = ctype(index)
+    key = ("argreduce", kind, x.dtype.name, idx, nk, nr)
+    rt.dispatch(key, lambda: source(kind, x.dtype, idx, nk, nr),
+                [x.storage.block, result.storage.block], [result.size, R, *words],
+                result.size)
+    return result

@@ -1,0 +1,219 @@
+"""Inclusive scans (running sums and products) along one axis, for any row length and
+any number of rows.
+
+The input is read in place (strided; the other axes are decoded from strides) and
+converted to the accumulation dtype as it is loaded; the result is a C-contiguous
+(rows, L + include_initial) array, rows in the row-major order of the other axes, so
+the caller returns it as a permuted view.
+
+* Short rows (at most ``SHORT`` elements): one invocation per row runs along it.
+* Longer rows: blocks of ``BLOCK`` elements, one workgroup each. Every invocation scans
+  ``PER`` consecutive elements in registers, the workgroup scans the 256 invocation
+  totals (Hillis-Steele, in workgroup memory), and each block writes its elements and
+  its total. When a row has several blocks, the block totals (rows, blocks) are scanned
+  the same way (recursively) and a third kernel combines each block with the inclusive
+  total of the blocks before it.
+
+The block totals live in the same buffer after the result (a dispatch binds one
+writable buffer), so a scan allocates once per level.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...._dtypes import DType
+from ..array import GPUArray
+from .argreduce import HEADER, WG, decode
+from .map import _collapse
+from .types import LAYOUT, convert, ctype, load_fn
+
+PER = 4                    # elements per invocation in a block
+BLOCK = WG * PER           # elements per workgroup
+SHORT = 64                 # rows this short are scanned by one invocation each
+
+_COMPLEX_MUL = "vec2<F>(x.x * y.x - x.y * y.y, x.x * y.y + x.y * y.x)"
+
+
+def ops(kind: str, acc: DType) -> tuple[str, str]:
+    """(WGSL of comb(x, y), identity) for ``kind`` (sum or prod) in ``acc``'s type."""
+    ct = ctype(acc)
+    if ct.startswith("vec2"):
+        f = ct[5:-1]
+        if kind == "sum":
+            return "x + y", f"{ct}(0.0)"
+        return _COMPLEX_MUL.replace("F", f), f"{ct}(1.0, 0.0)"
+    return ("x + y" if kind == "sum" else "x * y"), f"{ct}({0 if kind == 'sum' else 1})"
+
+
+def load_as(src: DType, dst: DType, v: str) -> str:
+    """WGSL converting a loaded ``src`` value ``v`` to ``dst``'s compute type, as
+    NumPy's astype to ``dst`` would (float16 targets round the value to half first)."""
+    cs, cd = ctype(src), ctype(dst)
+    if dst.kind == "complex":
+        f = cd[5:-1]
+        if src.kind == "complex":
+            return v if cs == cd else f"{cd}({v})"
+        real = "f64" if f == "f64" else "f32"
+        return f"{cd}({convert(src, _float(real), v)}, {f}(0.0))"
+    out = convert(src, dst, v)
+    if dst.name == "float16" and src.name != "float16":
+        out = f"unpack2x16float(pack2x16float(vec2<f32>({out}, 0.0))).x"
+    return out
+
+
+def _float(ct: str) -> DType:
+    from ...._dtypes import BY_NAME
+
+    return BY_NAME["float64" if ct == "f64" else "float32"]
+
+
+def _head(src: DType, acc: DType, dst: DType, kind: str) -> list[str]:
+    comb, ident = ops(kind, dst)
+    at = ctype(acc)
+    return [HEADER,
+            f"@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[src.name][0]}>;",
+            load_fn("ld", "x0", src),
+            f"@group(0) @binding(2) var<storage, read_write> y: array<{at}>;",
+            f"fn comb(x: {at}, y: {at}) -> {at} {{ return {comb}; }}",
+            f"fn fetch(e: u32) -> {at} {{ return {load_as(src, dst, 'ld(e)')}; }}",
+            f"const ID = {ident};"]
+
+
+# Parameters of the row kernels: rows, L, Lout, include_initial, offset, axis stride,
+# other-axes shape and strides (no), then (block kernel) the blocks per row.
+
+def short_source(src: DType, acc: DType, dst: DType, kind: str, no: int) -> str:
+    lines = _head(src, acc, dst, kind)
+    lines.append(f"""@compute @workgroup_size({WG})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let row = g.x + g.y * nw.x * {WG}u;
+  if (row >= p(0u)) {{ return; }}
+  let L = p(1u);
+  let Lout = p(2u);
+  let inc = p(3u);
+  let s = bitcast<i32>(p(5u));
+  {decode("row", 6, no)}
+  let base = bitcast<i32>(p(4u)) + erow;
+  let out = row * Lout;
+  if (inc == 1u) {{ y[out] = ID; }}
+  var a = ID;
+  for (var k = 0u; k < L; k = k + 1u) {{
+    a = comb(a, fetch(u32(base + i32(k) * s)));
+    y[out + inc + k] = a;
+  }}
+}}""")
+    return "\n".join(lines)
+
+
+def block_source(src: DType, acc: DType, dst: DType, kind: str, no: int) -> str:
+    at = ctype(acc)
+    lines = _head(src, acc, dst, kind)
+    nb_at = 6 + 2 * no
+    lines.append(f"""var<workgroup> sh: array<{at}, {WG}>;
+@compute @workgroup_size({WG})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  let w = wg.x + wg.y * nw.x;
+  let nb = p({nb_at}u);
+  let row = w / nb;
+  let b = w % nb;
+  let live = row < p(0u);
+  let L = p(1u);
+  let Lout = p(2u);
+  let inc = p(3u);
+  let s = bitcast<i32>(p(5u));
+  {decode("row", 6, no)}
+  let base = bitcast<i32>(p(4u)) + erow;
+  let k0 = b * {BLOCK}u + l * {PER}u;
+  var loc: array<{at}, {PER}>;
+  var a = ID;
+  for (var j = 0u; j < {PER}u; j = j + 1u) {{
+    let k = k0 + j;
+    if (live && k < L) {{ a = comb(a, fetch(u32(base + i32(k) * s))); }}
+    loc[j] = a;
+  }}
+  // Hillis-Steele over the invocation totals: sh[l] becomes the total of 0..l.
+  sh[l] = a;
+  workgroupBarrier();
+  for (var d = 1u; d < {WG}u; d = d << 1u) {{
+    var t = sh[l];
+    if (l >= d) {{ t = comb(sh[l - d], t); }}
+    workgroupBarrier();
+    sh[l] = t;
+    workgroupBarrier();
+  }}
+  if (!live) {{ return; }}
+  var before = ID;
+  if (l > 0u) {{ before = sh[l - 1u]; }}
+  let out = row * Lout + inc;
+  for (var j = 0u; j < {PER}u; j = j + 1u) {{
+    let k = k0 + j;
+    if (k < L) {{ y[out + k] = comb(before, loc[j]); }}
+  }}
+  if (inc == 1u && b == 0u && l == 0u) {{ y[row * Lout] = ID; }}
+  // The block total, after the rows' results (read by the scan of the totals).
+  if (nb > 1u && l == {WG - 1}u) {{ y[p(0u) * Lout + w] = sh[{WG - 1}u]; }}
+}}""")
+    return "\n".join(lines)
+
+
+def carry_source(acc: DType, kind: str) -> str:
+    at = ctype(acc)
+    comb, _ = ops(kind, acc)
+    # params: n (elements after the first block of every row), L - BLOCK, Lout, inc,
+    # blocks per row, offset of the scanned totals
+    return f"""{HEADER}
+@group(0) @binding(1) var<storage, read> t: array<{at}>;
+@group(0) @binding(2) var<storage, read_write> y: array<{at}>;
+fn comb(x: {at}, y: {at}) -> {at} {{ return {comb}; }}
+@compute @workgroup_size({WG})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let i = g.x + g.y * nw.x * {WG}u;
+  if (i >= p(0u)) {{ return; }}
+  let rest = p(1u);
+  let row = i / rest;
+  let k = {BLOCK}u + i % rest;
+  let e = row * p(2u) + p(3u) + k;
+  y[e] = comb(t[p(5u) + row * p(4u) + k / {BLOCK}u - 1u], y[e]);
+}}"""
+
+
+def launch(rt: Any, kind: str, x: GPUArray, axis: int, dst: DType, acc: DType,
+           include_initial: bool) -> GPUArray:
+    """The inclusive ``kind`` scan (sum or prod) of ``x`` along ``axis`` computed as
+    dtype ``dst`` (values are converted as astype would) in the unpacked dtype ``acc``;
+    a contiguous (rows, L + include_initial) array of dtype ``acc``."""
+    inc = 1 if include_initial else 0
+    L = x.shape[axis]
+    Lout = L + inc
+    others = [k for k in range(x.ndim) if k != axis]
+    oshape, (ostrides,) = _collapse(tuple(x.shape[k] for k in others),
+                                    [tuple(x.strides[k] for k in others)])
+    rows = math.prod(x.shape[k] for k in others)
+    nb = -(-L // BLOCK) if L > SHORT else 1
+    total = rows * Lout + (rows * nb if nb > 1 else 0)
+    storage = rt.alloc(total * acc.itemsize)
+    result = GPUArray(storage, rt, (rows, Lout), (Lout, 1), 0, acc)
+    if rows * Lout == 0:
+        return result
+    no = len(oshape)
+    params = [rows, L, Lout, inc, x.offset & 0xFFFFFFFF, x.strides[axis] & 0xFFFFFFFF,
+              *oshape, *[s & 0xFFFFFFFF for s in ostrides]]
+    sig = (x.dtype.name, acc.name, dst.name, kind, no)
+    if L <= SHORT:
+        rt.dispatch(("scan-short",) + sig,
+                    lambda: short_source(x.dtype, acc, dst, kind, no),
+                    [x.storage.block, storage.block], params, -(-rows // WG))
+        return result
+    rt.dispatch(("scan-block",) + sig, lambda: block_source(x.dtype, acc, dst, kind, no),
+                [x.storage.block, storage.block], params + [nb], rows * nb)
+    if nb > 1:
+        totals = GPUArray(storage, rt, (rows, nb), (nb, 1), rows * Lout, acc)
+        scanned = launch(rt, kind, totals, 1, acc, acc, False)
+        rest = L - BLOCK
+        rt.dispatch(("scan-carry", acc.name, kind), lambda: carry_source(acc, kind),
+                    [scanned.storage.block, storage.block],
+                    [rows * rest, rest, Lout, inc, nb, scanned.offset], -(-rows * rest // WG))
+    return result
