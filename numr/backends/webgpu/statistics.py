@@ -20,14 +20,6 @@ _SCAN_ACC = {"int8": dt.int32, "int16": dt.int32, "uint8": dt.uint32, "uint16": 
              "float16": dt.float32}
 
 
-def _real_view(a: GPUArray) -> GPUArray:
-    """A complex array viewed as its float parts, with a trailing axis of 2 (re, im): the
-    same buffer, since a complex element is two adjacent floats."""
-    f = dt.float64 if a.dtype is dt.complex128 else dt.float32
-    return GPUArray(a.storage, a.rt, a.shape + (2,), tuple(2 * s for s in a.strides) + (1,),
-                    2 * a.offset, f)
-
-
 def register(ctx) -> None:
     """Add this group's ops to ctx.ops."""
     rt, ops = ctx.rt, ctx.ops
@@ -77,13 +69,24 @@ def register(ctx) -> None:
 
     # -- count_nonzero -------------------------------------------------------------------
 
+    def nonzero_mask(a: GPUArray) -> GPUArray:
+        """``a != 0`` as bools, floats tested through their bits: comparisons with NaN
+        are not reliable in WGSL (drivers may assume no NaN), and NaN is non-zero."""
+        d = a.dtype
+        if d is dt.bool:
+            return a
+        if d.kind not in ("float", "complex"):
+            return ops["astype"](a, dt.bool, False)
+        wide = dt.float64 in (d, dt.REAL_OF.get(d))
+        u, mag = ("u64", "0x7ffffffffffffffflu") if wide else ("u32", "0x7fffffffu")
+        bits = f"bitcast<{u}>(a)" if d.kind == "float" else \
+            f"(bitcast<{u}>(a.x) | bitcast<{u}>(a.y))"
+        return ctx.launch(rt, "nonzero_mask", f"({bits} & {mag}) != {u}(0)", ((a, d),),
+                          dt.bool, a.shape)
+
     def count_nonzero(a, axis, keepdims):
         axes = ctx.axes(a, axis)
-        if a.dtype.kind == "complex":
-            # non-zero where either part is: any over the (re, im) axis of the float view
-            b = ops["any"](_real_view(a), (a.ndim,), False)
-        else:
-            b = a if a.dtype is dt.bool else ops["astype"](a, dt.bool, False)
+        b = nonzero_mask(a)
         # bools sum in uint32 (kernels/reduce.py); only the result is cast
         return ctx.finish(R.launch(rt, "sum", b, axes), b, axes, index_dtype(), keepdims)
 

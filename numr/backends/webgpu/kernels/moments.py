@@ -19,7 +19,7 @@ from typing import Any
 
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
-from .argreduce import HEADER, WG, decode, layout
+from .argreduce import HEADER, WG, decode, isnan, layout
 from .map import scalar_words
 from .types import LAYOUT, ctype, load_fn
 
@@ -99,7 +99,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   }}
   if (l == 0u && o < nout) {{
     var m2 = ps[0] - sq(pv[0]) / n;
-    m2 = select(m2, {st}(0.0), m2 < {st}(0.0));   // rounding only; NaN stays NaN
+    // a negative m2 is rounding; NaN (tested through its bits) must stay NaN
+    m2 = select(m2, {st}(0.0), m2 < {st}(0.0) && !{isnan(st, 'm2')});
     let div = {div_at};
     let r = select({nan}, m2 / div, div > {st}(0.0));
     y[o] = {result};
