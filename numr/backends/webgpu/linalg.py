@@ -223,7 +223,7 @@ def register(ctx) -> None:
 
     def absolute(d: dt.DType, ct: str) -> str:
         """WGSL of |a| in compute type ct (complex: an overflow-safe hypot)."""
-        return f"hypot_{ct}(a.x, a.y)" if d.kind == "complex" else f"abs({ct}(a))"
+        return f"lhypot_{ct}(a.x, a.y)" if d.kind == "complex" else f"abs({ct}(a))"
 
     def norm_fold(a: GPUArray, red: tuple, ord) -> GPUArray:
         """The vector norm of order ``ord`` over axes ``red`` (real compute dtype)."""
@@ -231,7 +231,7 @@ def register(ctx) -> None:
         acc = real_acc(d)
         ct = ctype(acc)
         ab = absolute(d, ct)
-        isinf = f"isinf_{ct}(s)"
+        isinf = f"linf_{ct}(s)"
         if ord == _INF:
             return contract("norm", a, None, None, red, acc, "max", ab)
         if ord == -_INF:

@@ -20,6 +20,7 @@ it is short.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...._dtypes import DType
@@ -291,8 +292,34 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
 # -- contraction ------------------------------------------------------------------------
 
 _FOLD = {"sum": "x + y",
-         "max": "select(max(x, y), x + y, isnan_T(x) || isnan_T(y))",
-         "min": "select(min(x, y), x + y, isnan_T(x) || isnan_T(y))"}
+         "max": "select(max(x, y), x + y, lnan_T(x) || lnan_T(y))",
+         "min": "select(min(x, y), x + y, lnan_T(x) || lnan_T(y))"}
+
+# Float classification and hypot for f32/f64, written with 64-bit literals that
+# naga accepts (``lu``); by bits, since drivers may fold ``x != x`` away.
+_FLOAT_FNS = """fn lnan_T(x: T) -> bool { return (bitcast<U>(x) & ABS) > EXPO; }
+fn linf_T(x: T) -> bool { return (bitcast<U>(x) & ABS) == EXPO; }
+fn lhypot_T(x: T, y: T) -> T {
+  let a = abs(x); let b = abs(y);
+  if (linf_T(a) || linf_T(b)) { return bitcast<T>(EXPO); }
+  if (lnan_T(a) || lnan_T(b)) { return a + b; }
+  let m = max(a, b);
+  if (m == T(0.0)) { return m; }
+  let r = min(a, b) / m;
+  return m * sqrt(T(1.0) + r * r);
+}"""
+_FLOAT_CONSTS = {
+    "f32": {"U": "u32", "ABS": "0x7fffffffu", "EXPO": "0x7f800000u"},
+    "f64": {"U": "u64", "ABS": "0x7ffffffffffffffflu", "EXPO": "0x7ff0000000000000lu"},
+}
+
+
+def float_fns(ct: str) -> str:
+    """lnan_ct, linf_ct and lhypot_ct."""
+    text = _FLOAT_FNS
+    for k, v in _FLOAT_CONSTS[ct].items():
+        text = re.sub(rf"\b{k}\b", v, text)
+    return wops._specialise(text, ct)
 
 
 def fold_identity(fold: str, acc: str) -> str:
@@ -325,12 +352,8 @@ def contract_source(dtypes: tuple, acc: str, fold: str, term: str, fin: str, nk:
         L.append(load_fn(f"ld{j}", f"x{j}", d))
     L.append(f"@group(0) @binding({n_ops + 1}) var<storage, read_write> y: array<{acc}>;")
     fold_e = wops._specialise(_FOLD[fold], acc)
-    code = fold_e + term + fin + extra
-    cts = {ctype(d) for _, d in ops if d.kind == "float"}
     if acc[0] == "f":
-        cts.add(acc)
-    for ct in sorted(cts):
-        L.append(wops.helpers(code, ct))
+        L.append(float_fns(acc))
     L.append(extra)
     L.append(f"fn fold(x: {acc}, y: {acc}) -> {acc} {{ return {fold_e}; }}")
     ks = 2 + n_ops
@@ -408,8 +431,12 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 # float64 exp and log of our own: SPIR-V's GLSL.std.450 Exp/Log/Pow take 16/32-bit
 # floats only, and the p-norms of float64 need pow to double precision.
 POW64 = """fn log64(x: f64) -> f64 {
-  let fr = frexp(x);
-  var m = fr.fract; var e = fr.exp;
+  // frexp by bits (lavapipe's LLVM fails on a float64 frexp); subnormals scaled up.
+  var v = x; var e = -1022;
+  if (v < f64(2.2250738585072014e-308)) { v = v * f64(18014398509481984.0); e = e - 54; }
+  let bits = bitcast<u64>(v);
+  e = e + i32((bits >> 52u) & 0x7fflu);
+  var m = bitcast<f64>((bits & 0x000ffffffffffffflu) | 0x3fe0000000000000lu);
   if (m < f64(0.70710678118654752)) { m = m * f64(2.0); e = e - 1; }
   let f = m - f64(1.0);
   let s = f / (f64(2.0) + f);
@@ -433,14 +460,14 @@ fn exp64(x: f64) -> f64 {
 }
 fn powpos64(x: f64, y: f64) -> f64 {
   if (x == f64(0.0)) { return select(f64(0.0), bitcast<f64>(0x7ff0000000000000lu), y < f64(0.0)); }
-  if (isinf_f64(x)) { return select(f64(0.0), x, y > f64(0.0)); }
+  if (linf_f64(x)) { return select(f64(0.0), x, y > f64(0.0)); }
   if (x == f64(1.0)) { return x; }
   return exp64(y * log64(x));
 }"""
 
 POW32 = """fn powpos32(x: f32, y: f32) -> f32 {
   if (x == 0.0) { return select(0.0, bitcast<f32>(0x7f800000u), y < 0.0); }
-  if (isinf_f32(x)) { return select(0.0, x, y > 0.0); }
+  if (linf_f32(x)) { return select(0.0, x, y > 0.0); }
   if (x == 1.0) { return x; }
   return pow(x, y);
 }"""
