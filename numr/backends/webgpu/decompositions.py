@@ -1,7 +1,377 @@
-"""WebGPU ops: linalg decompositions and solvers (registered by ops.build; see ops.GROUPS)."""
+"""WebGPU ops: linalg decompositions and solvers (registered by ops.build; see ops.GROUPS).
+
+cholesky, qr, eigh/eigvalsh, svd/svdvals, solve, inv, det, slogdet, pinv, matrix_rank,
+eig/eigvals: one workgroup per matrix of the batch, kernels from kernels/linalg_kernels.py.
+Each op allocates one output buffer holding all its results (as views) and the kernel's
+working storage, so each is one dispatch (pinv and matrix_rank two).
+
+float16 is computed in float32 and cast back (as the NumPy adapter does: LAPACK has no
+half precision). Complex matrices use the same kernels with complex element helpers.
+
+Host reads: numr raises LinAlgError for a singular matrix (inv, solve), one that is not
+positive definite (cholesky) or an SVD that does not converge (NaN input, as LAPACK):
+those ops read back one status word per matrix, a sync point, the way the CuPy adapter
+checks cuSOLVER's status. det, slogdet, qr and eigh never read back.
+"""
 
 from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import _dtypes as dt
+from .array import GPUArray, c_strides, new
+from .kernels import linalg_kernels as K
+from .kernels import map as M
+
+
+def _view(buf: GPUArray, shape: tuple, offset: int, d: dt.DType) -> GPUArray:
+    """A contiguous view of ``shape`` and dtype ``d`` into ``buf``'s storage at element
+    ``offset`` (counted in ``d``'s elements)."""
+    shape = tuple(shape)
+    return GPUArray(buf.storage, buf.rt, shape, c_strides(shape), offset, d)
 
 
 def register(ctx) -> None:
     """Add this group's ops to ``ctx.ops``."""
+    rt, ops = ctx.rt, ctx.ops
+    idx_dtype = dt.int64 if dt.int64 in ctx.held else dt.int32
+
+    def error(name: str, what: str):
+        from ...linalg import LinAlgError
+
+        return LinAlgError(f"{name}: {what}")
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def lift(a: GPUArray) -> GPUArray:
+        """float16 computed in float32; every kernel reads a contiguous input."""
+        if a.dtype is dt.float16:
+            a = ops["astype"](a, dt.float32, False)
+        if not a.contiguous:
+            a = ctx.copy(a)
+        return a
+
+    def back(r: GPUArray, d: dt.DType) -> GPUArray:
+        """A result computed for float16 input, cast back."""
+        return r if r.dtype is d or d is not dt.float16 else ops["astype"](r, dt.float16, False)
+
+    def real(d: dt.DType) -> dt.DType:
+        return dt.REAL_OF.get(d, d)
+
+    def width(d: dt.DType) -> int:
+        return 2 if d.kind == "complex" else 1
+
+    def buffer(reals: int, d: dt.DType) -> GPUArray:
+        return new(rt, (max(reals, 1),), real(d))
+
+    def up(reals: int, c: int) -> int:
+        """The element (of c reals) at or after real offset ``reals``."""
+        return -(-reals // c)
+
+    def run(key: tuple, source, inputs: list, out: GPUArray, params: list, nb: int) -> None:
+        blocks = [x.storage.block for x in inputs] + [out.storage.block]
+        rt.dispatch(("linalg",) + key, source, blocks, [nb] + [int(v) for v in params], nb)
+
+    def failed(buf: GPUArray, offset: int, nb: int) -> bool:
+        """Whether any of ``nb`` status words from real offset ``offset`` is set (a
+        host read: numr raises LinAlgError at the call, like the CuPy adapter)."""
+        d = buf.dtype
+        raw = rt.download(buf.storage, offset * d.itemsize, nb * d.itemsize)
+        return bool(np.frombuffer(raw, dtype=d.name).any())
+
+    def const(shape: tuple, d: dt.DType, value: float) -> GPUArray:
+        t = K.real_ctype(d)
+        e = f"vec2<{t}>({t}({value}), {t}(0.0))" if d.kind == "complex" else f"{t}({value})"
+        return ctx.launch(rt, "linalg_const", e, (), d, tuple(shape))
+
+    def identity(batch: tuple, rows: int, cols: int, d: dt.DType) -> GPUArray:
+        t = K.real_ctype(d)
+        one = f"select({t}(0.0), {t}(1.0), i % a == (i / a) % b)"
+        e = f"vec2<{t}>({one}, {t}(0.0))" if d.kind == "complex" else one
+        return ctx.launch(rt, "linalg_eye", e, ((max(cols, 1), dt.uint32),
+                                                (max(rows, 1), dt.uint32)), d,
+                          tuple(batch) + (rows, cols))
+
+    def check_float(name: str, d: dt.DType) -> None:
+        if d.kind not in ("float", "complex"):
+            raise TypeError(f"{name}: dtype {d} is not floating-point")
+
+    # -- cholesky ----------------------------------------------------------------------
+
+    def linalg_cholesky(a, upper=False):
+        d0 = a.dtype
+        if a.size == 0:
+            return new(rt, a.shape, d0)
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        n = a.shape[-1]
+        nb = a.size // (n * n)
+        status = c * nb * n * n
+        buf = buffer(status + nb, d)
+        run(("chol", d.name), lambda: K.cholesky_source(d), [a], buf,
+            [n, a.offset, status, 1 if upper else 0], nb)
+        if failed(buf, status, nb):
+            raise error("cholesky", "a matrix is not positive definite")
+        return back(_view(buf, a.shape, 0, d), d0)
+
+    # -- LU family ---------------------------------------------------------------------
+
+    def lu(name: str, mode: str, a: GPUArray, b: GPUArray | None, head: int, tail: int):
+        """Run the LU kernel: ``head`` reals of results first (X, det or sign), then
+        ``tail`` reals (logabs or status), then the LU work space."""
+        d, c = a.dtype, width(a.dtype)
+        n = a.shape[-1]
+        nb = a.size // (n * n)
+        kcols = b.shape[-1] if b is not None else (n if mode == "inv" else 0)
+        lbase = up(head + tail, c)
+        buf = buffer(c * (lbase + nb * n * n), d)
+        inputs = [a] if b is None else [a, b]
+        run(("lu", mode, d.name), lambda: K.lu_source(d, mode), inputs, buf,
+            [n, kcols, a.offset, b.offset if b is not None else 0, lbase, head], nb)
+        return buf, nb
+
+    def linalg_inv(a, _name="inv"):
+        d0 = a.dtype
+        n = a.shape[-1]
+        if a.size == 0:
+            return new(rt, a.shape, d0)
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        nb = a.size // (n * n)
+        head = c * nb * n * n
+        buf, _ = lu(_name, "inv", a, None, head, nb)
+        if failed(buf, head, nb):
+            raise error(_name, "a matrix is singular")
+        return back(_view(buf, a.shape, 0, d), d0)
+
+    def linalg_solve(a, b):
+        d0 = a.dtype
+        vector = b.ndim == 1
+        if vector:
+            b = b.view(b.shape + (1,), b.strides + (0,), b.offset)
+        n, kcols = a.shape[-1], b.shape[-1]
+        batch = ctx.broadcast_shape("solve", a.shape[:-2], b.shape[:-2])
+        from . import array as A
+
+        a2 = A.broadcast(a, batch + (n, n))
+        b2 = A.broadcast(b, batch + (n, kcols))
+        shape = batch + (n, kcols)
+        if a2.size == 0 or b2.size == 0:
+            r = const(shape, d0, 0) if math.prod(shape) else new(rt, shape, d0)
+        else:
+            a2, b2 = lift(a2), lift(b2)
+            d, c = a2.dtype, width(a2.dtype)
+            nb = math.prod(batch)
+            head = c * nb * n * kcols
+            buf, _ = lu("solve", "solve", a2, b2, head, nb)
+            if failed(buf, head, nb):
+                raise error("solve", "a matrix is singular")
+            r = back(_view(buf, shape, 0, d), d0)
+        if vector:
+            r = r.view(r.shape[:-1], r.strides[:-1], r.offset)
+        return r
+
+    def linalg_det(a):
+        d0 = a.dtype
+        n = a.shape[-1]
+        batch = a.shape[:-2]
+        if math.prod(batch) == 0:
+            return new(rt, batch, d0)
+        if n == 0:
+            return const(batch, d0, 1)
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        nb = math.prod(batch)
+        buf, _ = lu("det", "det", a, None, c * nb, 0)
+        return back(_view(buf, batch, 0, d), d0)
+
+    def linalg_slogdet(a):
+        d0 = a.dtype
+        n = a.shape[-1]
+        batch = a.shape[:-2]
+        if math.prod(batch) == 0:
+            return new(rt, batch, d0), new(rt, batch, real(d0))
+        if n == 0:
+            return const(batch, d0, 1), const(batch, real(d0), 0)
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        nb = math.prod(batch)
+        buf, _ = lu("slogdet", "slogdet", a, None, c * nb, nb)
+        sign = _view(buf, batch, 0, d)
+        logabs = _view(buf, batch, c * nb, real(d))
+        return back(sign, d0), back(logabs, real(d0))
+
+    # -- QR ------------------------------------------------------------------------------
+
+    def linalg_qr(a, mode="reduced"):
+        d0 = a.dtype
+        m, n = a.shape[-2:]
+        batch = a.shape[:-2]
+        k = min(m, n)
+        qc = rr = (k if mode == "reduced" else m)
+        qshape, rshape = batch + (m, qc), batch + (rr, n)
+        nb = math.prod(batch)
+        if nb == 0 or (m * qc == 0 and rr * n == 0):
+            return new(rt, qshape, d0), new(rt, rshape, d0)
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        qsz, rsz = nb * m * qc, nb * rr * n
+        wbase = qsz + rsz
+        tbase = wbase + nb * m * n
+        buf = buffer(c * (tbase + nb * k), d)
+        run(("qr", d.name), lambda: K.qr_source(d), [a], buf,
+            [m, n, a.offset, qc, rr, 0, qsz, wbase, tbase], nb)
+        return back(_view(buf, qshape, 0, d), d0), back(_view(buf, rshape, qsz, d), d0)
+
+    # -- eigh ------------------------------------------------------------------------------
+
+    def eigh(a, vectors: bool):
+        d0 = a.dtype
+        n = a.shape[-1]
+        batch = a.shape[:-2]
+        nb = math.prod(batch)
+        if nb == 0 or n == 0:
+            w = new(rt, batch + (n,), real(d0))
+            return (w, new(rt, a.shape, d0)) if vectors else w
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        vsz = nb * n * n if vectors else 0
+        wbase = c * vsz
+        abase = up(wbase + nb * n, c)
+        vbase = abase + nb * n * n
+        rbase = c * (vbase + vsz)
+        np2 = (n + (n & 1)) // 2
+        buf = buffer(rbase + nb * np2 * 10, d)
+        run(("eigh", d.name, vectors), lambda: K.eigh_source(d, vectors), [a], buf,
+            [n, a.offset, abase, vbase, rbase, wbase, 0], nb)
+        w = back(_view(buf, batch + (n,), wbase, real(d)), real(d0))
+        if not vectors:
+            return w
+        return w, back(_view(buf, a.shape, 0, d), d0)
+
+    # -- SVD -------------------------------------------------------------------------------
+
+    def svd(name: str, a, vectors: bool, full: bool):
+        """(U, S, Vh) or S, and the output buffer (pinv reads it)."""
+        d0 = a.dtype
+        m, n = a.shape[-2:]
+        batch = a.shape[:-2]
+        k, mp = min(m, n), max(m, n)
+        nb = math.prod(batch)
+        if vectors:
+            ushape = batch + ((m, m) if full else (m, k))
+            vshape = batch + ((n, n) if full else (k, n))
+        if nb == 0 or k == 0:
+            s = new(rt, batch + (k,), real(d0))
+            if not vectors:
+                return s, None
+            u = identity(batch, *ushape[-2:], d0) if nb and math.prod(ushape) else \
+                new(rt, ushape, d0)
+            vh = identity(batch, *vshape[-2:], d0) if nb and math.prod(vshape) else \
+                new(rt, vshape, d0)
+            return (u, s, vh), None
+        a = lift(a)
+        d, c = a.dtype, width(a.dtype)
+        usz = nb * math.prod(ushape[-2:]) if vectors else 0
+        vsz = nb * math.prod(vshape[-2:]) if vectors else 0
+        sbase = c * (usz + vsz)
+        status = sbase + nb * k
+        wbase = up(status + nb, c)
+        vbase = wbase + nb * mp * mp
+        tmp = vbase + nb * k * k
+        rbase = c * (tmp + nb * mp)
+        np2 = (k + (k & 1)) // 2
+        good = rbase + nb * np2 * 10
+        buf = buffer(good + nb * mp, d)
+        run(("svd", d.name, vectors), lambda: K.svd_source(d, vectors), [a], buf,
+            [m, n, a.offset, wbase, vbase, rbase, 0, sbase, usz, 1 if full else 0, status,
+             tmp, good], nb)
+        if failed(buf, status, nb):
+            raise error(name, "the singular value computation did not converge")
+        s = _view(buf, batch + (k,), sbase, real(d))
+        if not vectors:
+            return back(s, real(d0)), buf
+        u = _view(buf, ushape, 0, d)
+        vh = _view(buf, vshape, usz, d)
+        return (back(u, d0), back(s, real(d0)), back(vh, d0)), buf
+
+    def linalg_svd(a, full_matrices=True):
+        return svd("svd", a, True, full_matrices)[0]
+
+    def linalg_svdvals(a):
+        return svd("svdvals", a, False, False)[0]
+
+    def tolerance(rtol, batch: tuple, d: dt.DType) -> tuple:
+        """rtol as (array, offset, stride per matrix), in real dtype ``d``."""
+        from . import array as A
+
+        if type(rtol) is not GPUArray:
+            return ops["full"]((), float(rtol), d), 0, 0
+        if rtol.dtype is not d:
+            rtol = ops["astype"](rtol, d, False)
+        r = ctx.copy(A.broadcast(rtol, batch))
+        return r, r.offset, 1
+
+    def stack_batch(a, rtol) -> tuple:
+        batch = a.shape[:-2]
+        if type(rtol) is GPUArray:
+            batch = ctx.broadcast_shape("rtol", batch, rtol.shape)
+        return batch
+
+    def linalg_pinv(a, rtol):
+        from . import array as A
+
+        d0 = a.dtype
+        m, n = a.shape[-2:]
+        batch = stack_batch(a, rtol)
+        shape = batch + (n, m)
+        if m == 0 or n == 0 or math.prod(batch) == 0:
+            return const(shape, d0, 0) if math.prod(shape) else new(rt, shape, d0)
+        a = A.broadcast(a, batch + (m, n))
+        a = lift(a)
+        d = a.dtype
+        nb = math.prod(batch)
+        k = min(m, n)
+        (u, s, vh), buf = svd("pinv", a, True, False)
+        tol, toff, tstride = tolerance(rtol, batch, real(d))
+        out = new(rt, shape, d)
+        run(("pinv", d.name), lambda: K.pinv_source(d), [buf, tol], out,
+            [m, n, 0, s.offset, vh.offset, toff, tstride], nb)
+        return back(out, d0)
+
+    def linalg_matrix_rank(a, rtol):
+        from . import array as A
+
+        m, n = a.shape[-2:]
+        batch = stack_batch(a, rtol)
+        if min(m, n) == 0 or math.prod(batch) == 0:
+            return ctx.launch(rt, "linalg_zero", "0", (), idx_dtype, batch) \
+                if math.prod(batch) else new(rt, batch, idx_dtype)
+        a = lift(A.broadcast(a, batch + (m, n)))
+        d = a.dtype
+        nb = math.prod(batch)
+        s, _ = svd("matrix_rank", a, False, False)
+        tol, toff, tstride = tolerance(rtol, batch, real(d))
+        out = new(rt, batch, idx_dtype)
+        t = "i64" if idx_dtype is dt.int64 else "i32"
+        run(("rank", d.name, t), lambda: K.rank_source(real(d), t), [s, tol], out,
+            [min(m, n), s.offset, toff, tstride], nb)
+        return out
+
+    # -- general eigenproblems -------------------------------------------------------------
+
+    def linalg_eig(a):
+        raise ctx.gap("eig", a.dtype, "no general eigensolver kernel yet")
+
+    def linalg_eigvals(a):
+        raise ctx.gap("eigvals", a.dtype, "no general eigensolver kernel yet")
+
+    ops.update(
+        linalg_cholesky=linalg_cholesky, linalg_inv=linalg_inv, linalg_solve=linalg_solve,
+        linalg_det=linalg_det, linalg_slogdet=linalg_slogdet, linalg_qr=linalg_qr,
+        linalg_eigh=lambda a: eigh(a, True), linalg_eigvalsh=lambda a: eigh(a, False),
+        linalg_svd=linalg_svd, linalg_svdvals=linalg_svdvals, linalg_pinv=linalg_pinv,
+        linalg_matrix_rank=linalg_matrix_rank, linalg_eig=linalg_eig,
+        linalg_eigvals=linalg_eigvals)

@@ -1,0 +1,688 @@
+"""WGSL for the matrix decompositions and solvers: one workgroup per matrix of a batch.
+
+Every kernel binds its input matrices read-only and one output buffer ``y`` that holds
+the results and the kernel's working storage (the layouts are decided by the caller in
+decompositions.py and passed as parameters). Matrices stay in that storage buffer rather
+than workgroup memory, so any size works; the 64 invocations of a workgroup split each
+step's rows or columns, with ``storageBarrier()`` between steps. Loops whose trip count
+depends on data (Jacobi sweeps, QR iterations) read their decision through
+``workgroupUniformLoad``, so every barrier stays in uniform control flow.
+
+Element types: ``T`` is the real type (f32 or f64), ``S`` the matrix element (``T`` or
+``vec2<T>`` for complex); buffers are declared ``array<T>`` and complex elements are
+(re, im) pairs, so one output buffer holds real and complex results side by side. The
+few helpers ``mul``, ``cj`` (conjugate), ``aq`` (|a|^2), ``ab`` (|a|), ``dv`` (divide),
+``mk`` (real to S) make one kernel text serve both.
+
+Algorithms (textbook, see Golub & Van Loan, "Matrix Computations"): LU with partial
+pivoting (solve, inv, det, slogdet), Cholesky-Crout, Householder QR (LAPACK's geqrf
+reflector convention), cyclic Jacobi for Hermitian eigenproblems and one-sided
+(Hestenes) Jacobi for the SVD, both in round-robin (tournament) order so the n/2
+rotations of a step run in parallel; Hessenberg reduction and shifted complex QR
+iteration with back substitution for general eigenproblems.
+"""
+
+from __future__ import annotations
+
+from ...._dtypes import DType
+from .reduce import _LIMITS
+
+WG = 64
+
+_EPS = {"f32": "1.1920929e-07", "f64": "2.220446049250313e-16"}
+_BITS = {"f32": ("u32", "0x7fffffffu", "0x7f800000u"),
+         "f64": ("u64", "0x7ffffffffffffffflu", "0x7ff0000000000000lu")}
+_MAX = {"f32": "3.4028234e+38", "f64": "1.7976931348623157e+308"}
+
+
+def real_ctype(d: DType) -> str:
+    return "f64" if d.name in ("float64", "complex128") else "f32"
+
+
+def _scalar_helpers(cplx: bool) -> str:
+    if cplx:
+        return """fn mk(r: T) -> S { return S(r, T(0.0)); }
+fn re(a: S) -> T { return a.x; }
+fn cj(a: S) -> S { return S(a.x, -a.y); }
+fn mul(a: S, b: S) -> S { return S(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+fn aq(a: S) -> T { return a.x * a.x + a.y * a.y; }
+fn ab1(a: S) -> T { return abs(a.x) + abs(a.y); }
+fn ab(a: S) -> T {
+  let u = abs(a.x); let v = abs(a.y); let m = max(u, v);
+  if (m == T(0.0)) { return m; }
+  let w = min(u, v) / m;
+  return m * sqrt(T(1.0) + w * w);
+}
+fn dv(a: S, b: S) -> S {
+  let m = max(abs(b.x), abs(b.y));
+  let c = b / m;
+  return mul(a, cj(c)) / ((c.x * c.x + c.y * c.y) * m);
+}
+fn unit(a: S, m: T) -> S { return a / m; }"""
+    return """fn mk(r: T) -> S { return r; }
+fn re(a: S) -> T { return a; }
+fn cj(a: S) -> S { return a; }
+fn mul(a: S, b: S) -> S { return a * b; }
+fn aq(a: S) -> T { return a * a; }
+fn ab1(a: S) -> T { return abs(a); }
+fn ab(a: S) -> T { return abs(a); }
+fn dv(a: S, b: S) -> S { return a / b; }
+fn unit(a: S, m: T) -> S { return select(T(-1.0), T(1.0), a > T(0.0)); }"""
+
+
+def _log(t: str) -> str:
+    """log(x) for finite x > 0 to full precision in f32 and f64: x = m 2^e with m in
+    [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by
+    its series (11 terms reach f64 precision), and e ln 2 in two parts."""
+    terms = " + z * (".join(f"T({1.0 / (2 * k + 1)!r})" for k in range(12))
+    return f"""fn lg(x: T) -> T {{
+  let fr = frexp(x);
+  // selects, not a branch: lavapipe's LLVM fails on the branchy form in f64
+  // (frexp's exponent is then an i64)
+  let lo = fr.fract < T(0.70710678118654752);
+  let m = select(fr.fract, fr.fract * T(2.0), lo);
+  let ef = T(fr.exp) - select(T(0.0), T(1.0), lo);
+  let f = m - T(1.0);
+  let s = f / (T(2.0) + f);
+  let z = s * s;
+  let poly = {terms}{")" * 11};
+  return ef * T(0.693145751953125) + (T(2.0) * s * poly + ef * T(1.4286068203094172e-06));
+}}"""
+
+
+def prelude(d: DType, inputs: int, out: str = "T", extra: str = "") -> str:
+    """Bindings (params, ``inputs`` read-only arrays x0.., the output y), types, helpers."""
+    t = real_ctype(d)
+    cplx = d.kind == "complex"
+    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
+             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }",
+             f"alias T = {t};",
+             f"alias S = {'vec2<T>' if cplx else 'T'};",
+             f"const C: u32 = {2 if cplx else 1}u;",
+             f"const EPS: T = {_EPS[t]};",
+             f"const TMAX: T = {_MAX[t]};",
+             f"const WG: u32 = {WG}u;"]
+    for k in range(inputs):
+        lines.append(f"@group(0) @binding({k + 1}) var<storage, read> x{k}: array<T>;")
+        if cplx:
+            lines.append(f"fn lx{k}(e: u32) -> S {{ return S(x{k}[2u * e], x{k}[2u * e + 1u]); }}")
+        else:
+            lines.append(f"fn lx{k}(e: u32) -> S {{ return x{k}[e]; }}")
+    lines.append(f"@group(0) @binding({inputs + 1}) var<storage, read_write> y: array<{out}>;")
+    if out == "T":
+        if cplx:
+            lines.append("fn ly(e: u32) -> S { return S(y[2u * e], y[2u * e + 1u]); }")
+            lines.append("fn sy(e: u32, v: S) { y[2u * e] = v.x; y[2u * e + 1u] = v.y; }")
+        else:
+            lines.append("fn ly(e: u32) -> S { return y[e]; }")
+            lines.append("fn sy(e: u32, v: S) { y[e] = v; }")
+    lines.append(_scalar_helpers(cplx))
+    u, absm, expo = _BITS[t]
+    lines.append(f"fn isnan_T(x: T) -> bool {{ return (bitcast<{u}>(x) & {absm}) > {expo}; }}")
+    lines.append(f"fn isinf_T(x: T) -> bool {{ return (bitcast<{u}>(x) & {absm}) == {expo}; }}")
+    lines.append(_log(t))
+    lines.append(f"fn neg_inf() -> T {{ return {_LIMITS[t][0]}; }}")
+    lines.append("var<workgroup> wv: array<T, 64>;\nvar<workgroup> wi: array<u32, 64>;")
+    lines.append(extra)
+    return "\n".join(lines)
+
+
+_MAIN = """@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let b = wg.x + wg.y * nw.x;
+  if (b >= p(0u)) { return; }
+"""
+
+# A tree over the workgroup: wv/wi hold each invocation's (value, index); afterwards
+# wv[0] / wi[0] hold the sum, or the largest value with the smallest index.
+_TREE_SUM = """  wv[l] = acc;
+  workgroupBarrier();
+  for (var h = WG / 2u; h > 0u; h = h >> 1u) {
+    if (l < h) { wv[l] = wv[l] + wv[l + h]; }
+    workgroupBarrier();
+  }
+"""
+_TREE_ARGMAX = """  wv[l] = best; wi[l] = bi;
+  workgroupBarrier();
+  for (var h = WG / 2u; h > 0u; h = h >> 1u) {
+    if (l < h) {
+      let v = wv[l + h];
+      if (v > wv[l] || (v == wv[l] && wi[l + h] < wi[l])) { wv[l] = v; wi[l] = wi[l + h]; }
+    }
+    workgroupBarrier();
+  }
+"""
+
+
+# -- LU with partial pivoting -------------------------------------------------------------
+
+def lu_source(d: DType, mode: str) -> str:
+    """mode: 'solve' (x0 = A, x1 = B: X = A^-1 B), 'inv', 'det', 'slogdet'.
+
+    params: nb, n, K (right-hand sides), A offset, B offset, LU base (S), status/logabs
+    base (real). X (solve, inv) starts at 0, K columns; det and sign at 0, one per matrix.
+    """
+    body = [_MAIN, """  let n = p(1u); let K = p(2u);
+  let A0 = p(3u) + b * n * n;
+  let L = p(5u) + b * n * n;
+  let X = b * n * K;
+  for (var e = l; e < n * n; e += WG) { sy(L + e, lx0(A0 + e)); }
+"""]
+    if mode == "solve":
+        body.append("  let B0 = p(4u) + b * n * K;\n"
+                    "  for (var e = l; e < n * K; e += WG) { sy(X + e, lx1(B0 + e)); }\n")
+    elif mode == "inv":
+        body.append("  for (var e = l; e < n * K; e += WG) "
+                    "{ sy(X + e, mk(select(T(0.0), T(1.0), e / K == e % K))); }\n")
+    rhs = mode in ("solve", "inv")
+    body.append("""  storageBarrier();
+  var sing = 0u;
+  var flips = 0u;
+  for (var c = 0u; c < n; c++) {
+    var best = T(-1.0); var bi = c;
+    for (var r = c + l; r < n; r += WG) {
+      let v = ab1(ly(L + r * n + c));
+      if (v > best) { best = v; bi = r; }
+    }
+""" + _TREE_ARGMAX + """    let pr = wi[0];
+    if (pr != c) {
+      for (var j = l; j < n; j += WG) {
+        let t = ly(L + c * n + j); sy(L + c * n + j, ly(L + pr * n + j)); sy(L + pr * n + j, t);
+      }
+""" + ("""      for (var j = l; j < K; j += WG) {
+        let t = ly(X + c * K + j); sy(X + c * K + j, ly(X + pr * K + j)); sy(X + pr * K + j, t);
+      }
+""" if rhs else "") + """      flips += 1u;
+    }
+    storageBarrier();
+    let u = ly(L + c * n + c);
+    let ok = ab1(u) != T(0.0);
+    if (!ok) { sing = 1u; }
+    if (ok) {
+      for (var r = c + 1u + l; r < n; r += WG) { sy(L + r * n + c, dv(ly(L + r * n + c), u)); }
+    }
+    storageBarrier();
+    if (ok) {
+      let m = n - c - 1u;
+      for (var e = l; e < m * m; e += WG) {
+        let r = c + 1u + e / m; let j = c + 1u + e % m;
+        sy(L + r * n + j, ly(L + r * n + j) - mul(ly(L + r * n + c), ly(L + c * n + j)));
+      }
+""" + ("""      for (var e = l; e < m * K; e += WG) {
+        let r = c + 1u + e / K; let j = e % K;
+        sy(X + r * K + j, ly(X + r * K + j) - mul(ly(L + r * n + c), ly(X + c * K + j)));
+      }
+""" if rhs else "") + """    }
+    storageBarrier();
+  }
+""")
+    if rhs:
+        body.append("""  for (var cc = 0u; cc < n; cc++) {
+    let c = n - 1u - cc;
+    let u = ly(L + c * n + c);
+    for (var j = l; j < K; j += WG) { sy(X + c * K + j, dv(ly(X + c * K + j), u)); }
+    storageBarrier();
+    for (var e = l; e < c * K; e += WG) {
+      let r = e / K; let j = e % K;
+      sy(X + r * K + j, ly(X + r * K + j) - mul(ly(L + r * n + c), ly(X + c * K + j)));
+    }
+    storageBarrier();
+  }
+  if (l == 0u) { y[p(6u) + b] = T(sing); }
+""")
+    elif mode == "det":
+        body.append("""  if (l == 0u) {
+    var r = mk(select(T(1.0), T(-1.0), (flips & 1u) == 1u));
+    for (var c = 0u; c < n; c++) { r = mul(r, ly(L + c * n + c)); }
+    sy(b, r);
+  }
+""")
+    else:
+        body.append("""  if (l == 0u) {
+    var sg = mk(select(T(1.0), T(-1.0), (flips & 1u) == 1u));
+    var la = T(0.0);
+    for (var c = 0u; c < n; c++) {
+      let u = ly(L + c * n + c);
+      let a = ab(u);
+      if (a == T(0.0)) { sg = mk(T(0.0)); la = neg_inf(); break; }
+      sg = mul(sg, unit(u, a));
+      if (a <= TMAX) { la = la + lg(a); } else { la = la + a; }
+    }
+    sy(b, sg);
+    y[p(6u) + b] = la;
+  }
+""")
+    body.append("}\n")
+    return prelude(d, 2 if mode == "solve" else 1) + "\n" + "".join(body)
+
+
+# -- Cholesky -----------------------------------------------------------------------------
+
+def cholesky_source(d: DType) -> str:
+    """params: nb, n, A offset, status base (real), upper. L at 0 (the result)."""
+    return prelude(d, 1) + "\n" + _MAIN + """  let n = p(1u);
+  let A0 = p(2u) + b * n * n;
+  let L = b * n * n;
+  for (var e = l; e < n * n; e += WG) {
+    sy(L + e, select(mk(T(0.0)), lx0(A0 + e), e % n <= e / n));
+  }
+  storageBarrier();
+  var bad = 0u;
+  for (var c = 0u; c < n; c++) {
+    if (l == 0u) {
+      var s = re(ly(L + c * n + c));
+      for (var k = 0u; k < c; k++) { s = s - aq(ly(L + c * n + k)); }
+      if (s <= T(0.0)) { bad = 1u; }
+      sy(L + c * n + c, mk(sqrt(s)));
+    }
+    storageBarrier();
+    let dc = re(ly(L + c * n + c));
+    for (var r = c + 1u + l; r < n; r += WG) {
+      var s = ly(L + r * n + c);
+      for (var k = 0u; k < c; k++) { s = s - mul(ly(L + r * n + k), cj(ly(L + c * n + k))); }
+      sy(L + r * n + c, s / dc);
+    }
+    storageBarrier();
+  }
+  if (l == 0u) { y[p(3u) + b] = T(bad); }
+  if (p(4u) == 1u) {
+    for (var e = l; e < n * n; e += WG) {
+      let r = e / n; let j = e % n;
+      if (j < r) { let v = ly(L + e); sy(L + j * n + r, cj(v)); sy(L + e, mk(T(0.0))); }
+    }
+  }
+}
+"""
+
+
+# -- Householder QR -----------------------------------------------------------------------
+
+def qr_source(d: DType) -> str:
+    """params: nb, m, n, A offset, qc (Q columns), rr (R rows), Q base, R base, W base
+    (m x n working copy), tau base (S units)."""
+    extra = "var<workgroup> wsc: S;"
+    return prelude(d, 1, extra=extra) + "\n" + _MAIN + """  let m = p(1u); let n = p(2u);
+  let qc = p(4u); let rr = p(5u);
+  let k = min(m, n);
+  let A0 = p(3u) + b * m * n;
+  let Q = p(6u) + b * m * qc;
+  let R = p(7u) + b * rr * n;
+  let W = p(8u) + b * m * n;
+  let TAU = p(9u) + b * k;
+  for (var e = l; e < m * n; e += WG) { sy(W + e, lx0(A0 + e)); }
+  storageBarrier();
+  for (var j = 0u; j < k; j++) {
+    var acc = T(0.0);
+    for (var r = j + 1u + l; r < m; r += WG) { acc = acc + aq(ly(W + r * n + j)); }
+""" + _TREE_SUM + """    let xn2 = wv[0];
+    if (l == 0u) {
+      let alpha = ly(W + j * n + j);
+      var tau = mk(T(0.0));
+      var scale = mk(T(0.0));
+      if (xn2 != T(0.0) || aq(alpha) != aq(mk(re(alpha)))) {
+        let an = sqrt(aq(alpha) + xn2);
+        let beta = select(an, -an, re(alpha) >= T(0.0));
+        tau = (mk(beta) - alpha) / beta;
+        scale = dv(mk(T(1.0)), alpha - mk(beta));
+        sy(W + j * n + j, mk(beta));
+      }
+      sy(TAU + j, tau);
+      wsc = scale;
+    }
+    workgroupBarrier();
+    storageBarrier();
+    let scale = wsc;
+    for (var r = j + 1u + l; r < m; r += WG) { sy(W + r * n + j, mul(ly(W + r * n + j), scale)); }
+    storageBarrier();
+    let ct = cj(ly(TAU + j));
+    for (var c = j + 1u + l; c < n; c += WG) {
+      var w = ly(W + j * n + c);
+      for (var r = j + 1u; r < m; r++) { w = w + mul(cj(ly(W + r * n + j)), ly(W + r * n + c)); }
+      let f = mul(ct, w);
+      sy(W + j * n + c, ly(W + j * n + c) - f);
+      for (var r = j + 1u; r < m; r++) { sy(W + r * n + c, ly(W + r * n + c) - mul(ly(W + r * n + j), f)); }
+    }
+    storageBarrier();
+  }
+  for (var e = l; e < rr * n; e += WG) {
+    let r = e / n; let c = e % n;
+    sy(R + e, select(mk(T(0.0)), ly(W + r * n + c), c >= r && r < k));
+  }
+  for (var e = l; e < m * qc; e += WG) { sy(Q + e, mk(select(T(0.0), T(1.0), e / qc == e % qc))); }
+  storageBarrier();
+  for (var jj = 0u; jj < k; jj++) {
+    let j = k - 1u - jj;
+    let t = ly(TAU + j);
+    for (var c = l; c < qc; c += WG) {
+      var w = ly(Q + j * qc + c);
+      for (var r = j + 1u; r < m; r++) { w = w + mul(cj(ly(W + r * n + j)), ly(Q + r * qc + c)); }
+      let f = mul(t, w);
+      sy(Q + j * qc + c, ly(Q + j * qc + c) - f);
+      for (var r = j + 1u; r < m; r++) { sy(Q + r * qc + c, ly(Q + r * qc + c) - mul(ly(W + r * n + j), f)); }
+    }
+    storageBarrier();
+  }
+}
+"""
+
+
+# -- Jacobi rotations (shared by eigh and svd) ---------------------------------------------
+
+_JACOBI = """fn pair(q: u32, r: u32, N2: u32) -> vec2<u32> {
+  // the circle method: position 0 stays, the others turn one place per round
+  let M = N2 - 1u;
+  var i = 0u;
+  if (q != 0u) { i = (r + q - 1u) % M + 1u; }
+  let j = (r + N2 - 2u - q) % M + 1u;
+  return vec2<u32>(min(i, j), max(i, j));
+}
+// The rotation zeroing the off-diagonal of the Hermitian [[a, apq], [conj(apq), d]]:
+// with g = apq / |apq|, J = [[c, s], [-s conj(g), c conj(g)]] (J^H B J diagonal), its
+// parameters stored at y[o..o+10): flag, c, s, t, |apq|, a, d, g.
+fn rotation(o: u32, a: T, d: T, apq: S) -> bool {
+  let bb = ab(apq);
+  if (!(bb > EPS * sqrt(abs(a)) * sqrt(abs(d))) || bb == T(0.0)) { y[o] = T(0.0); return false; }
+  let g = apq / bb;
+  let th = (d - a) / (T(2.0) * bb);
+  var t = T(1.0) / (abs(th) + sqrt(th * th + T(1.0)));
+  if (isinf_T(th * th)) { t = T(0.5) / abs(th); }
+  if (th < T(0.0)) { t = -t; }
+  let c = T(1.0) / sqrt(t * t + T(1.0));
+  y[o] = T(1.0); y[o + 1u] = c; y[o + 2u] = t * c; y[o + 3u] = t; y[o + 4u] = bb;
+  y[o + 5u] = a; y[o + 6u] = d;
+  sgset(o + 7u, g);
+  return true;
+}
+// Columns i, j of a matrix times J (element k of each column at ei, ej).
+fn rotate_cols(o: u32, ei: u32, ej: u32) {
+  let c = y[o + 1u]; let s = y[o + 2u]; let cg = cj(sgget(o + 7u));
+  let xi = ly(ei); let xj = ly(ej);
+  let gx = mul(cg, xj);
+  sy(ei, xi * c - gx * s);
+  sy(ej, xi * s + gx * c);
+}
+var<workgroup> rot: atomic<u32>;
+var<workgroup> wflag: u32;
+"""
+
+
+def _jacobi_extra(cplx: bool) -> str:
+    if cplx:
+        acc = ("fn sgset(o: u32, g: S) { y[o] = g.x; y[o + 1u] = g.y; }\n"
+               "fn sgget(o: u32) -> S { return S(y[o], y[o + 1u]); }\n")
+    else:
+        acc = ("fn sgset(o: u32, g: S) { y[o] = g; }\n"
+               "fn sgget(o: u32) -> S { return y[o]; }\n")
+    return acc + _JACOBI.replace("isinf_T", "isinf_T")
+
+
+_SWEEP_HEAD = """  var sweep = 0u;
+  var unconverged = 0u;
+  loop {
+    if (l == 0u) { atomicStore(&rot, 0u); }
+    workgroupBarrier();
+    for (var r = 0u; r < NR; r++) {
+"""
+_SWEEP_TAIL = """    }
+    sweep += 1u;
+    workgroupBarrier();
+    if (l == 0u) { wflag = atomicLoad(&rot); }
+    let f = workgroupUniformLoad(&wflag);
+    if (f == 0u) { break; }
+    if (sweep >= MAXSWEEPS) { unconverged = 1u; break; }
+  }
+"""
+
+# NaN sorts last, ties keep their order: the rank of element k among n keys.
+_BEFORE = """fn before(a: T, i: u32, b: T, k: u32) -> bool {
+  let na = isnan_T(a); let nb = isnan_T(b);
+  if (na || nb) { return (!na) || (na && nb && i < k); }
+  return a < b || (a == b && i < k);
+}
+"""
+
+
+def eigh_source(d: DType, vectors: bool) -> str:
+    """params: nb, n, A offset, A work base (S), V work base (S), rotation base (real),
+    w base (real), V out base (S)."""
+    cplx = d.kind == "complex"
+    src = prelude(d, 1, extra=_jacobi_extra(cplx) + _BEFORE) + "\n"
+    src += "const MAXSWEEPS: u32 = 60u;\n" + _MAIN + """  let n = p(1u);
+  let N2 = n + (n & 1u); let NP = N2 / 2u; let NR = N2 - 1u;
+  let A0 = p(2u) + b * n * n;
+  let A = p(3u) + b * n * n;
+  let V = p(4u) + b * n * n;
+  let RP = p(5u) + b * NP * 10u;
+  for (var e = l; e < n * n; e += WG) {
+    let r = e / n; let j = e % n;
+    var v = lx0(A0 + e);
+    if (j > r) { v = cj(lx0(A0 + j * n + r)); }
+    if (j == r) { v = mk(re(v)); }
+    sy(A + e, v);
+""" + ("    sy(V + e, mk(select(T(0.0), T(1.0), r == j)));\n" if vectors else "") + """  }
+  storageBarrier();
+""" + _SWEEP_HEAD + """      for (var q = l; q < NP; q += WG) {
+        let ij = pair(q, r, N2); let i = ij.x; let j = ij.y;
+        let o = RP + q * 10u;
+        y[o] = T(0.0);
+        if (j < n) {
+          if (rotation(o, re(ly(A + i * n + i)), re(ly(A + j * n + j)), ly(A + i * n + j))) {
+            atomicStore(&rot, 1u);
+          }
+        }
+      }
+      storageBarrier();
+      for (var e = l; e < NP * n; e += WG) {
+        let q = e / n; let k = e % n; let o = RP + q * 10u;
+        if (y[o] != T(0.0)) {
+          let ij = pair(q, r, N2);
+          rotate_cols(o, A + k * n + ij.x, A + k * n + ij.y);
+""" + ("          rotate_cols(o, V + k * n + ij.x, V + k * n + ij.y);\n" if vectors else "") + """        }
+      }
+      storageBarrier();
+      for (var e = l; e < NP * n; e += WG) {
+        let q = e / n; let k = e % n; let o = RP + q * 10u;
+        if (y[o] != T(0.0)) {
+          let ij = pair(q, r, N2); let i = ij.x; let j = ij.y;
+          let c = y[o + 1u]; let s = y[o + 2u]; let g = sgget(o + 7u);
+          if (k == i) {
+            sy(A + i * n + i, mk(y[o + 5u] - y[o + 3u] * y[o + 4u]));
+            sy(A + j * n + i, mk(T(0.0)));
+          } else if (k == j) {
+            sy(A + j * n + j, mk(y[o + 6u] + y[o + 3u] * y[o + 4u]));
+            sy(A + i * n + j, mk(T(0.0)));
+          } else {
+            let xi = ly(A + i * n + k); let xj = mul(g, ly(A + j * n + k));
+            sy(A + i * n + k, xi * c - xj * s);
+            sy(A + j * n + k, xi * s + xj * c);
+          }
+        }
+      }
+      storageBarrier();
+""" + _SWEEP_TAIL + """  for (var k = l; k < n; k += WG) {
+    let wk = re(ly(A + k * n + k));
+    var rank = 0u;
+    for (var i = 0u; i < n; i++) { if (before(re(ly(A + i * n + i)), i, wk, k)) { rank++; } }
+    y[p(6u) + b * n + rank] = wk;
+""" + ("""    for (var i = 0u; i < n; i++) { sy(p(7u) + b * n * n + i * n + rank, ly(V + i * n + k)); }
+""" if vectors else "") + """  }
+}
+"""
+    return src
+
+
+def svd_source(d: DType, vectors: bool) -> str:
+    """One-sided Jacobi on the tall one of A (m >= n) or A^H (m < n), columns stored
+    contiguously. params: nb, m, n, A offset, W base (S, max(m,n)^2 per matrix), V base
+    (S, min^2), rotation base (real), U out base (S), S out base (real), Vh out base
+    (S), full, status base (real), temp base (S, max(m,n) per matrix), good-mask base
+    (real, max(m,n) per matrix)."""
+    cplx = d.kind == "complex"
+    extra = _jacobi_extra(cplx) + _BEFORE + "var<workgroup> wneed: u32;\n"
+    src = prelude(d, 1, extra=extra) + "\n"
+    src += "const MAXSWEEPS: u32 = 60u;\n" + _MAIN + """  let m = p(1u); let n = p(2u);
+  let tr = m < n;
+  let mp = max(m, n); let np = min(m, n);
+  let full = p(10u) == 1u;
+  let MC = select(np, mp, full);
+  let N2 = np + (np & 1u); let NP = N2 / 2u; let NR = N2 - 1u;
+  let A0 = p(3u) + b * m * n;
+  let W = p(4u) + b * mp * mp;
+  let V = p(5u) + b * np * np;
+  let RP = p(6u) + b * NP * 10u;
+  let TMP = p(12u) + b * mp;
+  let GOOD = p(13u) + b * mp;
+  for (var e = l; e < mp * np; e += WG) {
+    let col = e / mp; let i = e % mp;
+    if (tr) { sy(W + e, cj(lx0(A0 + col * n + i))); } else { sy(W + e, lx0(A0 + i * n + col)); }
+  }
+""" + ("""  for (var e = l; e < np * np; e += WG) { sy(V + e, mk(select(T(0.0), T(1.0), e / np == e % np))); }
+""" if vectors else "") + """  storageBarrier();
+""" + _SWEEP_HEAD + """      for (var q = l; q < NP; q += WG) {
+        let ij = pair(q, r, N2); let i = ij.x; let j = ij.y;
+        let o = RP + q * 10u;
+        y[o] = T(0.0);
+        if (j < np) {
+          var al = T(0.0); var be = T(0.0); var ga = mk(T(0.0));
+          for (var k = 0u; k < mp; k++) {
+            let u = ly(W + i * mp + k); let v = ly(W + j * mp + k);
+            al = al + aq(u); be = be + aq(v); ga = ga + mul(cj(u), v);
+          }
+          if (rotation(o, al, be, ga)) { atomicStore(&rot, 1u); }
+        }
+      }
+      storageBarrier();
+      let rows = mp + """ + ("np" if vectors else "0u") + """;
+      for (var e = l; e < NP * rows; e += WG) {
+        let q = e / rows; let k = e % rows; let o = RP + q * 10u;
+        if (y[o] != T(0.0)) {
+          let ij = pair(q, r, N2);
+          if (k < mp) { rotate_cols(o, W + ij.x * mp + k, W + ij.y * mp + k); }
+          else { rotate_cols(o, V + ij.x * np + k - mp, V + ij.y * np + k - mp); }
+        }
+      }
+      storageBarrier();
+""" + _SWEEP_TAIL + """  // singular values (unsorted) at RP + k, their ranks (descending) at RP + np + k
+  for (var k = l; k < np; k += WG) {
+    var s = T(0.0);
+    for (var i = 0u; i < mp; i++) { s = s + aq(ly(W + k * mp + i)); }
+    y[RP + k] = sqrt(s);
+  }
+  if (l == 0u) { y[p(11u) + b] = T(unconverged); }
+  storageBarrier();
+  for (var k = l; k < np; k += WG) {
+    let sk = y[RP + k];
+    var rank = 0u;
+    for (var i = 0u; i < np; i++) { if (before(-y[RP + i], i, -sk, k)) { rank++; } }
+    y[RP + np + k] = T(rank);
+    y[p(8u) + b * np + rank] = sk;
+    if (isnan_T(sk)) { y[p(11u) + b] = T(1.0); }
+  }
+""" + ("" if not vectors else """  // normalise; zero columns (and those beyond np) are completed to an orthonormal set
+  for (var e = l; e < mp * MC; e += WG) {
+    let k = e / mp;
+    if (k < np) {
+      let sk = y[RP + k];
+      if (sk > T(0.0)) { sy(W + e, ly(W + e) / sk); } else { sy(W + e, mk(T(0.0))); }
+    } else { sy(W + e, mk(T(0.0))); }
+  }
+  for (var k = l; k < MC; k += WG) { y[GOOD + k] = select(T(0.0), T(1.0), k < np && y[RP + k] > T(0.0)); }
+  storageBarrier();
+  for (var k = 0u; k < MC; k++) {
+    if (l == 0u) { wneed = select(0u, 1u, y[GOOD + k] == T(0.0)); }
+    let need = workgroupUniformLoad(&wneed);
+    if (need == 1u) {
+      // the unit vector e_i farthest from the span so far, minus its projection (twice)
+      var best = T(-1.0); var bi = 0u;
+      for (var i = l; i < mp; i += WG) {
+        var res = T(1.0);
+        for (var c = 0u; c < MC; c++) { if (y[GOOD + c] != T(0.0)) { res = res - aq(ly(W + c * mp + i)); } }
+        if (res > best) { best = res; bi = i; }
+      }
+""" + _TREE_ARGMAX + """      let im = wi[0];
+      for (var i = l; i < mp; i += WG) {
+        var v = mk(select(T(0.0), T(1.0), i == im));
+        for (var c = 0u; c < MC; c++) {
+          if (y[GOOD + c] != T(0.0)) { v = v - mul(ly(W + c * mp + i), cj(ly(W + c * mp + im))); }
+        }
+        sy(W + k * mp + i, v);
+      }
+      storageBarrier();
+      for (var c = l; c < MC; c += WG) {
+        var h = mk(T(0.0));
+        if (y[GOOD + c] != T(0.0)) {
+          for (var i = 0u; i < mp; i++) { h = h + mul(cj(ly(W + c * mp + i)), ly(W + k * mp + i)); }
+        }
+        sy(TMP + c, h);
+      }
+      storageBarrier();
+      var acc = T(0.0);
+      for (var i = l; i < mp; i += WG) {
+        var v = ly(W + k * mp + i);
+        for (var c = 0u; c < MC; c++) {
+          if (y[GOOD + c] != T(0.0)) { v = v - mul(ly(W + c * mp + i), ly(TMP + c)); }
+        }
+        sy(W + k * mp + i, v);
+        acc = acc + aq(v);
+      }
+""" + _TREE_SUM + """      let nrm = sqrt(wv[0]);
+      for (var i = l; i < mp; i += WG) { sy(W + k * mp + i, ly(W + k * mp + i) / nrm); }
+      storageBarrier();
+      if (l == 0u) { y[GOOD + k] = T(1.0); }
+      storageBarrier();
+    }
+  }
+  storageBarrier();
+  // the tall problem's U' (W) and V; A = U' S V'^H, or A^H = U' S V'^H when m < n
+  let U = p(7u) + b * m * select(MC, np, tr);
+  let VH = p(9u) + b * n * select(np, MC, tr);
+  for (var e = l; e < mp * MC; e += WG) {
+    let k = e / mp; let i = e % mp;
+    var pos = k;
+    if (k < np) { pos = u32(y[RP + np + k]); }
+    if (tr) { sy(VH + pos * n + i, cj(ly(W + e))); } else { sy(U + i * MC + pos, ly(W + e)); }
+  }
+  for (var e = l; e < np * np; e += WG) {
+    let k = e / np; let i = e % np;
+    let pos = u32(y[RP + np + k]);
+    if (tr) { sy(U + i * np + pos, ly(V + e)); } else { sy(VH + pos * np + i, cj(ly(V + e))); }
+  }
+""") + """}
+"""
+    return src
+
+
+# -- from the SVD: pinv and matrix_rank ---------------------------------------------------
+
+def pinv_source(d: DType) -> str:
+    """x0: the reduced SVD's buffer, x1: rtol (real); y: the result (n x m).
+    params: nb, m, n, U base (S), S base (real), Vh base (S), rtol offset, rtol stride."""
+    return prelude(d, 2) + "\n" + _MAIN + """  let m = p(1u); let n = p(2u); let k = min(m, n);
+  let U = p(3u) + b * m * k; let SV = p(4u) + b * k; let VH = p(5u) + b * k * n;
+  let tol = x1[p(6u) + b * p(7u)] * x0[SV];
+  for (var e = l; e < n * m; e += WG) {
+    let i = e / m; let j = e % m;
+    var acc = mk(T(0.0));
+    for (var q = 0u; q < k; q++) {
+      let s = x0[SV + q];
+      if (s > tol) { acc = acc + mul(cj(lx0(VH + q * n + i)), cj(lx0(U + j * k + q))) / s; }
+    }
+    sy(b * n * m + e, acc);
+  }
+}
+"""
+
+
+def rank_source(d: DType, out: str) -> str:
+    """x0: singular values (real, k per matrix), x1: rtol; y: counts (``out``).
+    params: nb, k, S offset, rtol offset, rtol stride."""
+    return prelude(d, 2, out=out) + "\n" + _MAIN + """  if (l == 0u) {
+    let k = p(1u); let SV = p(2u) + b * k;
+    let tol = x1[p(3u) + b * p(4u)] * x0[SV];
+    var c = 0u;
+    for (var q = 0u; q < k; q++) { if (x0[SV + q] > tol) { c++; } }
+    y[b] = """ + out + """(c);
+  }
+}
+"""
