@@ -39,7 +39,6 @@ from typing import Any, Sequence
 from ...._dtypes import DType
 from ..array import GPUArray, new
 from .map import _collapse
-from .types import LAYOUT, load_fn
 
 WG = 256
 PER_THREAD = 4
@@ -336,15 +335,20 @@ def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,
 # -- stream compaction ---------------------------------------------------------------
 
 def _nonzero_fn(d: DType) -> str:
-    """``fn nz(e) -> bool``: whether element ``e`` of ``x`` is non-zero (by value: -0.0
-    is zero, NaN is not; complex: either part)."""
-    storage, ct, _, _ = LAYOUT[d.name]
-    if d.kind == "complex":
-        return (load_fn("ld", "x", d) + f"\nfn nz(e: u32) -> bool {{ return any(ld(e) != "
-                f"{ct}(0.0)); }}")
-    if d.kind == "bool":
-        return load_fn("ld", "x", d) + "\nfn nz(e: u32) -> bool { return ld(e); }"
-    return load_fn("ld", "x", d) + f"\nfn nz(e: u32) -> bool {{ return ld(e) != {ct}(0); }}"
+    """``fn nz(e) -> bool``: whether element ``e`` of ``x`` is non-zero, from its bits:
+    floats ignore the sign bit (-0.0 is zero) and NaN is non-zero. Note: bits, not a
+    float comparison, because WGSL lets compilers assume no NaN exists."""
+    size = d.itemsize
+    load = _raw_load("ld", "x", size)
+    if d.kind == "float":
+        sign = {2: "0x7fffu", 4: "0x7fffffffu"}.get(size)
+        test = f"(v & {sign}) != 0u" if sign else "(v.x | (v.y & 0x7fffffffu)) != 0u"
+    elif d.kind == "complex":
+        test = ("((v.x & 0x7fffffffu) | (v.y & 0x7fffffffu)) != 0u" if size == 8 else
+                "(v.x | (v.y & 0x7fffffffu) | v.z | (v.w & 0x7fffffffu)) != 0u")
+    else:
+        test = "v != 0u" if size <= 4 else "(v.x | v.y) != 0u"
+    return f"{load}\nfn nz(e: u32) -> bool {{ let v = ld(e); return {test}; }}"
 
 
 _SCAN = """var<workgroup> sh: array<u32, 256>;
@@ -381,7 +385,7 @@ def _element(nd: int, k_shape: int, k_form: int) -> str:
 def _count_source(d: DType, nd: int) -> str:
     # params: n, shape(nd), x form (1 + nd)
     lines = list(_HEAD)
-    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{LAYOUT[d.name][0]}>;")
+    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{_buffer_type(d.itemsize)}>;")
     lines.append(_nonzero_fn(d))
     lines.append("@group(0) @binding(2) var<storage, read_write> y: array<u32>;")
     lines.append(_element(nd, 1, 1 + nd))
@@ -401,7 +405,7 @@ def _count_source(d: DType, nd: int) -> str:
 def _compact_source(d: DType, nd: int, wide: bool) -> str:
     # params: n, shape(nd), x form (1 + nd), offsets base, count (the out row length)
     lines = list(_HEAD)
-    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{LAYOUT[d.name][0]}>;")
+    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{_buffer_type(d.itemsize)}>;")
     lines.append(_nonzero_fn(d))
     lines.append("@group(0) @binding(2) var<storage, read> E: array<u32>;")
     out = "vec2<u32>" if wide else "u32"
