@@ -486,9 +486,12 @@ def _aligned(*arrays) -> bool:
 
 
 def _blocks_per_sm(threads: int) -> int:
-    # half the SM's threads resident is enough for a memory-bound kernel with 16-byte
-    # loads in flight, and keeps the partial rows (one per block) few
-    return max(1, 1024 // threads)
+    # A block walks its rows one after another (load, two block-wide sums, write), so
+    # the loads of one row cannot overlap its own sums: the SM needs several blocks to
+    # keep memory busy. Half the SM's threads ran float16 backward at 47% of copy
+    # bandwidth on the H200 (a float16 row is half the bytes per sum); the full 2048 is
+    # the limit. More blocks means more partial rows, but those are a few MB at most.
+    return max(1, 2048 // threads)
 
 
 def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):

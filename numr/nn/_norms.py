@@ -132,7 +132,11 @@ def _kernels(device: Any):
         from . import _cuda
 
         return _cuda
-    return None  # webgpu: WGSL kernels come later
+    if kind == "webgpu":
+        from . import _webgpu
+
+        return _webgpu
+    return None
 
 
 def _nat(a: Optional[Array]):
@@ -149,8 +153,13 @@ def _forward(x: Array, residual, weight, bias, eps: float, center: bool, want_su
         from ._composite import norm_forward
 
         return norm_forward(x, residual, weight, bias, eps, center, want_sum)
-    y, s = k.norm_forward(x._data, _nat(residual), _nat(weight), _nat(bias), eps, center,
-                          want_sum)
+    out = k.norm_forward(x._data, _nat(residual), _nat(weight), _nat(bias), eps, center,
+                         want_sum)
+    if out is None:  # a shape the kernels leave to the composite (WebGPU: odd float16)
+        from ._composite import norm_forward
+
+        return norm_forward(x, residual, weight, bias, eps, center, want_sum)
+    y, s = out
     return _wrap(y, x), (None if s is None else _wrap(s, x))
 
 
@@ -161,8 +170,13 @@ def _backward(gy: Array, s: Array, gs, weight, eps: float, center: bool, want_w:
         from ._composite import norm_backward
 
         return norm_backward(gy, s, gs, weight, eps, center, want_w, want_b)
-    gx, gw, gb = k.norm_backward(gy._data, s._data, _nat(gs), _nat(weight), eps, center,
-                                 want_w, want_b)
+    out = k.norm_backward(gy._data, s._data, _nat(gs), _nat(weight), eps, center, want_w,
+                          want_b)
+    if out is None:
+        from ._composite import norm_backward
+
+        return norm_backward(gy, s, gs, weight, eps, center, want_w, want_b)
+    gx, gw, gb = out
     return (_wrap(gx, s), None if gw is None else _wrap(gw, s),
             None if gb is None else _wrap(gb, s))
 

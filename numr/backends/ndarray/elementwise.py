@@ -215,8 +215,6 @@ def complex_edges(c, name: str, op: Callable) -> Callable:
         return ~xp.isfinite(z) | (z.real == 0) | (z.imag == 0)
 
     def fixed(r, operands):
-        if r.dtype.kind != "c":
-            return r
         arrays = xp.broadcast_arrays(*[xp.asarray(o, dtype=r.dtype) for o in operands])
         bad = edge(arrays[0])
         for z in arrays[1:]:
@@ -228,11 +226,15 @@ def complex_edges(c, name: str, op: Callable) -> Callable:
             r[bad] = xp.asarray(host_f(*host).astype(r.dtype, copy=False))
         return r
 
+    # The dtype test sits in the op itself: real input (the usual case) then pays one
+    # attribute check, not a second call (exp's overhead over CuPy was +1.2 µs).
     if name in ("divide", "pow"):
         def op2(a, b):
-            return fixed(op(a, b), (a, b))
+            r = op(a, b)
+            return r if r.dtype.kind != "c" else fixed(r, (a, b))
         return op2
 
     def op1(a):
-        return fixed(op(a), (a,))
+        r = op(a)
+        return r if r.dtype.kind != "c" else fixed(r, (a,))
     return op1
