@@ -1,8 +1,10 @@
-"""Index reductions (argmax, argmin): one workgroup per output element.
+"""Index reductions (argmax, argmin): a team of ``T`` invocations per output element.
 
-Like :mod:`.reduce`, each of the 256 invocations folds a strided share of the reduced
-elements and a tree in workgroup memory combines the partial results, but a partial
-result is a (value, index) pair. The index is the linear (row-major) position in the
+Like :mod:`.reduce`, each invocation of a team folds a strided share of the reduced
+elements and a tree in workgroup memory combines the team's partial results, but a
+partial result is a (value, index) pair. ``T`` (see :func:`team`) is the power of two
+covering the reduced length, at most 256, so a workgroup of 256 serves 256 / T outputs:
+short reductions (argmax over 10 classes of many rows) do not idle 250 invocations. The index is the linear (row-major) position in the
 reduced axes, which for "every axis" is the flat index NumPy returns. Ties keep the
 smaller index, and a NaN beats every number (the first NaN wins), as in NumPy.
 
@@ -41,6 +43,17 @@ def layout(x: GPUArray, axes: tuple) -> tuple:
     return out_shape, math.prod(red), len(kshape), len(rshape), words
 
 
+def team(R: int) -> int:
+    """Invocations per output for reductions of length ``R``: a power of two, <= WG."""
+    return min(WG, 1 << max(R - 1, 0).bit_length())
+
+
+def team_lines(T: int) -> str:
+    """WGSL of the team prologue: output ``o``, lane ``q`` and slot base ``s0``."""
+    return (f"let o = (wg.x + wg.y * nw.x) * {WG // T}u + l / {T}u;\n"
+            f"  let q = l % {T}u;\n  let s0 = l - q;")
+
+
 def decode(var: str, shape_at: int, n: int) -> str:
     """WGSL setting ``e{var}`` (i32) to the element offset of linear index ``var`` in a
     strided space of ``n`` dimensions whose lengths are parameters ``shape_at..`` and
@@ -62,7 +75,7 @@ def isnan(ct: str, v: str) -> str:
     return f"((bitcast<u32>({v}) & 0x7fffffffu) > 0x7f800000u)"
 
 
-def source(kind: str, d: DType, idx: str, nk: int, nr: int) -> str:
+def source(kind: str, d: DType, idx: str, nk: int, nr: int, T: int) -> str:
     ct = ctype(d)
     vt = "u32" if ct == "bool" else ct  # bools compare as 0/1
     load = "select(0u, 1u, ld(e))" if ct == "bool" else "ld(e)"
@@ -90,7 +103,7 @@ fn beats(av: {vt}, ai: u32, bv: {vt}, bi: u32) -> bool {{
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
         @builtin(num_workgroups) nw: vec3<u32>) {{
-  let o = wg.x + wg.y * nw.x;
+  {team_lines(T)}
   let nout = p(0u);
   let R = p(1u);
   var bv = {vt}(0);
@@ -98,7 +111,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   if (o < nout) {{
     {decode("o", ks, nk)}
     let base = bitcast<i32>(p(2u)) + eo;
-    for (var j = l; j < R; j = j + {WG}u) {{
+    for (var j = q; j < R; j = j + {T}u) {{
       {decode("j", rs, nr)}
       let e = u32(base + ej);
       let v = {load};
@@ -108,14 +121,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   pv[l] = bv;
   pi[l] = bi;
   workgroupBarrier();
-  for (var s = {WG // 2}u; s > 0u; s = s >> 1u) {{
-    if (l < s && beats(pv[l], pi[l], pv[l + s], pi[l + s])) {{
+  for (var s = {T // 2}u; s > 0u; s = s >> 1u) {{
+    if (q < s && beats(pv[l], pi[l], pv[l + s], pi[l + s])) {{
       pv[l] = pv[l + s];
       pi[l] = pi[l + s];
     }}
     workgroupBarrier();
   }}
-  if (l == 0u && o < nout) {{ y[o] = {idx}(pi[0]); }}
+  if (q == 0u && o < nout) {{ y[o] = {idx}(pi[l]); }}
 }}"""
 
 
@@ -127,8 +140,9 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArr
     if result.size == 0:
         return result
     idx = ctype(index)
-    key = ("argreduce", kind, x.dtype.name, idx, nk, nr)
-    rt.dispatch(key, lambda: source(kind, x.dtype, idx, nk, nr),
+    T = team(R)
+    key = ("argreduce", kind, x.dtype.name, idx, nk, nr, T)
+    rt.dispatch(key, lambda: source(kind, x.dtype, idx, nk, nr, T),
                 [x.storage.block, result.storage.block], [result.size, R, *words],
-                result.size)
+                -(-result.size // (WG // T)))
     return result

@@ -1,8 +1,9 @@
-"""Variance and standard deviation: one workgroup per output element, two passes.
+"""Variance and standard deviation: a team of invocations per output element (as in
+:mod:`.argreduce`: a power of two covering the reduced length, at most 256), two passes.
 
 Pass 1 sums the reduced elements (each invocation a compensated (Kahan) sum of its
 strided share, then a pairwise tree in workgroup memory) to get the mean, which every
-invocation then reads from workgroup memory. Pass 2 reads the elements again and sums
+invocation of the team then reads from workgroup memory. Pass 2 reads the elements again and sums
 the squared deviations from that mean together with the deviations themselves, giving
 the corrected two-pass result ``(sum d^2 - (sum d)^2 / n) / (n - correction)`` (Chan,
 Golub and LeVeque's form, which cancels most of the mean's own rounding error). Nothing
@@ -19,7 +20,7 @@ from typing import Any
 
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
-from .argreduce import HEADER, WG, decode, isnan, layout
+from .argreduce import HEADER, WG, decode, isnan, layout, team, team_lines
 from .map import scalar_words
 from .types import LAYOUT, ctype, load_fn
 
@@ -29,7 +30,7 @@ def real_compute(d: DType) -> DType:
     return BY_NAME["float64" if ctype(d) in ("f64", "vec2<f64>") else "float32"]
 
 
-def source(kind: str, d: DType, nk: int, nr: int) -> str:
+def source(kind: str, d: DType, nk: int, nr: int, T: int) -> str:
     vt = ctype(d)                       # f32, f64, vec2<f32> or vec2<f64>
     st = "f64" if "f64" in vt else "f32"
     sq = "dot(v, v)" if vt.startswith("vec2") else "v * v"
@@ -54,7 +55,7 @@ fn sq(v: {vt}) -> {st} {{ return {sq}; }}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
         @builtin(num_workgroups) nw: vec3<u32>) {{
-  let o = wg.x + wg.y * nw.x;
+  {team_lines(T)}
   let nout = p(0u);
   let R = select(0u, p(1u), o < nout);
   let n = {n_at};
@@ -63,7 +64,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   // pass 1: the sum (Kahan-compensated per invocation, then pairwise)
   var s = {vt}(0.0);
   var c = {vt}(0.0);
-  for (var j = l; j < R; j = j + {WG}u) {{
+  for (var j = q; j < R; j = j + {T}u) {{
     {decode("j", rs, nr)}
     let t = ld(u32(base + ej)) - c;
     let u = s + t;
@@ -72,16 +73,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   }}
   pv[l] = s;
   workgroupBarrier();
-  for (var h = {WG // 2}u; h > 0u; h = h >> 1u) {{
-    if (l < h) {{ pv[l] = pv[l] + pv[l + h]; }}
+  for (var h = {T // 2}u; h > 0u; h = h >> 1u) {{
+    if (q < h) {{ pv[l] = pv[l] + pv[l + h]; }}
     workgroupBarrier();
   }}
-  let mean = pv[0] / n;
+  let mean = pv[s0] / n;
   workgroupBarrier();
   // pass 2: deviations and their squares
   var sd = {vt}(0.0);
   var ss = {st}(0.0);
-  for (var j = l; j < R; j = j + {WG}u) {{
+  for (var j = q; j < R; j = j + {T}u) {{
     {decode("j", rs, nr)}
     let v = ld(u32(base + ej)) - mean;
     sd = sd + v;
@@ -90,15 +91,15 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   pv[l] = sd;
   ps[l] = ss;
   workgroupBarrier();
-  for (var h = {WG // 2}u; h > 0u; h = h >> 1u) {{
-    if (l < h) {{
+  for (var h = {T // 2}u; h > 0u; h = h >> 1u) {{
+    if (q < h) {{
       pv[l] = pv[l] + pv[l + h];
       ps[l] = ps[l] + ps[l + h];
     }}
     workgroupBarrier();
   }}
-  if (l == 0u && o < nout) {{
-    var m2 = ps[0] - sq(pv[0]) / n;
+  if (q == 0u && o < nout) {{
+    var m2 = ps[s0] - sq(pv[s0]) / n;
     // a negative m2 is rounding; NaN (tested through its bits) must stay NaN
     m2 = select(m2, {st}(0.0), m2 < {st}(0.0) && !{isnan(st, 'm2')});
     let div = {div_at};
@@ -118,8 +119,9 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, correction: float) -> G
     if result.size == 0:
         return result
     extra = scalar_words(float(R), out) + scalar_words(float(R - correction), out)
-    key = ("moments", kind, x.dtype.name, nk, nr)
-    rt.dispatch(key, lambda: source(kind, x.dtype, nk, nr),
+    T = team(R)
+    key = ("moments", kind, x.dtype.name, nk, nr, T)
+    rt.dispatch(key, lambda: source(kind, x.dtype, nk, nr, T),
                 [x.storage.block, result.storage.block], [result.size, R, *words, *extra],
-                result.size)
+                -(-result.size // (WG // T)))
     return result
