@@ -100,11 +100,14 @@ def register(ctx) -> None:
                   out.strides[axis] & _M32, nout, *(sw + [0])[:2], n, L, *bshape,
                   *(s & _M32 for s in bin_), *(s & _M32 for s in bout)]
         tab = table(L, n, bluestein, cd)
-        if L * cd.itemsize <= room:
-            key = ("fft-row", T, kind, out_kind, nb, n, L, inv, bluestein)
-            rt.dispatch(key, lambda: K.shared_source(T, kind, out_kind, nb, n, L, inv,
+        cap = room // cd.itemsize
+        if L <= cap:
+            TW, most = K.bucket(L, cap)
+            key = ("fft-row", T, kind, out_kind, nb, TW, most, inv, bluestein)
+            rt.dispatch(key, lambda: K.shared_source(T, kind, out_kind, nb, TW, most, inv,
                                                      bluestein),
-                        [a.storage.block, tab.storage.block, out.storage.block], params, rows)
+                        [a.storage.block, tab.storage.block, out.storage.block],
+                        params + K.radix_words(L), rows)
             return out
         # Rows too long for workgroup memory: contiguous padded rows, a dispatch per pass.
         buf = new(rt, (rows, L), cd)

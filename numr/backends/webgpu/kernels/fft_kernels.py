@@ -164,81 +164,109 @@ def radices(n: int) -> list[int] | None:
 
 # -- one row per workgroup ----------------------------------------------------------------
 
-def _shared_passes(L: int, rads: list[int], inv: bool, TW: int, tag: str) -> list[str]:
+RADICES = (4, 2, 3, 5, 7)
+
+
+def bucket(L: int, cap: int) -> tuple[int, int]:
+    """(threads, longest row) of the row kernel serving length L, where ``cap`` rows fit
+    in workgroup memory: short rows get a small workgroup, so few threads idle."""
+    for tw, most in ((16, 64), (64, 256)):
+        if L <= most:
+            return tw, most
+    return 256, cap
+
+
+def _regs(TW: int, most: int) -> int:
+    """The values one thread holds between the read and the write of any pass."""
+    return max(-(-(most // R) // TW) * R for R in RADICES)
+
+
+def _pass_fn(name: str, inv: bool, TW: int, regs: int, rad: int) -> str:
+    """``fn name(l, L)``: the Stockham passes over ``s[0..L)``, their radices read from
+    parameter words ``rad`` (count) and ``rad + 1 ..``. Each thread reads its butterflies
+    (j = l, l + TW, ...) into registers, then all threads write after a barrier."""
     tw = "twi" if inv else "twf"
-    lines = []
-    Ns = 1
-    for pi, R in enumerate(rads):
-        LR = L // R
-        nq = -(-LR // TW)
-        lines.append(f"// pass {tag}{pi}: radix {R}, Ns {Ns}")
-        for q in range(nq):
-            v = [f"v{tag}{pi}_{q}_{r}" for r in range(R)]
-            j = f"j{tag}{pi}_{q}"
-            lines.append(f"let {j} = l + {q * TW}u;")
-            lines += [f"var {x}: C;" for x in v]
-            lines.append(f"if ({j} < {LR}u) {{")
-            a = []
-            for r in range(R):
-                name = f"a{r}"
-                src = f"s[{j} + {r * LR}u]"
-                if r == 0 or Ns == 1:
-                    lines.append(f"  let {name} = {src};")
-                else:
-                    step = f"({j} % {Ns}u) * {L // (Ns * R)}u"
-                    lines.append(f"  let {name} = cmul({src}, {tw}({r}u * {step}));")
-                a.append(name)
-            outs = [f"o{r}" for r in range(R)]
-            lines += ["  " + t for t in _butterfly(R, a, outs, inv, f"{LR}u")]
-            lines += [f"  {v[r]} = o{r};" for r in range(R)]
-            lines.append("}")
-        lines.append("workgroupBarrier();")
-        for q in range(nq):
-            j = f"j{tag}{pi}_{q}"
-            lines.append(f"if ({j} < {LR}u) {{")
-            lines.append(f"  let d = ({j} / {Ns}u) * {Ns * R}u + {j} % {Ns}u;")
-            lines += [f"  s[d + {r * Ns}u] = v{tag}{pi}_{q}_{r};" for r in range(R)]
-            lines.append("}")
-        lines.append("workgroupBarrier();")
-        Ns *= R
-    return lines
+    cases = []
+    for R in RADICES:
+        lines = []
+        a = []
+        for r in range(R):
+            src = f"s[j + {r}u * LR]" if r else "s[j]"
+            lines.append(f"let a{r} = {src};" if r == 0 else
+                         f"let a{r} = cmul({src}, {tw}({r}u * t));")
+            a.append(f"a{r}")
+        lines += _butterfly(R, a, [f"o{r}" for r in range(R)], inv, "LR")
+        lines += [f"v[base + {r}u] = o{r};" for r in range(R)]
+        cases.append(f"      case {R}u: {{\n        " + "\n        ".join(lines) + "\n      }")
+    return f"""fn {name}(l: u32, L: u32) {{
+  var v: array<C, {regs}>;
+  var Ns = 1u;
+  for (var pi = 0u; pi < p({rad}u); pi = pi + 1u) {{
+    let R = p({rad + 1}u + pi);
+    let LR = L / R;
+    let stride = L / (Ns * R);
+    for (var q = 0u; q * {TW}u < LR; q = q + 1u) {{
+      let j = l + q * {TW}u;
+      if (j < LR) {{
+        let t = (j % Ns) * stride;
+        let base = q * R;
+        switch R {{
+{chr(10).join(cases)}
+          default: {{}}
+        }}
+      }}
+    }}
+    workgroupBarrier();
+    for (var q = 0u; q * {TW}u < LR; q = q + 1u) {{
+      let j = l + q * {TW}u;
+      if (j < LR) {{
+        let d = (j / Ns) * Ns * R + j % Ns;
+        for (var r = 0u; r < R; r = r + 1u) {{ s[d + r * Ns] = v[q * R + r]; }}
+      }}
+    }}
+    workgroupBarrier();
+    Ns = Ns * R;
+  }}
+}}"""
 
 
-def threads(L: int, rads: list[int]) -> int:
-    """Threads of a one-row workgroup: one per butterfly of the widest pass, at most 256."""
-    most = max((L // R for R in rads), default=1)
-    return max(1, min(256, most))
-
-
-def shared_source(T: str, in_kind: str, out_kind: str, nb: int, N: int, L: int,
-                  inv: bool, bluestein: bool) -> str:
-    """One workgroup per row: load, transform (Bluestein: chirp, forward L-point FFT,
-    product with B, inverse L-point FFT, chirp), store."""
-    C = f"vec2<{T}>"
+def radix_words(L: int) -> list[int]:
+    """The parameter words that give the row kernel its passes: count, radices."""
     rads = radices(L)
-    TW = threads(L, rads)
+    return [len(rads), *rads]
+
+
+def shared_source(T: str, in_kind: str, out_kind: str, nb: int, TW: int, most: int,
+                  inv: bool, bluestein: bool) -> str:
+    """One workgroup of TW threads per row of up to ``most`` points (N, L and the radices
+    are parameters; words 11 + 3 nb on give the radices, see :func:`radix_words`): load,
+    transform (Bluestein: chirp, forward L-point FFT, product with B, inverse L-point
+    FFT, chirp), store."""
+    C = f"vec2<{T}>"
     src = T if real_source(in_kind) else C
     out = T if out_kind == "r" else C
-    parts = [_head(T, src, out), f"alias C = {C};", f"var<workgroup> s: array<C, {L}>;",
+    rad = _IO + 3 * nb
+    regs = _regs(TW, most)
+    parts = [_head(T, src, out), f"alias C = {C};", f"var<workgroup> s: array<C, {most}>;",
              _bases(nb), _loader(T, in_kind), _storer(T, out_kind)]
     chirp = "twi" if inv else "twf"
     body = ["let row = wg.x + wg.y * nw.x;", "if (row >= p(0u)) { return; }",
-            "let b = bases(row);"]
+            "let b = bases(row);", "let N = p(9u);", "let L = p(10u);"]
     if bluestein:
-        body += [f"for (var j = l; j < {L}u; j = j + {TW}u) {{",
-                 f"  if (j < {N}u) {{ s[j] = cmul(sample(b.x, j), {chirp}({L}u + j)); }}"
-                 f" else {{ s[j] = C(); }}", "}", "workgroupBarrier();"]
-        body += _shared_passes(L, rads, False, TW, "f")
-        body += [f"for (var j = l; j < {L}u; j = j + {TW}u) {{",
-                 f"  s[j] = cmul(s[j], {chirp}({L + N}u + j));", "}", "workgroupBarrier();"]
-        body += _shared_passes(L, rads, True, TW, "i")
-        body += [f"for (var k = l; k < p(6u); k = k + {TW}u) {{",
-                 f"  put(b.y, k, cmul(s[k], {chirp}({L}u + k)));", "}"]
+        parts += [_pass_fn("fwd", False, TW, regs, rad), _pass_fn("bwd", True, TW, regs, rad)]
+        body += [f"for (var j = l; j < L; j = j + {TW}u) {{",
+                 f"  if (j < N) {{ s[j] = cmul(sample(b.x, j), {chirp}(L + j)); }}"
+                 " else { s[j] = C(); }", "}", "workgroupBarrier();", "fwd(l, L);",
+                 f"for (var j = l; j < L; j = j + {TW}u) {{",
+                 f"  s[j] = cmul(s[j], {chirp}(L + N + j));", "}", "workgroupBarrier();",
+                 "bwd(l, L);",
+                 f"for (var k = l; k < p(6u); k = k + {TW}u) {{",
+                 f"  put(b.y, k, cmul(s[k], {chirp}(L + k)));", "}"]
     else:
-        body += [f"for (var j = l; j < {L}u; j = j + {TW}u) {{ s[j] = sample(b.x, j); }}",
-                 "workgroupBarrier();"]
-        body += _shared_passes(L, rads, inv, TW, "p")
-        body += [f"for (var k = l; k < p(6u); k = k + {TW}u) {{ put(b.y, k, s[k]); }}"]
+        parts.append(_pass_fn("run", inv, TW, regs, rad))
+        body += [f"for (var j = l; j < L; j = j + {TW}u) {{ s[j] = sample(b.x, j); }}",
+                 "workgroupBarrier();", "run(l, L);",
+                 f"for (var k = l; k < p(6u); k = k + {TW}u) {{ put(b.y, k, s[k]); }}"]
     main = (f"@compute @workgroup_size({TW})\n"
             "fn main(@builtin(workgroup_id) wg: vec3<u32>,\n"
             "        @builtin(local_invocation_index) l: u32,\n"
