@@ -56,12 +56,9 @@ _MAIN = ("@compute @workgroup_size(256)\n"
 # -- raw element access -------------------------------------------------------------------
 
 def rtype(size: int) -> str:
-    """The WGSL type holding the raw bits of one element of ``size`` bytes."""
+    """The WGSL type holding the raw bits of one element of ``size`` bytes (and the
+    buffer element type: 1/2-byte elements live in u32 words)."""
     return {8: "vec2<u32>", 16: "vec4<u32>"}.get(size, "u32")
-
-
-def _buffer_type(size: int) -> str:
-    return rtype(size)  # 1/2-byte elements live in u32 words
 
 
 def _raw_load(name: str, buf: str, size: int) -> str:
@@ -150,17 +147,17 @@ def source(mode: str, nd: int, isizes: tuple, value: str | None, size: int) -> s
     b = 1
     if mode == "gather":
         lines.append(f"@group(0) @binding({b}) var<storage, read> src: "
-                     f"array<{_buffer_type(size)}>;")
+                     f"array<{rtype(size)}>;")
         lines.append(_raw_load("lds", "src", size))
         b += 1
     for j, isz in enumerate(isizes):
         lines.append(f"@group(0) @binding({b}) var<storage, read> x{j}: "
-                     f"array<{_buffer_type(isz)}>;")
+                     f"array<{rtype(isz)}>;")
         lines.append(_index_load(f"ix{j}", f"x{j}", isz))
         b += 1
     if value == "array":
         lines.append(f"@group(0) @binding({b}) var<storage, read> val: "
-                     f"array<{_buffer_type(size)}>;")
+                     f"array<{rtype(size)}>;")
         lines.append(_raw_load("ldv", "val", size))
         b += 1
     if mode == "scatter_w":
@@ -174,7 +171,7 @@ def source(mode: str, nd: int, isizes: tuple, value: str | None, size: int) -> s
     elif mode.startswith("scatter") and packed:
         out = "atomic<u32>"
     else:
-        out = _buffer_type(size)
+        out = rtype(size)
     lines.append(f"@group(0) @binding({b}) var<storage, read_write> y: array<{out}>;")
     lines.append(_decode(nd))
 
@@ -371,24 +368,19 @@ _WG_MAIN = ("@compute @workgroup_size(256)\n"
             f"  let base = g * {BLOCK}u + l * {PER_THREAD}u;\n")
 
 
-def _element(nd: int, k_shape: int, k_form: int) -> str:
-    """``fn elem(i) -> u32``: the element index of C-order position ``i`` of x, leaving
-    its coordinates in ``c`` (shape at words k_shape.., form at k_form..)."""
-    lines = [f"var<private> c: array<u32, {nd}>;", "fn elem(i: u32) -> u32 {", "  var r = i;"]
-    for d in range(nd - 1, 0, -1):
-        lines.append(f"  c[{d}] = r % p({k_shape + d}u); r = r / p({k_shape + d}u);")
-    lines.append("  c[0] = r;")
-    lines.append(f"  return u32{_form(k_form, nd)};\n}}")
-    return "\n".join(lines)
+def _element(nd: int) -> str:
+    """``fn elem(i) -> u32``: the element index of C-order position ``i`` of x (shape at
+    words 1.., form after it), leaving its coordinates in ``c``."""
+    return _decode(nd) + f"\nfn elem(i: u32) -> u32 {{ decode(i); return u32{_form(1 + nd, nd)}; }}"
 
 
 def _count_source(d: DType, nd: int) -> str:
     # params: n, shape(nd), x form (1 + nd)
     lines = list(_HEAD)
-    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{_buffer_type(d.itemsize)}>;")
+    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{rtype(d.itemsize)}>;")
     lines.append(_nonzero_fn(d))
     lines.append("@group(0) @binding(2) var<storage, read_write> y: array<u32>;")
-    lines.append(_element(nd, 1, 1 + nd))
+    lines.append(_element(nd))
     lines.append(_SCAN)
     lines.append(_WG_MAIN + f"""  var k = 0u;
   for (var j = 0u; j < {PER_THREAD}u; j++) {{
@@ -397,7 +389,7 @@ def _count_source(d: DType, nd: int) -> str:
   }}
   sh[l] = k;
   wg_scan(l);
-  if (l == 255u) {{ y[g] = sh[255]; }}
+  if (l == 255u && g * {BLOCK}u < n) {{ y[g] = sh[255]; }}  // not the spare groups of a 2-D grid
 }}""")
     return "\n".join(lines)
 
@@ -405,12 +397,12 @@ def _count_source(d: DType, nd: int) -> str:
 def _compact_source(d: DType, nd: int, wide: bool) -> str:
     # params: n, shape(nd), x form (1 + nd), offsets base, count (the out row length)
     lines = list(_HEAD)
-    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{_buffer_type(d.itemsize)}>;")
+    lines.append(f"@group(0) @binding(1) var<storage, read> x: array<{rtype(d.itemsize)}>;")
     lines.append(_nonzero_fn(d))
     lines.append("@group(0) @binding(2) var<storage, read> E: array<u32>;")
     out = "vec2<u32>" if wide else "u32"
     lines.append(f"@group(0) @binding(3) var<storage, read_write> y: array<{out}>;")
-    lines.append(_element(nd, 1, 1 + nd))
+    lines.append(_element(nd))
     lines.append(_SCAN)
     k_e, k_count = 2 + 2 * nd, 3 + 2 * nd
     store = "vec2<u32>(c[a], 0u)" if wide else "c[a]"
@@ -458,7 +450,7 @@ def _scan_block_source() -> str:
     if (i < n) {{ y[i] = run; }}
     run = run + v[j];
   }}
-  if (l == 255u) {{ y[n + g] = sh[255]; }}
+  if (l == 255u && g * {BLOCK}u < n) {{ y[n + g] = sh[255]; }}
 }}""")
     return "\n".join(lines)
 
