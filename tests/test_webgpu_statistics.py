@@ -182,3 +182,17 @@ def test_diff_views(device):
     b = arr(np.asarray([True, False, False]), device)
     assert_array(xp.diff(b, prepend=True, append=False, n=2),
                  np.diff(np.asarray([True, False, False]), prepend=True, append=False, n=2))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float64", "complex64", "int16"])
+def test_all_any_views(dtype, device):
+    h = np.asarray([[0, np.nan, 2], [0, 0, -0.0], [1, 1, 1]]).astype(
+        dtype if dtype != "int16" else "float64")
+    h = np.nan_to_num(h).astype(dtype) if dtype == "int16" else h
+    if dtype == "complex64":
+        h = h * 1j
+    x = arr(h, device)
+    v, hv = xp.permute_dims(x, (1, 0))[::-1], h.T[::-1]
+    for axis in [None, 0, 1]:
+        assert_array(xp.any(v, axis=axis), np.any(hv, axis=axis))
+        assert_array(xp.all(v, axis=axis, keepdims=True), np.all(hv, axis=axis, keepdims=True))

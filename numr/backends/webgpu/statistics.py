@@ -1,6 +1,6 @@
 """WebGPU ops: statistics and searching reductions (registered by ops.build; see
 ops.GROUPS): var, std, cumulative_sum, cumulative_prod, argmax, argmin, count_nonzero,
-diff.
+diff, and all/any in place of ops.py's (NaN and complex input).
 
 var/std and argmax/argmin are single-dispatch reductions (kernels/moments.py,
 kernels/argreduce.py), the scans are block scans with carry propagation
@@ -90,6 +90,18 @@ def register(ctx) -> None:
         # bools sum in uint32 (kernels/reduce.py); only the result is cast
         return ctx.finish(R.launch(rt, "sum", b, axes), b, axes, index_dtype(), keepdims)
 
+    # -- all, any ----------------------------------------------------------------------
+    # Replace ops.py's versions, whose cast to bool compares floats with 0 (NaN is
+    # truthy, but WGSL may assume no NaN) and has no complex conversion.
+
+    def logical(kind: str):
+        def op(a, axis, keepdims):
+            b = nonzero_mask(a)
+            axes = ctx.axes(b, axis)
+            return ctx.finish(R.launch(rt, kind, b, axes), b, axes, dt.bool, keepdims)
+        op.__name__ = "any" if kind == "max" else "all"
+        return op
+
     # -- diff ------------------------------------------------------------------------------
 
     def diff(a, axis, n, prepend, append):
@@ -120,4 +132,5 @@ def register(ctx) -> None:
                cumulative_sum=scanner("cumulative_sum", "sum"),
                cumulative_prod=scanner("cumulative_prod", "prod"),
                argmax=arg("argmax"), argmin=arg("argmin"),
-               count_nonzero=count_nonzero, diff=diff)
+               count_nonzero=count_nonzero, diff=diff, any=logical("max"),
+               all=logical("min"))
