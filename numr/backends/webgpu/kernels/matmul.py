@@ -59,7 +59,7 @@ def config(d: DType, M: int, N: int, smem: int) -> tuple:
     if d.name in ("float32", "int32", "uint32") and M >= 512 and N >= 512:
         return 128, 128, 8, 8, 8
     bk = 16
-    while bk > 4 and (64 + 64) * bk * size > smem:
+    while bk > 4 and 2 * (64 + 64) * bk * size > smem:
         bk //= 2
     return 64, 64, bk, 4, 4
 
@@ -108,8 +108,9 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: bool, vec_b: bool, vec_o
             L.append(f"fn ldb(e: u32) -> {ct} {{ return ldb0(e); }}")
     L.append(f"@group(0) @binding(3) var<storage, read_write> y: "
              f"array<{'vec4<' + ct + '>' if vec_out else ct}>;")
-    L.append(f"var<workgroup> As: array<{W}, {BK * BM // vw}>;")
-    L.append(f"var<workgroup> Bs: array<{W}, {BK * BN // vw}>;")
+    # Two buffers per tile: one is multiplied while the next step's is stored.
+    L.append(f"var<workgroup> As: array<{W}, {2 * BK * BM // vw}>;")
+    L.append(f"var<workgroup> Bs: array<{W}, {2 * BK * BN // vw}>;")
     if vw == 1:
         L.append(_mac(d, ct))
 
@@ -194,10 +195,12 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         return out
 
     def put(tile: str, rows: int, k: str, idx: str, val: str) -> str:
-        """Store scalar ``val`` at tile[k][idx] (``rows`` wide, k-major)."""
+        """Store scalar ``val`` at tile[k][idx] (``rows`` wide, k-major) of the
+        buffer being filled (element offset ``nxt * BK * rows``)."""
+        base = f"nxt * {BK * rows}u"
         if vw == 1:
-            return f"{tile}[({k}) * {rows}u + ({idx})] = {val};"
-        return (f"{{ let e = ({k}) * {rows}u + ({idx}); "
+            return f"{tile}[{base} + ({k}) * {rows}u + ({idx})] = {val};"
+        return (f"{{ let e = {base} + ({k}) * {rows}u + ({idx}); "
                 f"{tile}[e >> 2u][e & 3u] = {val}; }}")
 
     # Registers -> workgroup memory (As is k-major: As[k][m]; Bs is Bs[k][n]).
@@ -219,7 +222,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
             if vec_b:
                 nq = BN // 4
                 out.append(f"    {{ let q = {i * THREADS}u + l; "
-                           f"Bs[(q / {nq}u) * {BN // 4}u + q % {nq}u] = rb{i}; }}")
+                           f"Bs[nxt * {BK * BN // 4}u + (q / {nq}u) * {BN // 4}u + q % {nq}u] = rb{i}; }}")
             else:
                 kn = (f"q / {BN}u", f"q % {BN}u") if b_major == "n" else \
                     (f"q % {BK}u", f"q / {BK}u")
@@ -233,9 +236,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     def multiply() -> list[str]:
         out = [f"    for (var kk = 0u; kk < {BK}u; kk++) {{"]
         for cr in range(TM // vw):
-            out.append(f"      let a{cr} = As[kk * {BM // vw}u + {cr * WY}u + ty];")
+            out.append(f"      let a{cr} = As[ca + kk * {BM // vw}u + {cr * WY}u + ty];")
         for cc in range(TN // vw):
-            out.append(f"      let b{cc} = Bs[kk * {BN // vw}u + {cc * WX}u + tx];")
+            out.append(f"      let b{cc} = Bs[cb + kk * {BN // vw}u + {cc * WX}u + tx];")
         for cr in range(TM // vw):
             for r in range(vw):
                 row = cr * vw + r
@@ -250,17 +253,27 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         out.append("    }")
         return out
 
+    # One barrier per step: the next tile goes to the other buffer, which nobody
+    # reads until after the barrier that ends this step.
     body.append("  var k0 = 0u;")
+    body.append("  var nxt = 0u;")
     body.append("  if (K > 0u) {")
     body += fetch()
-    body.append("  }")
-    body.append(f"  for (; k0 < K; k0 = k0 + {BK}u) {{")
     body += store()
-    body.append("    workgroupBarrier();")
-    body.append(f"    {{ let k0 = k0 + {BK}u; if (k0 < K) {{")
+    body.append("  }")
+    body.append("  workgroupBarrier();")
+    body.append(f"  for (; k0 < K; k0 = k0 + {BK}u) {{")
+    body.append("    let cur = nxt;")
+    body.append("    nxt = 1u - cur;")
+    body.append(f"    let ca = cur * {BK * BM // vw}u; let cb = cur * {BK * BN // vw}u;")
+    body.append(f"    let more = k0 + {BK}u < K;")
+    body.append(f"    if (more) {{ let k0 = k0 + {BK}u;")
     body += fetch()
-    body.append("    } }")
+    body.append("    }")
     body += multiply()
+    body.append("    if (more) {")
+    body += store()
+    body.append("    }")
     body.append("    workgroupBarrier();")
     body.append("  }")
 
