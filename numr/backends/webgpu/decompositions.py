@@ -362,16 +362,40 @@ def register(ctx) -> None:
 
     # -- general eigenproblems -------------------------------------------------------------
 
-    def linalg_eig(a):
-        raise ctx.gap("eig", a.dtype, "no general eigensolver kernel yet")
-
-    def linalg_eigvals(a):
-        raise ctx.gap("eigvals", a.dtype, "no general eigensolver kernel yet")
+    def eig(name: str, a, vectors: bool):
+        n = a.shape[-1]
+        batch = a.shape[:-2]
+        nb = math.prod(batch)
+        cd = dt.COMPLEX_OF[dt.float32 if a.dtype is dt.float16 else a.dtype] \
+            if a.dtype.kind != "complex" else a.dtype
+        if nb == 0 or n == 0:
+            w = new(rt, batch + (n,), cd)
+            return (w, new(rt, a.shape, cd)) if vectors else w
+        a = lift(a)
+        vsz = nb * n * n if vectors else 0
+        status = 2 * (nb * n + vsz)
+        hbase = up(status + nb, 2)
+        zbase = hbase + nb * n * n
+        xbase = zbase + nb * n * n
+        gbase = xbase + nb * n * n
+        buf = buffer(2 * (gbase + 2 * nb * n), cd)
+        real_input = a.dtype.kind != "complex"
+        run(("eig", cd.name, real_input, vectors),
+            lambda: K.eig_source(cd, real_input, vectors), [a], buf,
+            [n, a.offset, 0, nb * n, status, hbase, zbase, xbase, gbase], nb)
+        raw = rt.download(buf.storage, status * buf.dtype.itemsize, nb * buf.dtype.itemsize)
+        flags = np.frombuffer(raw, dtype=buf.dtype.name)  # a host read, as in failed()
+        if (flags == 2).any():
+            raise error(name, "the matrix holds infinities or NaNs")
+        if flags.any():
+            raise error(name, "the eigenvalue computation did not converge")
+        w = _view(buf, batch + (n,), 0, cd)
+        return (w, _view(buf, a.shape, nb * n, cd)) if vectors else w
 
     ops.update(
         linalg_cholesky=linalg_cholesky, linalg_inv=linalg_inv, linalg_solve=linalg_solve,
         linalg_det=linalg_det, linalg_slogdet=linalg_slogdet, linalg_qr=linalg_qr,
         linalg_eigh=lambda a: eigh(a, True), linalg_eigvalsh=lambda a: eigh(a, False),
         linalg_svd=linalg_svd, linalg_svdvals=linalg_svdvals, linalg_pinv=linalg_pinv,
-        linalg_matrix_rank=linalg_matrix_rank, linalg_eig=linalg_eig,
-        linalg_eigvals=linalg_eigvals)
+        linalg_matrix_rank=linalg_matrix_rank, linalg_eig=lambda a: eig("eig", a, True),
+        linalg_eigvals=lambda a: eig("eigvals", a, False))

@@ -686,3 +686,254 @@ def rank_source(d: DType, out: str) -> str:
   }
 }
 """
+
+
+# -- general eigenproblems ----------------------------------------------------------------
+
+def eig_source(d: DType, real_input: bool, vectors: bool) -> str:
+    """Complex arithmetic throughout (``d`` is the complex result dtype): Householder
+    reduction to Hessenberg form H = Z^H A Z, shifted QR steps (explicit, Givens, with
+    Wilkinson shifts) to the Schur form T, eigenvectors of T by back substitution, then
+    V = Z X normalised (unit norm, largest component real). For real input the
+    eigenvalues are paired afterwards: each is either real (its own conjugate is
+    nearer than any other's) or one of an exact conjugate pair, with conjugate vectors,
+    as LAPACK's real routines give.
+
+    params: nb, n, A offset, w base (S), V base (S), status base (real), H base, Z base,
+    X base, G base (S: 2n per matrix: Givens rotations, then Householder vectors)."""
+    load = "S(x0[e], T(0.0))" if real_input else "S(x0[2u * e], x0[2u * e + 1u])"
+    extra = f"""fn la(e: u32) -> S {{ return {load}; }}
+var<workgroup> wsc: S;
+var<workgroup> wtau: S;
+var<workgroup> wmu: S;
+var<workgroup> st: vec4<u32>;
+fn csqrt(z: S) -> S {{
+  let r = ab(z);
+  if (r == T(0.0)) {{ return mk(T(0.0)); }}
+  let t = sqrt((r + abs(z.x)) * T(0.5));
+  if (z.x >= T(0.0)) {{ return S(t, z.y / (T(2.0) * t)); }}
+  return S(abs(z.y) / (T(2.0) * t), select(-t, t, z.y >= T(0.0)));
+}}
+// the eigenvalue of [[a, b], [c, dd]] nearer to dd (Wilkinson's shift)
+fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
+  let h = (a - dd) * T(0.5);
+  let bc = mul(b, c);
+  if (ab1(bc) == T(0.0)) {{ return dd; }}
+  let disc = csqrt(mul(h, h) + bc);
+  var den = h + disc;
+  if (ab1(h - disc) > ab1(den)) {{ den = h - disc; }}
+  if (ab1(den) == T(0.0)) {{ return dd; }}
+  return dd - dv(bc, den);
+}}
+"""
+    cplx_d = d
+    src = prelude(cplx_d, 1, extra=extra) + "\n" + _MAIN + """  let n = p(1u);
+  let A0 = p(2u) + b * n * n;
+  let WB = p(3u) + b * n;
+  let VB = p(4u) + b * n * n;
+  let SB = p(5u) + b;
+  let H = p(6u) + b * n * n;
+  let Z = p(7u) + b * n * n;
+  let X = p(8u) + b * n * n;
+  let G = p(9u) + b * 2u * n;
+  var finite = true;
+  for (var e = l; e < n * n; e += WG) {
+    let v = la(A0 + e);
+    if (isnan_T(v.x) || isinf_T(v.x) || isnan_T(v.y) || isinf_T(v.y)) { finite = false; }
+    sy(H + e, v);
+    sy(Z + e, mk(select(T(0.0), T(1.0), e / n == e % n)));
+  }
+  if (l == 0u) { y[SB] = T(0.0); }
+  storageBarrier();
+  if (!finite) { y[SB] = T(2.0); }
+  // Hessenberg reduction: reflector j zeroes H[j+2.., j]
+  for (var j = 0u; j + 2u < n; j++) {
+    var acc = T(0.0);
+    for (var r = j + 2u + l; r < n; r += WG) { acc = acc + aq(ly(H + r * n + j)); }
+""" + _TREE_SUM + """    let xn2 = wv[0];
+    if (l == 0u) {
+      let alpha = ly(H + (j + 1u) * n + j);
+      var tau = mk(T(0.0));
+      var scale = mk(T(0.0));
+      if (xn2 != T(0.0) || alpha.y != T(0.0)) {
+        let an = sqrt(aq(alpha) + xn2);
+        let beta = select(an, -an, alpha.x >= T(0.0));
+        tau = (mk(beta) - alpha) / beta;
+        scale = dv(mk(T(1.0)), alpha - mk(beta));
+        sy(H + (j + 1u) * n + j, mk(beta));
+      }
+      wtau = tau; wsc = scale;
+      sy(G + j + 1u, mk(T(1.0)));
+    }
+    workgroupBarrier();
+    storageBarrier();
+    let scale = wsc; let tau = wtau;
+    for (var r = j + 2u + l; r < n; r += WG) {
+      sy(G + r, mul(ly(H + r * n + j), scale));
+      sy(H + r * n + j, mk(T(0.0)));
+    }
+    storageBarrier();
+    let ct = cj(tau);
+    for (var c = j + 1u + l; c < n; c += WG) {
+      var w = mk(T(0.0));
+      for (var r = j + 1u; r < n; r++) { w = w + mul(cj(ly(G + r)), ly(H + r * n + c)); }
+      let f = mul(ct, w);
+      for (var r = j + 1u; r < n; r++) { sy(H + r * n + c, ly(H + r * n + c) - mul(ly(G + r), f)); }
+    }
+    storageBarrier();
+    for (var r = l; r < 2u * n; r += WG) {
+      let M = select(Z, H, r < n); let rr = r % n;
+      var w = mk(T(0.0));
+      for (var c = j + 1u; c < n; c++) { w = w + mul(ly(M + rr * n + c), ly(G + c)); }
+      let f = mul(tau, w);
+      for (var c = j + 1u; c < n; c++) { sy(M + rr * n + c, ly(M + rr * n + c) - mul(f, cj(ly(G + c)))); }
+    }
+    storageBarrier();
+  }
+  // shifted QR iterations on the active window [lo, hi]
+  var hi = n - 1u;
+  var its = 0u;
+  var total = 0u;
+  loop {
+    if (l == 0u) {
+      var s = vec4<u32>(0u, hi, 0u, 0u);
+      if (hi == 0u || n == 0u) { s.w = 1u; }
+      else {
+        var lo = hi;
+        loop {
+          if (lo == 0u) { break; }
+          let sub = ab1(ly(H + lo * n + lo - 1u));
+          var rf = ab1(ly(H + (lo - 1u) * n + lo - 1u)) + ab1(ly(H + lo * n + lo));
+          if (rf == T(0.0)) { rf = T(1.0); }
+          if (sub <= EPS * rf) { sy(H + lo * n + lo - 1u, mk(T(0.0))); break; }
+          lo = lo - 1u;
+        }
+        if (lo == hi) { hi = hi - 1u; its = 0u; s.y = hi; if (hi == 0u) { s.w = 1u; } }
+        else {
+          its += 1u; total += 1u;
+          if (total > 30u * n + 30u) { s.w = 1u; y[SB] = max(y[SB], T(1.0)); }
+          var mu = wilkinson(ly(H + (hi - 1u) * n + hi - 1u), ly(H + (hi - 1u) * n + hi),
+                             ly(H + hi * n + hi - 1u), ly(H + hi * n + hi));
+          if (its % 11u == 10u) {
+            mu = ly(H + hi * n + hi) + mk(T(0.75) * ab1(ly(H + hi * n + hi - 1u)));
+          }
+          wmu = mu;
+          s.x = lo; s.z = 1u;
+        }
+      }
+      st = s;
+    }
+    let s = workgroupUniformLoad(&st);
+    storageBarrier();
+    if (s.w == 1u) { break; }
+    if (s.z == 1u) {
+      let lo = s.x; let hh = s.y; let mu = wmu;
+      for (var k = lo + l; k <= hh; k += WG) { sy(H + k * n + k, ly(H + k * n + k) - mu); }
+      storageBarrier();
+      for (var k = lo; k < hh; k++) {
+        if (l == 0u) {
+          let a = ly(H + k * n + k); let bb = ly(H + (k + 1u) * n + k);
+          let aa = ab(a);
+          var c = T(0.0); var sn = mk(T(1.0));
+          if (aa != T(0.0)) {
+            let nrm = sqrt(aa * aa + aq(bb));
+            c = aa / nrm;
+            sn = mul(a / aa, cj(bb)) / nrm;
+          }
+          sy(G + 2u * k, mk(c)); sy(G + 2u * k + 1u, sn);
+        }
+        storageBarrier();
+        let c = re(ly(G + 2u * k)); let sn = ly(G + 2u * k + 1u);
+        for (var j = k + l; j < n; j += WG) {
+          let u = ly(H + k * n + j); let v = ly(H + (k + 1u) * n + j);
+          sy(H + k * n + j, u * c + mul(sn, v));
+          sy(H + (k + 1u) * n + j, v * c - mul(cj(sn), u));
+        }
+        storageBarrier();
+      }
+      for (var k = lo; k < hh; k++) {
+        let c = re(ly(G + 2u * k)); let sn = ly(G + 2u * k + 1u);
+        for (var r = l; r < k + 2u + n; r += WG) {
+          let M = select(Z, H, r < k + 2u); let rr = select(r - k - 2u, r, r < k + 2u);
+          let u = ly(M + rr * n + k); let v = ly(M + rr * n + k + 1u);
+          sy(M + rr * n + k, u * c + mul(cj(sn), v));
+          sy(M + rr * n + k + 1u, v * c - mul(sn, u));
+        }
+        storageBarrier();
+      }
+      for (var k = lo + l; k <= hh; k += WG) { sy(H + k * n + k, ly(H + k * n + k) + mu); }
+      storageBarrier();
+    }
+  }
+  for (var k = l; k < n; k += WG) { sy(WB + k, ly(H + k * n + k)); }
+""" + ("" if not vectors else """  // eigenvectors of T by back substitution (one per invocation), then V = Z X
+  for (var k = l; k < n; k += WG) {
+    let lam = ly(H + k * n + k);
+    let smin = max(EPS * ab1(lam), T(1e-30));
+    for (var i = 0u; i < n; i++) { sy(X + i * n + k, mk(select(T(0.0), T(1.0), i == k))); }
+    for (var ii = 0u; ii < k; ii++) {
+      let i = k - 1u - ii;
+      var s = mk(T(0.0));
+      for (var j = i + 1u; j <= k; j++) { s = s + mul(ly(H + i * n + j), ly(X + j * n + k)); }
+      var den = ly(H + i * n + i) - lam;
+      if (ab1(den) < smin) { den = mk(smin); }
+      sy(X + i * n + k, -dv(s, den));
+    }
+  }
+  storageBarrier();
+  for (var e = l; e < n * n; e += WG) {
+    let i = e / n; let k = e % n;
+    var s = mk(T(0.0));
+    for (var j = 0u; j <= k; j++) { s = s + mul(ly(Z + i * n + j), ly(X + j * n + k)); }
+    sy(VB + e, s);
+  }
+  storageBarrier();
+  for (var k = l; k < n; k += WG) {
+    var nrm = T(0.0); var big = T(-1.0); var pb = 0u;
+    for (var i = 0u; i < n; i++) {
+      let v = ly(VB + i * n + k); let a = aq(v);
+      nrm = nrm + a;
+      if (a > big) { big = a; pb = i; }
+    }
+    let top = ly(VB + pb * n + k);
+    let ph = cj(top) / (sqrt(big) * sqrt(nrm));
+    for (var i = 0u; i < n; i++) {
+      var v = mul(ly(VB + i * n + k), ph);
+      if (i == pb) { v.y = T(0.0); }
+      sy(VB + i * n + k, v);
+    }
+  }
+  storageBarrier();
+""") + ("" if not real_input else """  // real input: exact conjugate pairs and real eigenvalues (G's reals mark the used ones)
+  if (l == 0u) {
+    for (var i = 0u; i < n; i++) { y[2u * G + i] = T(0.0); }
+    for (var i = 0u; i < n; i++) {
+      if (y[2u * G + i] != T(0.0)) { continue; }
+      y[2u * G + i] = T(1.0);
+      let li = ly(WB + i);
+      var best = T(-1.0); var bj = i;
+      for (var j = 0u; j < n; j++) {
+        if (j == i || y[2u * G + j] != T(0.0)) { continue; }
+        let dd = ab(li - cj(ly(WB + j)));
+        if (best < T(0.0) || dd < best) { best = dd; bj = j; }
+      }
+      if (bj == i || T(2.0) * abs(li.y) <= best) {
+        sy(WB + i, mk(li.x));
+""" + ("" if not vectors else """        var nrm = T(0.0);
+        for (var r = 0u; r < n; r++) { nrm = nrm + aq(mk(ly(VB + r * n + i).x)); }
+        nrm = sqrt(nrm);
+        for (var r = 0u; r < n; r++) { sy(VB + r * n + i, mk(ly(VB + r * n + i).x / nrm)); }
+""") + """      } else {
+        y[2u * G + bj] = T(1.0);
+        var up = i; var dn = bj;
+        let avg = (li + cj(ly(WB + bj))) * T(0.5);
+        var pos = avg;
+        if (avg.y < T(0.0)) { up = bj; dn = i; pos = cj(avg); }
+        sy(WB + up, pos); sy(WB + dn, cj(pos));
+""" + ("" if not vectors else """        for (var r = 0u; r < n; r++) { sy(VB + r * n + dn, cj(ly(VB + r * n + up))); }
+""") + """      }
+    }
+  }
+""") + """}
+"""
+    return src
