@@ -242,9 +242,11 @@ def register(ctx) -> None:
         if not _is_advanced_key(key):
             return basic_setitem(a, key, value)
         key = key if type(key) is tuple else (key,)
-        # Index arrays living in a's buffer are read while a is written: copy them.
-        key = tuple(ctx.copy(k) if type(k) is GPUArray and k.storage is a.storage else k
-                    for k in key)
+        # Integer index arrays living in a's buffer would be read while a is written
+        # (one buffer cannot be bound both ways in a dispatch): copy them. Masks are
+        # only read by their own compaction.
+        key = tuple(ctx.copy(k) if type(k) is GPUArray and k.storage is a.storage
+                    and k.dtype is not dt.bool else k for k in key)
         p = plan(a, key, "setitem")
         v, vstrides = _value(a, value, p.shape)
         if not math.prod(p.shape):
