@@ -81,6 +81,18 @@ def test_matmul_every_dtype(device, dtype):
     check_product(xp.matmul(arr(a, device), arr(b, device)), a, b, dtype)
 
 
+@pytest.mark.parametrize("s1,s2", [((300, 1000), (1000,)), ((700,), (700, 300)),
+                                   ((1000, 3, 3), (1000, 3, 3)), ((3, 5000), (5000, 2)),
+                                   ((2, 1, 40), (40, 300)), ((4, 50), (3, 50, 1))])
+@pytest.mark.parametrize("dtype", ["float64", "complex64", "int16"])
+def test_matmul_vectors_and_tiny_matrices(device, s1, s2, dtype):
+    a, b = data(s1, dtype), data(s2, dtype)
+    x, y = arr(a, device), arr(b, device)
+    check_product(x @ y, a, b, dtype)
+    if a.ndim == 2 and b.ndim == 2:
+        check_product(y.mT @ x.mT, b.swapaxes(-1, -2), a.swapaxes(-1, -2), dtype)
+
+
 def test_matmul_integer_overflow_wraps(device):
     a = np.full((2, 3), 2**30, dtype="int32")
     b = np.full((3, 2), 3, dtype="int32")

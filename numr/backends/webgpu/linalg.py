@@ -63,6 +63,8 @@ def register(ctx) -> None:
         bshape, (bsa, bsb) = _collapse(batch, [sa[:-2], sb[:-2]])
         sAm, sAk = (sa[-2] if M > 1 else 0), (sa[-1] if Kn > 1 else 0)
         sBk, sBn = (sb[-2] if Kn > 1 else 0), (sb[-1] if N > 1 else 0)
+        if M == 1 or N == 1 or M * N <= 64:
+            return skinny(a, b, batch, out.dtype)
         cfg = K.config(d, M, N, smem)
         BM, BN = cfg[0], cfg[1]
         aligned = K.global_vec_ok(d) and K.vector_ok(d)
@@ -85,6 +87,27 @@ def register(ctx) -> None:
                     [a.storage.block, b.storage.block, out.storage.block], params,
                     nbatch * tm * tn)
         return out
+
+    def skinny(a: GPUArray, b: GPUArray, batch: tuple, acc: dt.DType) -> GPUArray:
+        """A product with a vector side (or tiny matrices) as a contraction over K of
+        (batch, M, N, K) views: a tile of 64 x 64 would be nearly all padding."""
+        M, Kn = a.shape[-2:]
+        N = b.shape[-1]
+        nd = len(batch)
+        sa = A.broadcast(a, batch + (M, Kn)).strides
+        sb = A.broadcast(b, batch + (Kn, N)).strides
+        shape = batch + (M, N, Kn)
+        av = a.view(shape, sa[:-2] + (sa[-2], 0, sa[-1]), a.offset)
+        bv = b.view(shape, sb[:-2] + (0, sb[-1], sb[-2]), b.offset)
+        ct = ctype(acc)
+        term = _cmul("a", "b", ct) if acc.kind == "complex" else "a * b"
+        # Invocations walk K themselves where neighbours then read neighbouring
+        # elements (K strided); a workgroup per output where K is contiguous.
+        along_k = sa[-1] in (0, 1) and sb[-2] in (0, 1)
+        nout = math.prod(batch) * M * N
+        per_thread = Kn <= 32 or (not along_k and nout >= 256) or (nout >= 2048 and Kn <= 512)
+        return contract("matmul", av, bv, None, (nd + 2,), acc, "sum", term,
+                        per_thread=per_thread)
 
     def matmul(a, b):
         d = a.dtype
@@ -118,7 +141,7 @@ def register(ctx) -> None:
 
     def contract(name: str, a: GPUArray, b: GPUArray | None, s: GPUArray | None,
                  red: tuple, acc: dt.DType, fold: str, term: str, fin: str = "r",
-                 extra: str = "") -> GPUArray:
+                 extra: str = "", per_thread: bool | None = None) -> GPUArray:
         """Fold ``term`` over axes ``red`` of a (and b, broadcast to a's shape): a
         contiguous result of the kept axes' shape in dtype ``acc``. ``s``: an array of
         that shape read by term and fin."""
@@ -138,7 +161,8 @@ def register(ctx) -> None:
         R = math.prod(rshape)
         offsets = [x.offset for x in present] + ([s.offset] if s is not None else [])
         params = K.contract_params(nout, R, offsets, ck, kst, cr, rst)
-        per_thread = R <= 32 or (nout >= 2048 and R <= 512)
+        if per_thread is None:
+            per_thread = R <= 32 or (nout >= 2048 and R <= 512)
         dts = (a.dtype, None if b is None else b.dtype, None if s is None else s.dtype)
         act = ctype(acc)
         key = ("contract", name, dts, act, fold, term, fin, len(ck), len(cr), per_thread)
