@@ -289,3 +289,19 @@ def test_nonzero_sizes(device, n):
     np.testing.assert_array_equal(to_np(got), np.nonzero(h)[0])
     m = h.reshape(-1, 1) if n % 2 else h.reshape(2, -1)
     assert_array(numr.asarray(m, device=device)[numr.asarray(m, device=device)], m[m])
+
+
+def test_many_dimensions(device):
+    """Twenty axes no kernel can merge (a reversed transpose): the parameter words of a
+    scatter with several index arrays overflow one slot unless the indices are folded."""
+    h = np.arange(2 ** 20, dtype=np.int32).reshape((2,) * 20).T
+    x = numr.permute_dims(numr.asarray(h.T, device=device), tuple(range(19, -1, -1)))
+    key = [slice(None)] * 20
+    for axis in (0, 4, 9, 19):
+        key[axis] = np.array([1, 0, 1])
+    nkey = tuple(idx(k, device) if type(k) is np.ndarray else k for k in key)
+    assert_array(x[nkey], h[tuple(key)])
+    a = h.copy()
+    a[tuple(key)] = 5
+    x[nkey] = 5
+    assert_array(x, a)

@@ -34,6 +34,7 @@ from ... import _dtypes as dt
 from . import array as A
 from .array import GPUArray, c_strides, new
 from .kernels import gather as G
+from .runtime import SLOT_WORDS
 
 
 class _Plan:
@@ -174,9 +175,13 @@ def register(ctx) -> None:
             folded.append((out, _bstrides(out, bshape), tuple(m)))
         return folded
 
-    def indices(p: _Plan, index: list, mults: int) -> list:
-        """Index arrays as kernel operands (strides over the result's axes)."""
-        if len(index) > max_index:
+    def indices(p: _Plan, index: list, mults: int, forms: int) -> list:
+        """Index arrays as kernel operands (strides over the result's axes), folded first
+        when one dispatch would bind too many buffers or need too many parameter words
+        (``forms`` linear forms besides the indices)."""
+        nd = len(p.shape)
+        words = 1 + nd + forms * (1 + nd) + len(index) * (1 + nd + mults)
+        if len(index) > max_index or (len(index) > mults and words > SLOT_WORDS):
             index = fold(index, p.bshape, mults)
         return [G.Index(arr, p.on_out(st), m[0], m[1] if mults > 1 else 0)
                 for arr, st, m in index]
@@ -186,7 +191,7 @@ def register(ctx) -> None:
     def gather(a: GPUArray, p: _Plan) -> GPUArray:
         out = new(rt, p.shape, a.dtype)
         base, strides, index = p.layout(a)
-        index = indices(p, [(arr, st, (m,)) for arr, st, m in index], 1)
+        index = indices(p, [(arr, st, (m,)) for arr, st, m in index], 1, 1)
         G.move(rt, "gather", p.shape, src=a, size=a.dtype.itemsize, a_form=(base, strides),
                index=index, out=out)
         return out
@@ -260,12 +265,12 @@ def register(ctx) -> None:
             fbase, fstrides, findex = p.layout(a.view(a.shape, c_strides(a.shape), 0))
             fform = (fbase, fstrides)
             index = [(arr, st, (m, fm)) for (arr, st, m), (_, _, fm) in zip(index, findex)]
-            ops_index = indices(p, index, 2)
+            ops_index = indices(p, index, 2, 3)
             winner = ctx.launch(rt, "fill", "a", ((0, dt.uint32),), dt.uint32, (a.size,))
             G.move(rt, "winner", p.shape, size=a.dtype.itemsize, f_form=fform,
                    index=ops_index, winner=winner)
         else:
-            ops_index = indices(p, [(arr, st, (m,)) for arr, st, m in index], 1)
+            ops_index = indices(p, [(arr, st, (m,)) for arr, st, m in index], 1, 2)
         G.move(rt, "scatter", p.shape, dst=a, size=a.dtype.itemsize, a_form=(base, strides),
                f_form=fform, value=v, value_strides=vstrides, index=ops_index, winner=winner)
 
