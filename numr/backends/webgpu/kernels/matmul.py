@@ -234,23 +234,24 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     # chunk), columns (cc * WX + tx) * vw + 0..vw-1, so one wave reads consecutive
     # chunks (no bank conflicts) and the whole tile is covered.
     def multiply() -> list[str]:
-        out = [f"    for (var kk = 0u; kk < {BK}u; kk++) {{"]
-        for cr in range(TM // vw):
-            out.append(f"      let a{cr} = As[ca + kk * {BM // vw}u + {cr * WY}u + ty];")
-        for cc in range(TN // vw):
-            out.append(f"      let b{cc} = Bs[cb + kk * {BN // vw}u + {cc * WX}u + tx];")
-        for cr in range(TM // vw):
-            for r in range(vw):
-                row = cr * vw + r
-                for cc in range(TN // vw):
-                    if vw == 1:
-                        out.append(f"      c{row}_{cc} = mac(c{row}_{cc}, a{cr}, b{cc});")
-                    elif ct[0] == "f":
-                        out.append(f"      c{row}_{cc} = fma(vec4<{ct}>(a{cr}[{r}]), b{cc}, "
-                                   f"c{row}_{cc});")
-                    else:
-                        out.append(f"      c{row}_{cc} = c{row}_{cc} + a{cr}[{r}] * b{cc};")
-        out.append("    }")
+        # Unrolled over the step's BK: workgroup reads at constant offsets.
+        out = []
+        for kk in range(BK):
+            for cr in range(TM // vw):
+                out.append(f"    let a{cr}_{kk} = As[ca + {kk * BM // vw + cr * WY}u + ty];")
+            for cc in range(TN // vw):
+                out.append(f"    let b{cc}_{kk} = Bs[cb + {kk * BN // vw + cc * WX}u + tx];")
+            for cr in range(TM // vw):
+                for r in range(vw):
+                    row = cr * vw + r
+                    for cc in range(TN // vw):
+                        c, av, bv = f"c{row}_{cc}", f"a{cr}_{kk}", f"b{cc}_{kk}"
+                        if vw == 1:
+                            out.append(f"    {c} = mac({c}, {av}, {bv});")
+                        elif ct[0] == "f":
+                            out.append(f"    {c} = fma(vec4<{ct}>({av}[{r}]), {bv}, {c});")
+                        else:
+                            out.append(f"    {c} = {c} + {av}[{r}] * {bv};")
         return out
 
     # One barrier per step: the next tile goes to the other buffer, which nobody
