@@ -102,7 +102,7 @@ def register(ctx) -> None:
         entries: list = []      # (axis of V, index array or None, its shape)
         advanced: list = []     # per key item: does it count as advanced for placement
         insert = None           # axes of V before the first advanced item
-        duplicates = False
+        duplicates = False      # integer arrays may name one element twice
         vaxis = 0
         for k in key:
             t = type(k)
@@ -117,9 +117,9 @@ def register(ctx) -> None:
             if t is bool or (t is GPUArray and k.dtype is dt.bool and k.ndim == 0):
                 # A 0-d mask: a new axis of length 1, selected once (True) or never.
                 # A 0-d array's value decides the result's shape: a host read.
-                on = k if t is bool else bool(ops["scalar"](k))
+                selected = k if t is bool else bool(ops["scalar"](k))
                 basic.append(None)
-                entries.append((vaxis, None, (1,) if on else (0,)))
+                entries.append((vaxis, None, (1,) if selected else (0,)))
                 vaxis += 1
             elif t is GPUArray and k.dtype is dt.bool:
                 rows = nonzero_rows(k)
