@@ -44,8 +44,19 @@ def layout(x: GPUArray, axes: tuple) -> tuple:
 
 
 def team(R: int) -> int:
-    """Invocations per output for reductions of length ``R``: a power of two, <= WG."""
-    return min(WG, 1 << max(R - 1, 0).bit_length())
+    """Invocations per output for reductions of length ``R``: a power of two, at most
+    WG, with about 16 elements per invocation (one invocation runs a short reduction
+    alone: workgroup barriers cost more than the few loads they would share)."""
+    return min(WG, 1 << max(-(-R // 16) - 1, 0).bit_length())
+
+
+def chunks(nout: int, R: int) -> int:
+    """How many workgroups share each output: 1, unless few outputs reduce many
+    elements (var(x), argmax(x)), which then spread over chunks of >= 4096 elements
+    and are combined by a second, small dispatch."""
+    if nout > 64 or R < 16384:
+        return 1
+    return min(WG, -(-R // 4096))
 
 
 def team_lines(T: int) -> str:
@@ -75,7 +86,13 @@ def isnan(ct: str, v: str) -> str:
     return f"((bitcast<u32>({v}) & 0x7fffffffu) > 0x7f800000u)"
 
 
-def source(kind: str, d: DType, idx: str, nk: int, nr: int, T: int) -> str:
+def source(kind: str, d: DType, out: str, nk: int, nr: int, T: int, merge: bool) -> str:
+    """WGSL of one stage. Parameters: nout, R, layout words (see :func:`layout`), then
+    C (chunks per output) and the chunk length. Without ``merge``, virtual output ``o``
+    is chunk ``o % C`` of output ``o / C`` and the best reduced index of that chunk is
+    written (as ``out``: u32 for a first stage, the index dtype when C is 1). With
+    ``merge``, output ``o`` compares the C chunk winners ``s[o * C ..]``, loading their
+    values from ``x`` again."""
     ct = ctype(d)
     vt = "u32" if ct == "bool" else ct  # bools compare as 0/1
     load = "select(0u, 1u, ld(e))" if ct == "bool" else "ld(e)"
@@ -86,10 +103,19 @@ def source(kind: str, d: DType, idx: str, nk: int, nr: int, T: int) -> str:
                "  if (an || bn) { return select(bn, bi < ai, an && bn); }\n")
     ks = 3
     rs = 3 + 2 * nk
+    pc = 3 + 2 * nk + 2 * nr
+    if merge:
+        bind = ("@group(0) @binding(2) var<storage, read> sc: array<u32>;\n"
+                "@group(0) @binding(3)")
+        loop = (f"for (var i = q; i < C; i = i + {T}u) {{\n      let j = sc[o * C + i];")
+    else:
+        bind = "@group(0) @binding(2)"
+        loop = (f"let j0 = c * chunk;\n    let j1 = min(R, j0 + chunk);\n"
+                f"    for (var j = j0 + q; j < j1; j = j + {T}u) {{")
     return f"""{HEADER}
 @group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
 {load_fn("ld", "x0", d)}
-@group(0) @binding(2) var<storage, read_write> y: array<{idx}>;
+{bind} var<storage, read_write> y: array<{out}>;
 var<workgroup> pv: array<{vt}, {WG}>;
 var<workgroup> pi: array<u32, {WG}>;
 const NONE = 0xffffffffu;
@@ -106,12 +132,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   {team_lines(T)}
   let nout = p(0u);
   let R = p(1u);
+  let C = p({pc}u);
+  let chunk = p({pc + 1}u);
+  let oo = {"o" if merge else "o / C"};
+  let c = o % C;
   var bv = {vt}(0);
   var bi = NONE;
   if (o < nout) {{
-    {decode("o", ks, nk)}
-    let base = bitcast<i32>(p(2u)) + eo;
-    for (var j = q; j < R; j = j + {T}u) {{
+    {decode("oo", ks, nk)}
+    let base = bitcast<i32>(p(2u)) + eoo;
+    {loop}
       {decode("j", rs, nr)}
       let e = u32(base + ej);
       let v = {load};
@@ -128,7 +158,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     }}
     workgroupBarrier();
   }}
-  if (q == 0u && o < nout) {{ y[o] = {idx}(pi[l]); }}
+  if (q == 0u && o < nout) {{ y[o] = {out}(pi[l]); }}
 }}"""
 
 
@@ -137,12 +167,28 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArr
     array of the kept axes' shape and dtype ``index`` (int32 or int64)."""
     out_shape, R, nk, nr, words = layout(x, axes)
     result = new(rt, out_shape, index)
-    if result.size == 0:
+    nout = result.size
+    if nout == 0:
         return result
     idx = ctype(index)
-    T = team(R)
-    key = ("argreduce", kind, x.dtype.name, idx, nk, nr, T)
-    rt.dispatch(key, lambda: source(kind, x.dtype, idx, nk, nr, T),
-                [x.storage.block, result.storage.block], [result.size, R, *words],
-                -(-result.size // (WG // T)))
+    C = chunks(nout, R)
+    chunk = -(-R // C)
+    params = [nout * C, R, *words, C, chunk]
+    name = x.dtype.name
+    if C == 1:
+        T = team(R)
+        rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, False),
+                    lambda: source(kind, x.dtype, idx, nk, nr, T, False),
+                    [x.storage.block, result.storage.block], params, -(-nout // (WG // T)))
+        return result
+    part = rt.alloc(nout * C * 4)
+    rt.dispatch(("argreduce", kind, name, "u32", nk, nr, WG, False),
+                lambda: source(kind, x.dtype, "u32", nk, nr, WG, False),
+                [x.storage.block, part.block], params, nout * C)
+    T = team(C * 16)  # the merge compares C values: a team of about C invocations
+    params[0] = nout
+    rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, True),
+                lambda: source(kind, x.dtype, idx, nk, nr, T, True),
+                [x.storage.block, part.block, result.storage.block], params,
+                -(-nout // (WG // T)))
     return result

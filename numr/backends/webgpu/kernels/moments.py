@@ -20,7 +20,7 @@ from typing import Any
 
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
-from .argreduce import HEADER, WG, decode, isnan, layout, team, team_lines
+from .argreduce import HEADER, WG, chunks, decode, isnan, layout, team, team_lines
 from .map import scalar_words
 from .types import LAYOUT, ctype, load_fn
 
@@ -30,25 +30,57 @@ def real_compute(d: DType) -> DType:
     return BY_NAME["float64" if ctype(d) in ("f64", "vec2<f64>") else "float32"]
 
 
-def source(kind: str, d: DType, nk: int, nr: int, T: int) -> str:
+def source(kind: str, d: DType, nk: int, nr: int, T: int, stage: str) -> str:
+    """WGSL of one stage: ``full`` (each output from its elements), ``part`` (virtual
+    output ``o`` is chunk ``o % C`` of output ``o / C``; writes the chunk's mean and sum
+    of squared deviations M2 as two values) or ``merge`` (output ``o`` from the C
+    chunk (mean, M2) pairs, weighted by the chunk lengths: Chan et al.'s combination,
+    again in two passes). Parameters: nout, R, layout words, C, chunk, then (not for
+    ``part``) n - correction."""
     vt = ctype(d)                       # f32, f64, vec2<f32> or vec2<f64>
     st = "f64" if "f64" in vt else "f32"
-    sq = "dot(v, v)" if vt.startswith("vec2") else "v * v"
+    vec = vt.startswith("vec2")
+    sq = "dot(v, v)" if vec else "v * v"
     nan = "bitcast<f64>(0x7ff8000000000000lu)" if st == "f64" else "bitcast<f32>(0x7fc00000u)"
     ks, rs = 3, 3 + 2 * nk
-    # the two parameters after the layout words: n and n - correction, as st values
-    w = 2 if st == "f64" else 1
-    pn = 3 + 2 * nk + 2 * nr
+    pc = 3 + 2 * nk + 2 * nr
     if st == "f64":
-        n_at = f"bitcast<f64>(u64(p({pn}u)) | (u64(p({pn + 1}u)) << 32u))"
-        div_at = f"bitcast<f64>(u64(p({pn + w}u)) | (u64(p({pn + w + 1}u)) << 32u))"
+        div_at = f"bitcast<f64>(u64(p({pc + 2}u)) | (u64(p({pc + 3}u)) << 32u))"
     else:
-        n_at, div_at = f"bitcast<f32>(p({pn}u))", f"bitcast<f32>(p({pn + 1}u))"
-    result = "sqrt(r)" if kind == "std" else "r"
+        div_at = f"bitcast<f32>(p({pc + 2}u))"
+    if stage == "merge":
+        # chunk i of output o: (mean, M2) at sc[2 (o C + i)], weight = its length
+        bind = (f"@group(0) @binding(1) var<storage, read> sc: array<{vt}>;\n"
+                f"@group(0) @binding(2) var<storage, read_write> y: array<{st}>;")
+        head = ""
+        n = f"{st}(R)"
+        loop = (f"for (var i = q; i < select(0u, C, o < nout); i = i + {T}u) {{\n"
+                f"    let e = 2u * (o * C + i);\n"
+                f"    let it = It(sc[e], {st}(min(chunk, R - i * chunk)), "
+                f"sc[e + 1u]{'.x' if vec else ''});")
+    else:
+        bind = (f"@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;\n"
+                f"{load_fn('ld', 'x0', d)}\n"
+                f"@group(0) @binding(2) var<storage, read_write> y: "
+                f"array<{vt if stage == 'part' else st}>;")
+        head = (f"let oo = o / C;\n  let ci = o % C;\n  {decode('oo', ks, nk)}\n"
+                f"  let base = bitcast<i32>(p(2u)) + eoo;\n"
+                f"  let j0 = min(R, ci * chunk);\n"
+                f"  let j1 = select(j0, min(R, j0 + chunk), o < nout);")
+        n = f"{st}(j1 - j0)"
+        loop = (f"for (var j = j0 + q; j < j1; j = j + {T}u) {{\n"
+                f"    {decode('j', rs, nr)}\n"
+                f"    let it = It(ld(u32(base + ej)), {st}(1.0), {st}(0.0));")
+    if stage == "part":
+        write = f"y[2u * o] = mean;\n    y[2u * o + 1u] = {vt}(m2);"
+    else:
+        result = "sqrt(r)" if kind == "std" else "r"
+        write = (f"let div = {div_at};\n"
+                 f"    let r = select({nan}, m2 / div, div > {st}(0.0));\n"
+                 f"    y[o] = {result};")
     return f"""{HEADER}
-@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
-{load_fn("ld", "x0", d)}
-@group(0) @binding(2) var<storage, read_write> y: array<{st}>;
+{bind}
+struct It {{ v: {vt}, w: {st}, m: {st} }}   // a value, its weight, its own M2
 var<workgroup> pv: array<{vt}, {WG}>;
 var<workgroup> ps: array<{st}, {WG}>;
 fn sq(v: {vt}) -> {st} {{ return {sq}; }}
@@ -57,16 +89,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
         @builtin(num_workgroups) nw: vec3<u32>) {{
   {team_lines(T)}
   let nout = p(0u);
-  let R = select(0u, p(1u), o < nout);
-  let n = {n_at};
-  {decode("o", ks, nk)}
-  let base = bitcast<i32>(p(2u)) + eo;
+  let R = p(1u);
+  let C = p({pc}u);
+  let chunk = p({pc + 1}u);
+  {head}
+  let n = {n};
   // pass 1: the sum (Kahan-compensated per invocation, then pairwise)
   var s = {vt}(0.0);
   var c = {vt}(0.0);
-  for (var j = q; j < R; j = j + {T}u) {{
-    {decode("j", rs, nr)}
-    let t = ld(u32(base + ej)) - c;
+  {loop}
+    let t = it.w * it.v - c;
     let u = s + t;
     c = (u - s) - t;
     s = u;
@@ -79,14 +111,13 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   }}
   let mean = pv[s0] / n;
   workgroupBarrier();
-  // pass 2: deviations and their squares
+  // pass 2: deviations from the mean and their squares
   var sd = {vt}(0.0);
   var ss = {st}(0.0);
-  for (var j = q; j < R; j = j + {T}u) {{
-    {decode("j", rs, nr)}
-    let v = ld(u32(base + ej)) - mean;
-    sd = sd + v;
-    ss = ss + sq(v);
+  {loop}
+    let v = it.v - mean;
+    sd = sd + it.w * v;
+    ss = ss + it.m + it.w * sq(v);
   }}
   pv[l] = sd;
   ps[l] = ss;
@@ -102,9 +133,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     var m2 = ps[s0] - sq(pv[s0]) / n;
     // a negative m2 is rounding; NaN (tested through its bits) must stay NaN
     m2 = select(m2, {st}(0.0), m2 < {st}(0.0) && !{isnan(st, 'm2')});
-    let div = {div_at};
-    let r = select({nan}, m2 / div, div > {st}(0.0));
-    y[o] = {result};
+    {write}
   }}
 }}"""
 
@@ -116,12 +145,30 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, correction: float) -> G
     out_shape, R, nk, nr, words = layout(x, axes)
     out = real_compute(x.dtype)
     result = new(rt, out_shape, out)
-    if result.size == 0:
+    nout = result.size
+    if nout == 0:
         return result
-    extra = scalar_words(float(R), out) + scalar_words(float(R - correction), out)
-    T = team(R)
-    key = ("moments", kind, x.dtype.name, nk, nr, T)
-    rt.dispatch(key, lambda: source(kind, x.dtype, nk, nr, T),
-                [x.storage.block, result.storage.block], [result.size, R, *words, *extra],
-                -(-result.size // (WG // T)))
+    C = chunks(nout, R)
+    chunk = max(-(-R // C), 1)
+    div = scalar_words(float(R - correction), out)
+    params = [nout * C, R, *words, C, chunk]
+    name = x.dtype.name
+    if C == 1:
+        T = team(R)
+        rt.dispatch(("moments", kind, name, nk, nr, T, "full"),
+                    lambda: source(kind, x.dtype, nk, nr, T, "full"),
+                    [x.storage.block, result.storage.block], params + div,
+                    -(-nout // (WG // T)))
+        return result
+    part = rt.alloc(2 * nout * C * x.dtype.itemsize if x.dtype.kind == "complex"
+                    else 2 * nout * C * out.itemsize)
+    rt.dispatch(("moments", kind, name, nk, nr, WG, "part"),
+                lambda: source(kind, x.dtype, nk, nr, WG, "part"),
+                [x.storage.block, part.block], params, nout * C)
+    T = team(C * 16)  # the merge reads C pairs: a team of about C invocations
+    params[0] = nout
+    rt.dispatch(("moments", kind, name, 0, 0, T, "merge"),
+                lambda: source(kind, x.dtype, 0, 0, T, "merge"),
+                [part.block, result.storage.block], params[:2] + [0, C, chunk] + div,
+                -(-nout // (WG // T)))
     return result
