@@ -7,10 +7,12 @@ converted to the accumulation dtype as it is loaded; the result is a C-contiguou
 the caller returns it as a permuted view.
 
 * Short rows (at most ``SHORT`` elements): one invocation per row runs along it.
-* Longer rows: blocks of ``BLOCK`` elements, one workgroup each. Every invocation scans
-  ``PER`` consecutive elements in registers, the workgroup scans the 256 invocation
-  totals (Hillis-Steele, in workgroup memory), and each block writes its elements and
-  its total. When a row has several blocks, the block totals (rows, blocks) are scanned
+* Longer rows: blocks of ``T * PER`` elements, one team of ``T`` invocations each (a
+  power of two covering the row, at most 256; a workgroup holds 256 / T teams, so rows
+  of a few hundred elements do not idle most of it). Every invocation scans ``PER``
+  consecutive elements in registers, the team scans its invocation totals
+  (Hillis-Steele, in workgroup memory), and each block writes its elements and its
+  total. When a row has several blocks, the block totals (rows, blocks) are scanned
   the same way (recursively) and a third kernel combines each block with the inclusive
   total of the blocks before it.
 
@@ -29,7 +31,7 @@ from .argreduce import HEADER, WG, decode
 from .map import _collapse
 from .types import LAYOUT, convert, ctype, load_fn
 
-PER = 4                    # elements per invocation in a block
+PER = 8                    # elements per invocation in a block
 BLOCK = WG * PER           # elements per workgroup
 SHORT = 64                 # rows this short are scanned by one invocation each
 
@@ -107,7 +109,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     return "\n".join(lines)
 
 
-def block_source(src: DType, acc: DType, dst: DType, kind: str, no: int) -> str:
+def block_source(src: DType, acc: DType, dst: DType, kind: str, no: int, T: int) -> str:
     at = ctype(acc)
     lines = _head(src, acc, dst, kind)
     nb_at = 6 + 2 * no
@@ -115,7 +117,8 @@ def block_source(src: DType, acc: DType, dst: DType, kind: str, no: int) -> str:
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
         @builtin(num_workgroups) nw: vec3<u32>) {{
-  let w = wg.x + wg.y * nw.x;
+  let w = (wg.x + wg.y * nw.x) * {WG // T}u + l / {T}u;
+  let q = l % {T}u;
   let nb = p({nb_at}u);
   let row = w / nb;
   let b = w % nb;
@@ -126,7 +129,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   let s = bitcast<i32>(p(5u));
   {decode("row", 6, no)}
   let base = bitcast<i32>(p(4u)) + erow;
-  let k0 = b * {BLOCK}u + l * {PER}u;
+  let k0 = b * {T * PER}u + q * {PER}u;
   var loc: array<{at}, {PER}>;
   var a = ID;
   for (var j = 0u; j < {PER}u; j = j + 1u) {{
@@ -134,27 +137,28 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     if (live && k < L) {{ a = comb(a, fetch(u32(base + i32(k) * s))); }}
     loc[j] = a;
   }}
-  // Hillis-Steele over the invocation totals: sh[l] becomes the total of 0..l.
+  // Hillis-Steele over the team's invocation totals: sh[l] becomes the total of the
+  // team's lanes 0..q.
   sh[l] = a;
   workgroupBarrier();
-  for (var d = 1u; d < {WG}u; d = d << 1u) {{
+  for (var d = 1u; d < {T}u; d = d << 1u) {{
     var t = sh[l];
-    if (l >= d) {{ t = comb(sh[l - d], t); }}
+    if (q >= d) {{ t = comb(sh[l - d], t); }}
     workgroupBarrier();
     sh[l] = t;
     workgroupBarrier();
   }}
   if (!live) {{ return; }}
   var before = ID;
-  if (l > 0u) {{ before = sh[l - 1u]; }}
+  if (q > 0u) {{ before = sh[l - 1u]; }}
   let out = row * Lout + inc;
   for (var j = 0u; j < {PER}u; j = j + 1u) {{
     let k = k0 + j;
     if (k < L) {{ y[out + k] = comb(before, loc[j]); }}
   }}
-  if (inc == 1u && b == 0u && l == 0u) {{ y[row * Lout] = ID; }}
+  if (inc == 1u && b == 0u && q == 0u) {{ y[row * Lout] = ID; }}
   // The block total, after the rows' results (read by the scan of the totals).
-  if (nb > 1u && l == {WG - 1}u) {{ y[p(0u) * Lout + w] = sh[{WG - 1}u]; }}
+  if (nb > 1u && q == {T - 1}u) {{ y[p(0u) * Lout + w] = sh[l]; }}
 }}""")
     return "\n".join(lines)
 
@@ -207,8 +211,10 @@ def launch(rt: Any, kind: str, x: GPUArray, axis: int, dst: DType, acc: DType,
                     lambda: short_source(x.dtype, acc, dst, kind, no),
                     [x.storage.block, storage.block], params, -(-rows // WG))
         return result
-    rt.dispatch(("scan-block",) + sig, lambda: block_source(x.dtype, acc, dst, kind, no),
-                [x.storage.block, storage.block], params + [nb], rows * nb)
+    T = min(WG, 1 << (-(-L // PER) - 1).bit_length())
+    rt.dispatch(("scan-block", T) + sig,
+                lambda: block_source(x.dtype, acc, dst, kind, no, T),
+                [x.storage.block, storage.block], params + [nb], -(-rows * nb // (WG // T)))
     if nb > 1:
         totals = GPUArray(storage, rt, (rows, nb), (nb, 1), rows * Lout, acc)
         scanned = launch(rt, kind, totals, 1, acc, acc, False)
