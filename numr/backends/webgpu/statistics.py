@@ -2,9 +2,11 @@
 ops.GROUPS): var, std, cumulative_sum, cumulative_prod, argmax, argmin, count_nonzero,
 diff, and all/any in place of ops.py's (NaN and complex input).
 
-var/std and argmax/argmin are single-dispatch reductions (kernels/moments.py,
-kernels/argreduce.py), the scans are block scans with carry propagation
-(kernels/scan.py); count_nonzero and diff are built from the existing ops.
+var/std and argmax/argmin are one-dispatch reductions (kernels/moments.py,
+kernels/argreduce.py; a second small dispatch merges chunks when few outputs reduce
+many elements), the scans are block scans with carry propagation (kernels/scan.py);
+count_nonzero, all/any and diff are built from a bitwise non-zero mask, the reduction
+kernels and the elementwise ops.
 """
 
 from __future__ import annotations
@@ -106,18 +108,20 @@ def register(ctx) -> None:
 
     def diff(a, axis, n, prepend, append):
         d = a.dtype
-        parts = []
-        for edge in (prepend, None, append):
-            if edge is None:
-                continue
-            if type(edge) is not GPUArray:  # a Python scalar: one element along axis
-                shape = list(a.shape)
-                shape[axis] = 1
-                edge = ops["full"](tuple(shape), edge, d)
-            parts.append(edge)
-        if parts:
-            parts.insert(1 if prepend is not None else 0, a)
+
+        def edge(v):
+            if type(v) is GPUArray:
+                return v
+            shape = list(a.shape)  # a Python scalar stands for one element along axis
+            shape[axis] = 1
+            return ops["full"](tuple(shape), v, d)
+
+        parts = ([edge(prepend)] if prepend is not None else []) + [a] + \
+            ([edge(append)] if append is not None else [])
+        if len(parts) > 1:
             a = ops["concat"](parts, axis=axis)
+        # n launches of x[1:] - x[:-1] on views (NumPy's order of operations, so float
+        # results match it exactly); bools differ where they are not equal
         step = ops["not_equal" if d is dt.bool else "subtract"]
         head = (slice(None),) * axis
         for _ in range(n):
