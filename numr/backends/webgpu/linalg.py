@@ -72,6 +72,9 @@ def register(ctx) -> None:
                  and sAm % 4 == 0 and all(s % 4 == 0 for s in bsa))
         vec_b = (aligned and sBn == 1 and N % 4 == 0 and b.offset % 4 == 0
                  and sBk % 4 == 0 and all(s % 4 == 0 for s in bsb))
+        # vec4 loads need a whole number of vec4s per invocation and tile.
+        vec_a = vec_a and (BM * cfg[2] // 4) % K.THREADS == 0
+        vec_b = vec_b and (BN * cfg[2] // 4) % K.THREADS == 0
         vec_out = K.vector_ok(d) and N % 4 == 0 and _acc(d) is d
         a_major = "m" if sAm == 1 and sAk != 1 else "k"
         b_major = "k" if sBk == 1 and sBn != 1 else "n"
@@ -213,9 +216,13 @@ def register(ctx) -> None:
         return cast(r, dtype)
 
     def linalg_outer(a, b):
-        # An outer product is a product with K = 1.
-        return matmul(a.view(a.shape + (1,), a.strides + (0,), a.offset),
-                      b.view((1,) + b.shape, (0,) + b.strides, b.offset))
+        # Products, not sums of one product: a zero times a negative stays -0.
+        d = a.dtype
+        shape = (a.shape[0], b.shape[0])
+        e = _cmul("a", "b", ctype(d)) if d.kind == "complex" else "a * b"
+        return ctx.launch(rt, "outer", e,
+                          ((a.view(shape, (a.strides[0], 0), a.offset), d),
+                           (b.view(shape, (0, b.strides[0]), b.offset), d)), d, shape)
 
     def linalg_cross(a, b, axis):
         d = a.dtype
