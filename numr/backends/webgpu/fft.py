@@ -24,6 +24,7 @@ from .kernels import fft_kernels as K
 from .kernels.map import _collapse, scalar_words
 
 _M32 = 0xFFFFFFFF
+_TABLES = 64  # constant tables kept per device (one per transform length and dtype)
 
 
 def _scale(norm: str, n: int, inverse: bool) -> float:
@@ -65,6 +66,10 @@ def register(ctx) -> None:
             host = _table(L, N, bluestein).astype(cd.name)
             t = new(rt, host.shape, cd)
             rt.upload(t.storage, host.tobytes())
+            if len(tables) >= _TABLES:
+                # Many distinct lengths: forget the oldest table (recorded work that
+                # binds it still runs first; the pool reuses its buffer after).
+                del tables[next(iter(tables))]
             tables[key] = t
         return t
 
@@ -100,14 +105,14 @@ def register(ctx) -> None:
                   out.strides[axis] & _M32, nout, *(sw + [0])[:2], n, L, *bshape,
                   *(s & _M32 for s in bin_), *(s & _M32 for s in bout)]
         tab = table(L, n, bluestein, cd)
-        cap = room // cd.itemsize
+        cap = K.row_capacity(room, cd.itemsize)
         if L <= cap:
-            TW, most = K.bucket(L, cap)
-            key = ("fft-row", T, kind, out_kind, nb, TW, most, inv, bluestein)
-            rt.dispatch(key, lambda: K.shared_source(T, kind, out_kind, nb, TW, most, inv,
-                                                     bluestein),
+            TR, most, G = K.bucket(L, cap)
+            key = ("fft-row", T, kind, out_kind, nb, TR, most, G, inv, bluestein)
+            rt.dispatch(key, lambda: K.shared_source(T, kind, out_kind, nb, TR, most, G,
+                                                     inv, bluestein),
                         [a.storage.block, tab.storage.block, out.storage.block],
-                        params + K.radix_words(L), rows)
+                        params + K.radix_words(L), -(-rows // G))
             return out
         # Rows too long for workgroup memory: contiguous padded rows, a dispatch per pass.
         buf = new(rt, (rows, L), cd)

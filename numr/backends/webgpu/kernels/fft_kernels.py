@@ -162,112 +162,98 @@ def radices(n: int) -> list[int] | None:
     return out if n == 1 else None
 
 
-# -- one row per workgroup ----------------------------------------------------------------
+# -- rows in workgroup memory ------------------------------------------------------------
 
 RADICES = (4, 2, 3, 5, 7)
 
 
-def bucket(L: int, cap: int) -> tuple[int, int]:
-    """(threads, longest row) of the row kernel serving length L, where ``cap`` rows fit
-    in workgroup memory: short rows get a small workgroup, so few threads idle."""
-    for tw, most in ((16, 64), (64, 256)):
+def bucket(L: int, cap: int) -> tuple[int, int, int]:
+    """(threads per row, longest row, rows per workgroup) of the row kernel serving
+    length L, where rows of up to ``cap`` points fit in workgroup memory. Short rows
+    share a workgroup, so that few threads idle and a CPU adapter's cost per workgroup
+    is spread over many rows."""
+    for per_row, most, rows in ((4, 16, 16), (16, 64, 4), (64, 256, 1)):
         if L <= most:
-            return tw, most
-    return 256, cap
+            return per_row, most, rows
+    return 256, cap, 1
 
 
-def _regs(TW: int, most: int) -> int:
-    """The values one thread holds between the read and the write of any pass."""
-    return max(-(-(most // R) // TW) * R for R in RADICES)
-
-
-def _pass_fn(name: str, inv: bool, TW: int, regs: int, rad: int) -> str:
-    """``fn name(l, L)``: the Stockham passes over ``s[0..L)``, their radices read from
-    parameter words ``rad`` (count) and ``rad + 1 ..``. Each thread reads its butterflies
-    (j = l, l + TW, ...) into registers, then all threads write after a barrier."""
-    tw = "twi" if inv else "twf"
-    cases = []
-    for R in RADICES:
-        lines = []
-        a = []
-        for r in range(R):
-            src = f"s[j + {r}u * LR]" if r else "s[j]"
-            lines.append(f"let a{r} = {src};" if r == 0 else
-                         f"let a{r} = cmul({src}, {tw}({r}u * t));")
-            a.append(f"a{r}")
-        lines += _butterfly(R, a, [f"o{r}" for r in range(R)], inv, "LR")
-        lines += [f"v[base + {r}u] = o{r};" for r in range(R)]
-        cases.append(f"      case {R}u: {{\n        " + "\n        ".join(lines) + "\n      }")
-    return f"""fn {name}(l: u32, L: u32) {{
-  var v: array<C, {regs}>;
-  var Ns = 1u;
-  for (var pi = 0u; pi < p({rad}u); pi = pi + 1u) {{
-    let R = p({rad + 1}u + pi);
-    let LR = L / R;
-    let stride = L / (Ns * R);
-    for (var q = 0u; q * {TW}u < LR; q = q + 1u) {{
-      let j = l + q * {TW}u;
-      if (j < LR) {{
-        let t = (j % Ns) * stride;
-        let base = q * R;
-        switch R {{
-{chr(10).join(cases)}
-          default: {{}}
-        }}
-      }}
-    }}
-    workgroupBarrier();
-    for (var q = 0u; q * {TW}u < LR; q = q + 1u) {{
-      let j = l + q * {TW}u;
-      if (j < LR) {{
-        let d = (j / Ns) * Ns * R + j % Ns;
-        for (var r = 0u; r < R; r = r + 1u) {{ s[d + r * Ns] = v[q * R + r]; }}
-      }}
-    }}
-    workgroupBarrier();
-    Ns = Ns * R;
-  }}
-}}"""
+def row_capacity(room: int, itemsize: int) -> int:
+    """The longest row the row kernel holds in ``room`` bytes of workgroup memory (each
+    pass reads one half of the row's space and writes the other)."""
+    return room // itemsize // 2
 
 
 def radix_words(L: int) -> list[int]:
-    """The parameter words that give the row kernel its passes: count, radices."""
+    """The parameter words that give the row kernel its passes: how many of each radix
+    of RADICES (the order :func:`radices` gives them in)."""
     rads = radices(L)
-    return [len(rads), *rads]
+    return [rads.count(R) for R in RADICES]
 
 
-def shared_source(T: str, in_kind: str, out_kind: str, nb: int, TW: int, most: int,
-                  inv: bool, bluestein: bool) -> str:
-    """One workgroup of TW threads per row of up to ``most`` points (N, L and the radices
-    are parameters; words 11 + 3 nb on give the radices, see :func:`radix_words`): load,
-    transform (Bluestein: chirp, forward L-point FFT, product with B, inverse L-point
-    FFT, chirp), store."""
+def _passes_fn(name: str, inv: bool, TR: int, most: int, rad: int) -> str:
+    """``fn name(t, L, o, at) -> u32``: thread t (< TR) of a row's share of the Stockham
+    passes over ``s[at..at + L)``, inside the row's space ``s[o..o + 2 most)``; each pass
+    writes into the other half and the function returns where the result is. Parameter
+    words ``rad ..`` count the passes of each radix: one loop per radix, so the radix
+    is a constant of its loop's body (a CPU adapter would run every case of a switch
+    on the radix under a mask)."""
+    tw = "twi" if inv else "twf"
+    loops = []
+    for k, R in enumerate(RADICES):
+        a = [f"a{r}" for r in range(R)]
+        body = [f"let LR = L / {R}u;", f"let stride = L / (Ns * {R}u);",
+                f"let dst = 2u * o + {most}u - src;",
+                f"for (var j = t; j < LR; j = j + {TR}u) {{",
+                "  let w = (j % Ns) * stride;", "  let i = src + j;",
+                f"  let d = dst + (j / Ns) * Ns * {R}u + j % Ns;", "  let a0 = s[i];"]
+        body += [f"  let a{r} = cmul(s[i + {r}u * LR], {tw}({r}u * w));" for r in range(1, R)]
+        body += ["  " + x for x in _butterfly(R, a, [f"o{r}" for r in range(R)], inv, "LR")]
+        body += ["  s[d] = o0;"] + [f"  s[d + {r}u * Ns] = o{r};" for r in range(1, R)]
+        body += ["}", "workgroupBarrier();", "src = dst;", f"Ns = Ns * {R}u;"]
+        loops.append(f"  for (var c = 0u; c < p({rad + k}u); c = c + 1u) {{\n    "
+                     + "\n    ".join(body) + "\n  }")
+    return (f"fn {name}(t: u32, L: u32, o: u32, at: u32) -> u32 {{\n  var src = at;\n"
+            "  var Ns = 1u;\n" + "\n".join(loops) + "\n  return src;\n}")
+
+
+def shared_source(T: str, in_kind: str, out_kind: str, nb: int, TR: int, most: int,
+                  G: int, inv: bool, bluestein: bool) -> str:
+    """G rows of up to ``most`` points per workgroup, TR threads each (N, L and the
+    passes are parameters; words 11 + 3 nb on count the radices, see
+    :func:`radix_words`): load, transform (Bluestein: chirp, forward L-point FFT,
+    product with B, inverse L-point FFT, chirp), store. Dispatched as ceil(rows / G)
+    workgroups; threads of rows past the end take part in the barriers only."""
     C = f"vec2<{T}>"
     src = T if real_source(in_kind) else C
     out = T if out_kind == "r" else C
     rad = _IO + 3 * nb
-    regs = _regs(TW, most)
-    parts = [_head(T, src, out), f"alias C = {C};", f"var<workgroup> s: array<C, {most}>;",
+    parts = [_head(T, src, out), f"alias C = {C};",
+             f"var<workgroup> s: array<C, {2 * G * most}>;",
              _bases(nb), _loader(T, in_kind), _storer(T, out_kind)]
     chirp = "twi" if inv else "twf"
-    body = ["let row = wg.x + wg.y * nw.x;", "if (row >= p(0u)) { return; }",
-            "let b = bases(row);", "let N = p(9u);", "let L = p(10u);"]
+    body = [f"let t = l % {TR}u;",
+            f"let row = (wg.x + wg.y * nw.x) * {G}u + l / {TR}u;",
+            "let ok = row < p(0u);", "let b = bases(select(0u, row, ok));",
+            "let N = p(9u);", "let L = p(10u);", f"let o = (l / {TR}u) * {2 * most}u;"]
     if bluestein:
-        parts += [_pass_fn("fwd", False, TW, regs, rad), _pass_fn("bwd", True, TW, regs, rad)]
-        body += [f"for (var j = l; j < L; j = j + {TW}u) {{",
-                 f"  if (j < N) {{ s[j] = cmul(sample(b.x, j), {chirp}(L + j)); }}"
-                 " else { s[j] = C(); }", "}", "workgroupBarrier();", "fwd(l, L);",
-                 f"for (var j = l; j < L; j = j + {TW}u) {{",
-                 f"  s[j] = cmul(s[j], {chirp}(L + N + j));", "}", "workgroupBarrier();",
-                 "bwd(l, L);",
-                 f"for (var k = l; k < p(6u); k = k + {TW}u) {{",
-                 f"  put(b.y, k, cmul(s[k], {chirp}(L + k)));", "}"]
+        parts += [_passes_fn("fwd", False, TR, most, rad), _passes_fn("bwd", True, TR, most, rad)]
+        body += [f"for (var j = t; j < L; j = j + {TR}u) {{",
+                 f"  if (ok && j < N) {{ s[o + j] = cmul(sample(b.x, j), {chirp}(L + j)); }}"
+                 " else { s[o + j] = C(); }", "}", "workgroupBarrier();",
+                 "let f = fwd(t, L, o, o);",
+                 f"for (var j = t; j < L; j = j + {TR}u) {{",
+                 f"  s[f + j] = cmul(s[f + j], {chirp}(L + N + j));", "}",
+                 "workgroupBarrier();", "let at = bwd(t, L, o, f);",
+                 f"for (var k = t; ok && k < p(6u); k = k + {TR}u) {{",
+                 f"  put(b.y, k, cmul(s[at + k], {chirp}(L + k)));", "}"]
     else:
-        parts.append(_pass_fn("run", inv, TW, regs, rad))
-        body += [f"for (var j = l; j < L; j = j + {TW}u) {{ s[j] = sample(b.x, j); }}",
-                 "workgroupBarrier();", "run(l, L);",
-                 f"for (var k = l; k < p(6u); k = k + {TW}u) {{ put(b.y, k, s[k]); }}"]
-    main = (f"@compute @workgroup_size({TW})\n"
+        parts.append(_passes_fn("run", inv, TR, most, rad))
+        body += [f"for (var j = t; j < L; j = j + {TR}u) {{",
+                 "  if (ok) { s[o + j] = sample(b.x, j); } else { s[o + j] = C(); }", "}",
+                 "workgroupBarrier();", "let at = run(t, L, o, o);",
+                 f"for (var k = t; ok && k < p(6u); k = k + {TR}u) {{ put(b.y, k, s[at + k]); }}"]
+    main = (f"@compute @workgroup_size({TR * G})\n"
             "fn main(@builtin(workgroup_id) wg: vec3<u32>,\n"
             "        @builtin(local_invocation_index) l: u32,\n"
             "        @builtin(num_workgroups) nw: vec3<u32>) {\n  "
