@@ -201,6 +201,11 @@ def test_trace_complex_and_widening(device):
     i = np.full((3, 3), 120, "int8")
     assert_array(linalg.trace(arr(i, device), dtype=xp.int8),
                  np.trace(i).astype("int8"), dtype=xp.int8)
+    f = data((3, 3), "float32")
+    assert_array(linalg.trace(arr(f, device), dtype=xp.complex64),
+                 np.trace(f).astype("complex64"), dtype=xp.complex64, rtol=1e-5)
+    assert_array(linalg.trace(arr(f * 10, device), dtype=xp.int32),
+                 np.trace(f * 10, dtype="int32"), dtype=xp.int32)
     x = arr(data((5, 6), "float32"), device)
     assert_array(linalg.trace(x.mT, offset=-1), np.trace(to_np(x).T, offset=-1), rtol=1e-5)
 

@@ -210,6 +210,9 @@ def register(ctx) -> None:
         src = a.dtype
         if src.kind == "complex":
             term = "a" if src is acc else f"{ctype(acc)}(a)"
+        elif acc.kind == "complex":
+            part = ctype(dt.REAL_OF[acc])
+            term = f"{ctype(acc)}({part}(a), {part}(0))"
         else:
             term = convert(_acc(src), acc, "a")
         r = contract("trace", v, None, None, (v.ndim - 1,), acc, "sum", term)
