@@ -346,7 +346,12 @@ def register(ctx) -> None:
             inv = ops.get("linalg_inv")
             if inv is None:
                 raise ctx.gap("matrix_power", d, "negative powers need linalg_inv")
-            base = inv(a)
+            from ...linalg import LinAlgError
+
+            try:
+                base = inv(a)
+            except LinAlgError as e:  # numr names the function the user called
+                raise LinAlgError(f"matrix_power: a matrix is singular ({e})") from None
             n = -n
         # Square and multiply.
         result = None
