@@ -380,9 +380,11 @@ _JACOBI = """fn pair(q: u32, r: u32, N2: u32) -> vec2<u32> {
 // The rotation zeroing the off-diagonal of the Hermitian [[a, apq], [conj(apq), d]]:
 // with g = apq / |apq|, J = [[c, s], [-s conj(g), c conj(g)]] (J^H B J diagonal), its
 // parameters stored at y[o..o+10): flag, c, s, t, |apq|, a, d, g.
-fn rotation(o: u32, a: T, d: T, apq: S) -> bool {
+// ``tol``: the relative size below which apq counts as zero: above the rounding noise
+// of apq (for the SVD a dot product of m terms: sqrt(m) eps, as LAPACK's gesvj).
+fn rotation(o: u32, a: T, d: T, apq: S, tol: T) -> bool {
   let bb = ab(apq);
-  if (!(bb > EPS * sqrt(abs(a)) * sqrt(abs(d))) || bb == T(0.0)) { y[o] = T(0.0); return false; }
+  if (!(bb > tol * sqrt(abs(a)) * sqrt(abs(d))) || bb == T(0.0)) { y[o] = T(0.0); return false; }
   let g = apq / bb;
   let th = (d - a) / (T(2.0) * bb);
   var t = T(1.0) / (abs(th) + sqrt(th * th + T(1.0)));
@@ -467,7 +469,7 @@ def eigh_source(d: DType, vectors: bool) -> str:
         let o = RP + q * 10u;
         y[o] = T(0.0);
         if (j < n) {
-          if (rotation(o, re(ly(A + i * n + i)), re(ly(A + j * n + j)), ly(A + i * n + j))) {
+          if (rotation(o, re(ly(A + i * n + i)), re(ly(A + j * n + j)), ly(A + i * n + j), EPS)) {
             atomicStore(&rot, 1u);
           }
         }
@@ -549,7 +551,7 @@ def svd_source(d: DType, vectors: bool) -> str:
             let u = ly(W + i * mp + k); let v = ly(W + j * mp + k);
             al = al + aq(u); be = be + aq(v); ga = ga + mul(cj(u), v);
           }
-          if (rotation(o, al, be, ga)) { atomicStore(&rot, 1u); }
+          if (rotation(o, al, be, ga, EPS * sqrt(T(mp)))) { atomicStore(&rot, 1u); }
         }
       }
       storageBarrier();
