@@ -220,3 +220,17 @@ def test_split_reductions(dtype, device):
         for func in ["argmax", "argmin"]:
             for axis in [None, 0]:
                 assert_array(getattr(xp, func)(v, axis=axis), getattr(np, func)(hv, axis=axis))
+
+
+def test_column_reductions(device):
+    # many outputs over the leading axis: one invocation per column on WebGPU
+    rng = np.random.default_rng(11)
+    h = (5.0 + rng.standard_normal((300, 9000))).astype(np.float32)
+    h[7, 3] = np.nan
+    x = arr(h, device)
+    h64 = h.astype(np.float64)
+    assert_array(xp.var(x, axis=0), np.var(h64, axis=0), dtype=xp.float32, rtol=1e-5)
+    assert_array(xp.std(x[::-1, ::2], axis=0, correction=1),
+                 np.std(h64[::-1, ::2], axis=0, ddof=1), rtol=1e-5)
+    assert_array(xp.argmax(x, axis=0), np.argmax(h, axis=0))
+    assert_array(xp.argmin(x[::-1], axis=0), np.argmin(h[::-1], axis=0))

@@ -28,11 +28,14 @@ HEADER = ("@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;\n"
 
 
 def layout(x: GPUArray, axes: tuple) -> tuple:
-    """(kept shape, R, nk, nr, parameter words) for reducing ``x`` over ``axes``.
+    """(kept shape, R, nk, nr, parameter words, columns) for reducing ``x`` over
+    ``axes``.
 
     The words are: offset, kept shape, kept strides, reduced shape, reduced strides
     (after dropping length-1 dimensions and merging evenly strided neighbours, which
-    keeps the row-major order of both index spaces)."""
+    keeps the row-major order of both index spaces). ``columns``: neighbouring outputs
+    read neighbouring elements (the last kept stride is +-1), as in a reduction over
+    the leading axis of a C-contiguous array."""
     kept = [k for k in range(x.ndim) if k not in axes]
     out_shape = tuple(x.shape[k] for k in kept)
     kshape, (kstrides,) = _collapse(out_shape, [tuple(x.strides[k] for k in kept)])
@@ -40,13 +43,19 @@ def layout(x: GPUArray, axes: tuple) -> tuple:
     rshape, (rstrides,) = _collapse(red, [tuple(x.strides[k] for k in axes)])
     words = [x.offset & 0xFFFFFFFF, *kshape, *[s & 0xFFFFFFFF for s in kstrides],
              *rshape, *[s & 0xFFFFFFFF for s in rstrides]]
-    return out_shape, math.prod(red), len(kshape), len(rshape), words
+    columns = bool(kstrides) and abs(kstrides[-1]) == 1
+    return out_shape, math.prod(red), len(kshape), len(rshape), words, columns
 
 
-def team(R: int) -> int:
+def team(R: int, nout: int = 1, columns: bool = False) -> int:
     """Invocations per output for reductions of length ``R``: a power of two, at most
     WG, with about 16 elements per invocation (one invocation runs a short reduction
-    alone: workgroup barriers cost more than the few loads they would share)."""
+    alone: workgroup barriers cost more than the few loads they would share). Many
+    outputs that are columns (see :func:`layout`) get one invocation each too, so that
+    neighbouring invocations read neighbouring elements (coalesced loads) rather than
+    a team striding down one column."""
+    if columns and nout >= 8192:
+        return 1
     return min(WG, 1 << max(-(-R // 16) - 1, 0).bit_length())
 
 
@@ -165,7 +174,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArray:
     """``kind`` (argmax or argmin) of ``x`` over ``axes`` (none of them empty): an
     array of the kept axes' shape and dtype ``index`` (int32 or int64)."""
-    out_shape, R, nk, nr, words = layout(x, axes)
+    out_shape, R, nk, nr, words, columns = layout(x, axes)
     result = new(rt, out_shape, index)
     nout = result.size
     if nout == 0:
@@ -176,7 +185,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArr
     params = [nout * C, R, *words, C, chunk]
     name = x.dtype.name
     if C == 1:
-        T = team(R)
+        T = team(R, nout, columns)
         rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, False),
                     lambda: source(kind, x.dtype, idx, nk, nr, T, False),
                     [x.storage.block, result.storage.block], params, -(-nout // (WG // T)))

@@ -111,13 +111,17 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   }}
   let mean = pv[s0] / n;
   workgroupBarrier();
-  // pass 2: deviations from the mean and their squares
+  // pass 2: deviations from the mean and their squares (compensated too)
   var sd = {vt}(0.0);
   var ss = {st}(0.0);
+  var cs = {st}(0.0);
   {loop}
     let v = it.v - mean;
     sd = sd + it.w * v;
-    ss = ss + it.m + it.w * sq(v);
+    let t = it.m + it.w * sq(v) - cs;
+    let u = ss + t;
+    cs = (u - ss) - t;
+    ss = u;
   }}
   pv[l] = sd;
   ps[l] = ss;
@@ -142,7 +146,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, correction: float) -> G
     """``kind`` (var or std) of ``x`` (float16/32/64 or complex) over ``axes`` with
     divisor ``n - correction`` (NaN where that is <= 0): an array of the kept axes'
     shape in :func:`real_compute`'s dtype."""
-    out_shape, R, nk, nr, words = layout(x, axes)
+    out_shape, R, nk, nr, words, columns = layout(x, axes)
     out = real_compute(x.dtype)
     result = new(rt, out_shape, out)
     nout = result.size
@@ -154,7 +158,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, correction: float) -> G
     params = [nout * C, R, *words, C, chunk]
     name = x.dtype.name
     if C == 1:
-        T = team(R)
+        T = team(R, nout, columns)
         rt.dispatch(("moments", kind, name, nk, nr, T, "full"),
                     lambda: source(kind, x.dtype, nk, nr, T, "full"),
                     [x.storage.block, result.storage.block], params + div,
