@@ -47,24 +47,54 @@ def register(ctx) -> None:
 
     # -- the product kernel -------------------------------------------------------------
 
+    # Launch plans: everything but the operands' offsets depends only on dtypes,
+    # shapes and strides, so a repeated product or contraction builds nothing.
+    plans: dict = {}
+
+    def remember(sig: tuple, plan: tuple) -> tuple:
+        if len(plans) >= 4096:
+            plans.clear()  # many distinct shapes: start over rather than grow
+        plans[sig] = plan
+        return plan
+
     def product(a: GPUArray, b: GPUArray) -> GPUArray:
         """``a @ b`` for a (..., M, K) and b (..., K, N) of one dtype: a contiguous
         (batch..., M, N) result in the unpacked compute dtype (see _ACC)."""
+        sig = ("mm", a.dtype, a.shape, a.strides, a.offset & 3, b.shape, b.strides,
+               b.offset & 3)
+        plan = plans.get(sig) or remember(sig, product_plan(a, b))
+        kind, shape, acc = plan[:3]
+        if kind == "skinny":
+            vshape, va, vb, red, per_thread = plan[3:8]
+            return contract("matmul", a.view(vshape, va, a.offset), b.view(vshape, vb, b.offset),
+                            None, red, acc, "sum", plan[8], per_thread=per_thread)
+        out = new(rt, shape, acc)
+        if kind == "empty":
+            return out
+        pipe, params, groups = plan[3:]
+        params = params.copy()
+        params[6] = a.offset & 0xFFFFFFFF
+        params[9] = b.offset & 0xFFFFFFFF
+        rt.record(pipe, (a.storage.block, b.storage.block, out.storage.block), params,
+                  groups)
+        return out
+
+    def product_plan(a: GPUArray, b: GPUArray) -> tuple:
         d = a.dtype
+        acc = _acc(d)
         M, Kn = a.shape[-2:]
         N = b.shape[-1]
         batch = ctx.broadcast_shape("matmul", a.shape[:-2], b.shape[:-2])
-        out = new(rt, batch + (M, N), _acc(d))
         nbatch = math.prod(batch)
-        if out.size == 0:
-            return out
+        if nbatch * M * N == 0:
+            return ("empty", batch + (M, N), acc)
         sa = A.broadcast(a, batch + (M, Kn)).strides
         sb = A.broadcast(b, batch + (Kn, N)).strides
+        if M == 1 or N == 1 or M * N <= 64:
+            return skinny_plan(batch, M, N, Kn, sa, sb, acc)
         bshape, (bsa, bsb) = _collapse(batch, [sa[:-2], sb[:-2]])
         sAm, sAk = (sa[-2] if M > 1 else 0), (sa[-1] if Kn > 1 else 0)
         sBk, sBn = (sb[-2] if Kn > 1 else 0), (sb[-1] if N > 1 else 0)
-        if M == 1 or N == 1 or M * N <= 64:
-            return skinny(a, b, batch, out.dtype)
         cfg = K.config(d, M, N, smem)
         BM, BN = cfg[0], cfg[1]
         aligned = K.global_vec_ok(d) and K.vector_ok(d)
@@ -75,33 +105,27 @@ def register(ctx) -> None:
         # vec4 loads need a whole number of vec4s per invocation and tile.
         vec_a = vec_a and (BM * cfg[2] // 4) % K.THREADS == 0
         vec_b = vec_b and (BN * cfg[2] // 4) % K.THREADS == 0
-        vec_out = K.vector_ok(d) and N % 4 == 0 and _acc(d) is d
+        vec_out = K.vector_ok(d) and N % 4 == 0 and acc is d
         a_major = "m" if sAm == 1 and sAk != 1 else "k"
         b_major = "k" if sBk == 1 and sBn != 1 else "n"
         tm, tn = -(-M // BM), -(-N // BN)
-        params = [M, N, Kn, tm, tn, nbatch, a.offset, sAm, sAk, b.offset, sBk, sBn]
+        params = [M, N, Kn, tm, tn, nbatch, 0, sAm, sAk, 0, sBk, sBn]
         for n, s1, s2 in zip(bshape, bsa, bsb):
             params += [n, s1, s2]
         params = [p & 0xFFFFFFFF for p in params]
         nb = len(bshape)
         key = ("matmul", d.name, cfg, nb, vec_a, vec_b, vec_out, a_major, b_major)
-        rt.dispatch(key, lambda: K.matmul_source(d, cfg, nb, vec_a, vec_b, vec_out,
-                                                 a_major, b_major),
-                    [a.storage.block, b.storage.block, out.storage.block], params,
-                    nbatch * tm * tn)
-        return out
+        pipe = rt.pipeline(key, lambda: K.matmul_source(d, cfg, nb, vec_a, vec_b, vec_out,
+                                                        a_major, b_major), 3)
+        return ("tiled", batch + (M, N), acc, pipe, params, nbatch * tm * tn)
 
-    def skinny(a: GPUArray, b: GPUArray, batch: tuple, acc: dt.DType) -> GPUArray:
+    def skinny_plan(batch: tuple, M: int, N: int, Kn: int, sa: tuple, sb: tuple,
+                    acc: dt.DType) -> tuple:
         """A product with a vector side (or tiny matrices) as a contraction over K of
         (batch, M, N, K) views: a tile of 64 x 64 would be nearly all padding."""
-        M, Kn = a.shape[-2:]
-        N = b.shape[-1]
-        nd = len(batch)
-        sa = A.broadcast(a, batch + (M, Kn)).strides
-        sb = A.broadcast(b, batch + (Kn, N)).strides
-        shape = batch + (M, N, Kn)
-        av = a.view(shape, sa[:-2] + (sa[-2], 0, sa[-1]), a.offset)
-        bv = b.view(shape, sb[:-2] + (0, sb[-1], sb[-2]), b.offset)
+        vshape = batch + (M, N, Kn)
+        va = sa[:-2] + (sa[-2], 0, sa[-1])
+        vb = sb[:-2] + (0, sb[-1], sb[-2])
         ct = ctype(acc)
         term = _cmul("a", "b", ct) if acc.kind == "complex" else "a * b"
         # Invocations walk K themselves where neighbours then read neighbouring
@@ -109,8 +133,8 @@ def register(ctx) -> None:
         along_k = sa[-1] in (0, 1) and sb[-2] in (0, 1)
         nout = math.prod(batch) * M * N
         per_thread = Kn <= 32 or (not along_k and nout >= 256) or (nout >= 2048 and Kn <= 512)
-        return contract("matmul", av, bv, None, (nd + 2,), acc, "sum", term,
-                        per_thread=per_thread)
+        return ("skinny", batch + (M, N), acc, vshape, va, vb, (len(batch) + 2,),
+                per_thread, term)
 
     def matmul(a, b):
         d = a.dtype
@@ -148,12 +172,28 @@ def register(ctx) -> None:
         """Fold ``term`` over axes ``red`` of a (and b, broadcast to a's shape): a
         contiguous result of the kept axes' shape in dtype ``acc``. ``s``: an array of
         that shape read by term and fin."""
+        present = [x for x in (a, b, s) if x is not None]
+        sig = ("contract", name, acc, fold, term, fin, per_thread, red,
+               *[(x.dtype, x.shape, x.strides) if x is not None else None for x in (a, b, s)])
+        plan = plans.get(sig) or remember(sig, contract_plan(a, b, s, red, acc, fold, term,
+                                                             fin, extra, per_thread, name))
+        kshape, pipe, params, groups = plan
+        out = new(rt, kshape, acc)
+        if pipe is None:
+            return out
+        params = params.copy()
+        for j, x in enumerate(present):
+            params[2 + j] = x.offset & 0xFFFFFFFF
+        rt.record(pipe, tuple(x.storage.block for x in present) + (out.storage.block,),
+                  params, groups)
+        return out
+
+    def contract_plan(a, b, s, red, acc, fold, term, fin, extra, per_thread, name) -> tuple:
         kept = [k for k in range(a.ndim) if k not in red]
         kshape = tuple(a.shape[k] for k in kept)
-        out = new(rt, kshape, acc)
-        nout = out.size
+        nout = math.prod(kshape)
         if nout == 0:
-            return out
+            return (kshape, None, None, 0)
         present = [x for x in (a, b) if x is not None]
         kst = [tuple(x.strides[k] for k in kept) for x in present]
         if s is not None:
@@ -162,21 +202,18 @@ def register(ctx) -> None:
         rshape = tuple(a.shape[k] for k in red)
         cr, rst = _collapse(rshape, [tuple(x.strides[k] for k in red) for x in present])
         R = math.prod(rshape)
-        offsets = [x.offset for x in present] + ([s.offset] if s is not None else [])
+        offsets = [0] * (len(present) + (s is not None))
         params = K.contract_params(nout, R, offsets, ck, kst, cr, rst)
         if per_thread is None:
             per_thread = R <= 32 or (nout >= 2048 and R <= 512)
         dts = (a.dtype, None if b is None else b.dtype, None if s is None else s.dtype)
         act = ctype(acc)
-        key = ("contract", name, dts, act, fold, term, fin, len(ck), len(cr), per_thread)
-        blocks = [x.storage.block for x in present]
-        if s is not None:
-            blocks.append(s.storage.block)
-        rt.dispatch(key, lambda: K.contract_source(dts, act, fold, term, fin, len(ck),
-                                                   len(cr), per_thread, extra),
-                    blocks + [out.storage.block], params,
-                    -(-nout // 256) if per_thread else nout)
-        return out
+        nk, nr = len(ck), len(cr)
+        key = ("contract", name, dts, act, fold, term, fin, nk, nr, per_thread)
+        pipe = rt.pipeline(key, lambda: K.contract_source(dts, act, fold, term, fin, nk, nr,
+                                                          per_thread, extra),
+                           len(offsets) + 1)
+        return (kshape, pipe, params, -(-nout // 256) if per_thread else nout)
 
     def vecdot(a, b, axis):
         d = a.dtype
