@@ -107,6 +107,10 @@ def test_matmul_large_tiles(device):
     check_product(arr(a, device) @ arr(b, device), a, b, "float32")
     a, b = data((512, 64), "float32"), data((64, 512), "float32")
     check_product(arr(a, device) @ arr(b, device), a, b, "float32")
+    a, b = data((520, 36), "int32"), data((36, 513), "int32")
+    check_product(arr(a, device) @ arr(b, device), a, b, "int32")
+    x = arr(data((40, 600), "float32"), device)  # transposed, strided operands
+    check_product(x.mT @ x[:, ::1], to_np(x).T, to_np(x), "float32")
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int16"])
