@@ -234,3 +234,20 @@ def test_column_reductions(device):
                  np.std(h64[::-1, ::2], axis=0, ddof=1), rtol=1e-5)
     assert_array(xp.argmax(x, axis=0), np.argmax(h, axis=0))
     assert_array(xp.argmin(x[::-1], axis=0), np.argmin(h[::-1], axis=0))
+
+
+@pytest.mark.parametrize("func,np_func", [("cumulative_sum", np.cumsum),
+                                          ("cumulative_prod", np.cumprod)])
+def test_cumulative_columns(func, np_func, device):
+    # many columns scanned along a leading axis (one invocation per column on WebGPU)
+    rng = np.random.default_rng(12)
+    h = rng.integers(-3, 4, size=(4, 70, 2100)).astype(np.int32)
+    x = arr(h, device)
+    f = getattr(xp, func)
+    e = np_func(h, axis=1, dtype=np.int32)  # products wrap, identically
+    assert_array(f(x, axis=1, dtype=xp.int32), e, dtype=xp.int32)
+    r = f(x, axis=1, dtype=xp.int32, include_initial=True)
+    first = np.full((4, 1, 2100), 0 if func == "cumulative_sum" else 1, np.int32)
+    assert_array(r, np.concatenate([first, e], axis=1))
+    m = x[0, ::-1]   # (70, 2100) reversed rows: too few columns, row-major blocks
+    assert_array(f(m, axis=0, dtype=xp.int16), np_func(h[0, ::-1], axis=0, dtype=np.int16))

@@ -47,14 +47,6 @@ def register(ctx) -> None:
                 a = a.view((1,), (1,), a.offset)  # a 0-d array scans as a 1-element vector
             acc = _SCAN_ACC.get(dtype.name, dtype)
             r = scan.launch(rt, kind, a, axis, dtype, acc, include_initial)
-            # r is (rows, L'), rows in the order of the other axes: back to a's axis order
-            shape = list(a.shape)
-            shape[axis] = r.shape[1]
-            moved = tuple(n for k, n in enumerate(shape) if k != axis) + (shape[axis],)
-            r = A.reshape_view(r, moved)
-            order = list(range(a.ndim - 1))
-            order.insert(axis, a.ndim - 1)
-            r = A.permute(r, tuple(order))
             return r if acc is dtype else ops["astype"](r, dtype, False)
         op.__name__ = name
         return op

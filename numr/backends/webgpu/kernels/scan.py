@@ -2,11 +2,14 @@
 any number of rows.
 
 The input is read in place (strided; the other axes are decoded from strides) and
-converted to the accumulation dtype as it is loaded; the result is a C-contiguous
-(rows, L + include_initial) array, rows in the row-major order of the other axes, so
-the caller returns it as a permuted view.
+converted to the accumulation dtype as it is loaded; the result is written as
+(rows, L + include_initial), rows in the row-major order of the other axes, either
+row-major or (for columns, below) transposed, and returned as a view in x's axis order.
 
-* Short rows (at most ``SHORT`` elements): one invocation per row runs along it.
+* Short rows (at most ``SHORT`` elements), and many rows that are columns (neighbouring
+  rows start at neighbouring elements, as along axis 0 of a C-contiguous array): one
+  invocation per row runs along it, so neighbouring invocations load neighbouring
+  elements.
 * Longer rows: blocks of ``T * PER`` elements, one team of ``T`` invocations each (a
   power of two covering the row, at most 256; a workgroup holds 256 / T teams, so rows
   of a few hundred elements do not idle most of it). Every invocation scans ``PER``
@@ -26,7 +29,7 @@ import math
 from typing import Any
 
 from ...._dtypes import DType
-from ..array import GPUArray
+from ..array import GPUArray, c_strides
 from .argreduce import HEADER, WG, decode
 from .map import _collapse
 from .types import LAYOUT, convert, ctype, load_fn
@@ -84,7 +87,10 @@ def _head(src: DType, acc: DType, dst: DType, kind: str) -> list[str]:
 
 
 # Parameters of the row kernels: rows, L, Lout, include_initial, offset, axis stride,
-# other-axes shape and strides (no), then (block kernel) the blocks per row.
+# other-axes shape and strides (no), the result's row and position strides (RS, KS),
+# then (block kernel) the blocks per row. Element k of a row's result is at
+# row * RS + k * KS: (RS, KS) = (Lout, 1) is row-major, (1, rows) keeps columns
+# neighbours in memory.
 
 def short_source(src: DType, acc: DType, dst: DType, kind: str, no: int) -> str:
     lines = _head(src, acc, dst, kind)
@@ -98,12 +104,14 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   let s = bitcast<i32>(p(5u));
   {decode("row", 6, no)}
   let base = bitcast<i32>(p(4u)) + erow;
-  let out = row * Lout;
+  let RS = p({6 + 2 * no}u);
+  let KS = p({7 + 2 * no}u);
+  let out = row * RS;
   if (inc == 1u) {{ y[out] = ID; }}
   var a = ID;
   for (var k = 0u; k < L; k = k + 1u) {{
     a = comb(a, fetch(u32(base + i32(k) * s)));
-    y[out + inc + k] = a;
+    y[out + (inc + k) * KS] = a;
   }}
 }}""")
     return "\n".join(lines)
@@ -112,7 +120,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
 def block_source(src: DType, acc: DType, dst: DType, kind: str, no: int, T: int) -> str:
     at = ctype(acc)
     lines = _head(src, acc, dst, kind)
-    nb_at = 6 + 2 * no
+    nb_at = 8 + 2 * no
     lines.append(f"""var<workgroup> sh: array<{at}, {WG}>;
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
@@ -151,12 +159,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   if (!live) {{ return; }}
   var before = ID;
   if (q > 0u) {{ before = sh[l - 1u]; }}
-  let out = row * Lout + inc;
+  let RS = p({6 + 2 * no}u);
+  let KS = p({7 + 2 * no}u);
+  let out = row * RS;
   for (var j = 0u; j < {PER}u; j = j + 1u) {{
     let k = k0 + j;
-    if (k < L) {{ y[out + k] = comb(before, loc[j]); }}
+    if (k < L) {{ y[out + (inc + k) * KS] = comb(before, loc[j]); }}
   }}
-  if (inc == 1u && b == 0u && q == 0u) {{ y[row * Lout] = ID; }}
+  if (inc == 1u && b == 0u && q == 0u) {{ y[out] = ID; }}
   // The block total, after the rows' results (read by the scan of the totals).
   if (nb > 1u && q == {T - 1}u) {{ y[p(0u) * Lout + w] = sh[l]; }}
 }}""")
@@ -166,8 +176,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 def carry_source(acc: DType, kind: str) -> str:
     at = ctype(acc)
     comb, _ = ops(kind, acc)
-    # params: n (elements after the first block of every row), L - BLOCK, Lout, inc,
-    # blocks per row, offset of the scanned totals
+    # params: n (elements after the first block of every row), L - BLOCK, RS, KS, inc,
+    # then the scanned totals' offset, row stride and block stride
     return f"""{HEADER}
 @group(0) @binding(1) var<storage, read> t: array<{at}>;
 @group(0) @binding(2) var<storage, read_write> y: array<{at}>;
@@ -179,16 +189,17 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   let rest = p(1u);
   let row = i / rest;
   let k = {BLOCK}u + i % rest;
-  let e = row * p(2u) + p(3u) + k;
-  y[e] = comb(t[p(5u) + row * p(4u) + k / {BLOCK}u - 1u], y[e]);
+  let e = row * p(2u) + (p(4u) + k) * p(3u);
+  y[e] = comb(t[p(5u) + row * p(6u) + (k / {BLOCK}u - 1u) * p(7u)], y[e]);
 }}"""
 
 
 def launch(rt: Any, kind: str, x: GPUArray, axis: int, dst: DType, acc: DType,
            include_initial: bool) -> GPUArray:
     """The inclusive ``kind`` scan (sum or prod) of ``x`` along ``axis`` computed as
-    dtype ``dst`` (values are converted as astype would) in the unpacked dtype ``acc``;
-    a contiguous (rows, L + include_initial) array of dtype ``acc``."""
+    dtype ``dst`` (values are converted as astype would) in the unpacked dtype ``acc``:
+    an array of dtype ``acc`` shaped like ``x`` with ``L + include_initial`` elements
+    along ``axis`` (a view of a fresh buffer, not necessarily C-contiguous)."""
     inc = 1 if include_initial else 0
     L = x.shape[axis]
     Lout = L + inc
@@ -196,17 +207,23 @@ def launch(rt: Any, kind: str, x: GPUArray, axis: int, dst: DType, acc: DType,
     oshape, (ostrides,) = _collapse(tuple(x.shape[k] for k in others),
                                     [tuple(x.strides[k] for k in others)])
     rows = math.prod(x.shape[k] for k in others)
-    nb = -(-L // BLOCK) if L > SHORT else 1
-    total = rows * Lout + (rows * nb if nb > 1 else 0)
-    storage = rt.alloc(total * acc.itemsize)
-    result = GPUArray(storage, rt, (rows, Lout), (Lout, 1), 0, acc)
+    columns = bool(oshape) and abs(ostrides[-1]) == 1 and rows >= 8192
+    sequential = L <= SHORT or columns
+    nb = 1 if sequential else -(-L // BLOCK)
+    RS, KS = (1, rows) if columns else (Lout, 1)
+    storage = rt.alloc((rows * Lout + (rows * nb if nb > 1 else 0)) * acc.itemsize)
+    # the result: the other axes row-major with stride RS between rows, axis stride KS
+    strides = [RS * st for st in c_strides(tuple(x.shape[k] for k in others))]
+    strides.insert(axis, KS)
+    shape = x.shape[:axis] + (Lout,) + x.shape[axis + 1:]
+    result = GPUArray(storage, rt, shape, tuple(strides), 0, acc)
     if rows * Lout == 0:
         return result
     no = len(oshape)
     params = [rows, L, Lout, inc, x.offset & 0xFFFFFFFF, x.strides[axis] & 0xFFFFFFFF,
-              *oshape, *[s & 0xFFFFFFFF for s in ostrides]]
+              *oshape, *[s & 0xFFFFFFFF for s in ostrides], RS, KS]
     sig = (x.dtype.name, acc.name, dst.name, kind, no)
-    if L <= SHORT:
+    if sequential:
         rt.dispatch(("scan-short",) + sig,
                     lambda: short_source(x.dtype, acc, dst, kind, no),
                     [x.storage.block, storage.block], params, -(-rows // WG))
@@ -217,9 +234,10 @@ def launch(rt: Any, kind: str, x: GPUArray, axis: int, dst: DType, acc: DType,
                 [x.storage.block, storage.block], params + [nb], -(-rows * nb // (WG // T)))
     if nb > 1:
         totals = GPUArray(storage, rt, (rows, nb), (nb, 1), rows * Lout, acc)
-        scanned = launch(rt, kind, totals, 1, acc, acc, False)
+        t = launch(rt, kind, totals, 1, acc, acc, False)
         rest = L - BLOCK
         rt.dispatch(("scan-carry", acc.name, kind), lambda: carry_source(acc, kind),
-                    [scanned.storage.block, storage.block],
-                    [rows * rest, rest, Lout, inc, nb, scanned.offset], -(-rows * rest // WG))
+                    [t.storage.block, storage.block],
+                    [rows * rest, rest, RS, KS, inc, t.offset, *t.strides],
+                    -(-rows * rest // WG))
     return result
