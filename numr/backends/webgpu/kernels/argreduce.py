@@ -2,11 +2,14 @@
 
 Like :mod:`.reduce`, each invocation of a team folds a strided share of the reduced
 elements and a tree in workgroup memory combines the team's partial results, but a
-partial result is a (value, index) pair. ``T`` (see :func:`team`) is the power of two
-covering the reduced length, at most 256, so a workgroup of 256 serves 256 / T outputs:
-short reductions (argmax over 10 classes of many rows) do not idle 250 invocations. The index is the linear (row-major) position in the
-reduced axes, which for "every axis" is the flat index NumPy returns. Ties keep the
-smaller index, and a NaN beats every number (the first NaN wins), as in NumPy.
+partial result is a (value, index) pair. The index is the linear (row-major) position
+in the reduced axes, which for "every axis" is the flat index NumPy returns. Ties keep
+the smaller index, and a NaN beats every number (the first NaN wins), as in NumPy.
+
+``T`` (:func:`team`) is a power of two, about R / 16 and at most 256, so a workgroup
+of 256 serves 256 / T outputs: short reductions (argmax over 10 classes of many rows)
+do not idle 250 invocations. Few outputs of many elements spread over several
+workgroups each (:func:`chunks`) and a second dispatch merges the chunk winners.
 
 :func:`layout` (kept and reduced axes decoded from strides, so no transpose is
 materialised) is shared with :mod:`.moments`.

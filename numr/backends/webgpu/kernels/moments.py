@@ -1,13 +1,19 @@
-"""Variance and standard deviation: a team of invocations per output element (as in
-:mod:`.argreduce`: a power of two covering the reduced length, at most 256), two passes.
+"""Variance and standard deviation: a team of invocations per output element (sized
+as in :mod:`.argreduce`), two passes over the data.
 
 Pass 1 sums the reduced elements (each invocation a compensated (Kahan) sum of its
 strided share, then a pairwise tree in workgroup memory) to get the mean, which every
-invocation of the team then reads from workgroup memory. Pass 2 reads the elements again and sums
-the squared deviations from that mean together with the deviations themselves, giving
-the corrected two-pass result ``(sum d^2 - (sum d)^2 / n) / (n - correction)`` (Chan,
-Golub and LeVeque's form, which cancels most of the mean's own rounding error). Nothing
-the size of the input is materialised, and float32 data keeps float32 accuracy.
+invocation of the team then reads from workgroup memory. Pass 2 reads the elements
+again and sums the squared deviations from that mean together with the deviations
+themselves, giving the corrected two-pass result
+``(sum d^2 - (sum d)^2 / n) / (n - correction)`` (Chan, Golub and LeVeque's form, which
+cancels most of the mean's own rounding error). Nothing the size of the input is
+materialised, and float32 data keeps float32 accuracy.
+
+Few outputs of many elements spread over chunks, one workgroup each, which write their
+(mean, M2); a second dispatch combines them with Chan et al.'s pairwise formula
+``M2 = sum M2_c + sum n_c |mean_c - mean|^2`` (the same two-pass template, with
+weights).
 
 Complex input reads (re, im) pairs: the mean is complex and a squared deviation is
 ``|d|^2``, so the result is real, as in NumPy. float16 is computed in f32; the kernel
