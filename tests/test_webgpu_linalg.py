@@ -129,6 +129,22 @@ def test_matmul_views(device, dtype):
         check_product(u @ v, hu, hv, dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("m,k,n", [(72, 64, 80), (516, 12, 520)])
+def test_matmul_transposed_aligned(device, dtype, m, k, n):
+    # Contiguous along M (A transposed) or K (B transposed): vec4 loads on those axes.
+    if not held(device, dtype):
+        pytest.skip(f"{dtype} not held")
+    at, bt = data((2, k, m), dtype), data((2, n, k), dtype)
+    x, y = arr(at, device).mT, arr(bt, device).mT
+    ha, hb = at.swapaxes(-1, -2), bt.swapaxes(-1, -2)
+    check_product(x @ y, ha, hb, dtype)
+    b = data((k, n), dtype)
+    check_product(x @ arr(b, device), ha, b, dtype)
+    a = data((m, k), dtype)
+    check_product(arr(a, device) @ y, a, hb, dtype)
+
+
 def test_matmul_broadcast_batches(device):
     a, b = data((3, 1, 5, 4), "float32"), data((2, 4, 6), "float32")
     check_product(arr(a, device) @ arr(b, device), a, b, "float32")

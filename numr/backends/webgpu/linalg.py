@@ -97,17 +97,24 @@ def register(ctx) -> None:
         sBk, sBn = (sb[-2] if Kn > 1 else 0), (sb[-1] if N > 1 else 0)
         cfg = K.config(d, M, N, smem)
         BM, BN = cfg[0], cfg[1]
-        aligned = K.global_vec_ok(d) and K.vector_ok(d)
-        vec_a = (aligned and sAk == 1 and Kn % 4 == 0 and a.offset % 4 == 0
-                 and sAm % 4 == 0 and all(s % 4 == 0 for s in bsa))
-        vec_b = (aligned and sBn == 1 and N % 4 == 0 and b.offset % 4 == 0
-                 and sBk % 4 == 0 and all(s % 4 == 0 for s in bsb))
-        # vec4 loads need a whole number of vec4s per invocation and tile.
-        vec_a = vec_a and (BM * cfg[2] // 4) % K.THREADS == 0
-        vec_b = vec_b and (BN * cfg[2] // 4) % K.THREADS == 0
+        # vec4 loads: along the contiguous axis of an operand whose other strides and
+        # offset keep every vec4 16-byte aligned, with whole vec4s per invocation.
+        whole = (BM * cfg[2] // 4) % K.THREADS == 0 and (BN * cfg[2] // 4) % K.THREADS == 0
+        aligned = K.global_vec_ok(d) and whole
+        vec_a = vec_b = None
+        if aligned and a.offset % 4 == 0 and all(s % 4 == 0 for s in bsa):
+            if sAk == 1 and Kn % 4 == 0 and sAm % 4 == 0:
+                vec_a = "k"
+            elif sAm == 1 and M % 4 == 0 and sAk % 4 == 0:
+                vec_a = "x"
+        if aligned and b.offset % 4 == 0 and all(s % 4 == 0 for s in bsb):
+            if sBn == 1 and N % 4 == 0 and sBk % 4 == 0:
+                vec_b = "x"
+            elif sBk == 1 and Kn % 4 == 0 and sBn % 4 == 0:
+                vec_b = "k"
         vec_out = K.vector_ok(d) and N % 4 == 0 and acc is d
-        a_major = "m" if sAm == 1 and sAk != 1 else "k"
-        b_major = "k" if sBk == 1 and sBn != 1 else "n"
+        a_major = "x" if sAm == 1 and sAk != 1 else "k"
+        b_major = "k" if sBk == 1 and sBn != 1 else "x"
         tm, tn = -(-M // BM), -(-N // BN)
         params = [M, N, Kn, tm, tn, nbatch, 0, sAm, sAk, 0, sBk, sBn]
         for n, s1, s2 in zip(bshape, bsa, bsb):

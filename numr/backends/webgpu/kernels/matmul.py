@@ -72,15 +72,16 @@ def _mac(d: DType, ct: str) -> str:
     return f"fn mac(c: {ct}, a: {ct}, b: {ct}) -> {ct} {{ return c + a * b; }}"
 
 
-def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: bool, vec_b: bool, vec_out: bool,
-                  a_major: str, b_major: str) -> str:
+def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str | None,
+                  vec_out: bool, a_major: str, b_major: str) -> str:
     """WGSL of one product kernel.
 
     Parameters: 0 M, 1 N, 2 K, 3 tiles along M, 4 tiles along N, 5 batch count,
     6 offset A, 7 A's M stride, 8 A's K stride, 9 offset B, 10 B's K stride,
     11 B's N stride, then per collapsed batch axis: length, A stride, B stride.
-    ``a_major``/``b_major`` ('m'/'k', 'k'/'n'): the axis consecutive invocations walk
-    when loading scalars (the operand's contiguous one, so loads coalesce).
+    ``vec_a``/``vec_b``: None (scalar loads) or the axis along which vec4s are read,
+    'x' (A's m, B's n) or 'k'. ``a_major``/``b_major`` ('x'/'k'): the axis consecutive
+    invocations walk when loading scalars (the contiguous one, so loads coalesce).
     """
     BM, BN, BK, TM, TN = cfg
     ct = compute_type(d)
@@ -88,24 +89,15 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: bool, vec_b: bool, vec_o
     W = f"vec4<{ct}>" if vw == 4 else ct
     st = LAYOUT[d.name][0]
     L = list(_HEAD)
-    if vec_a:
-        L.append(f"@group(0) @binding(1) var<storage, read> xa: array<vec4<{st}>>;")
-    else:
-        L.append(f"@group(0) @binding(1) var<storage, read> xa: array<{st}>;")
-        L.append(load_fn("lda0", "xa", d))
-    if vec_b:
-        L.append(f"@group(0) @binding(2) var<storage, read> xb: array<vec4<{st}>>;")
-    else:
-        L.append(f"@group(0) @binding(2) var<storage, read> xb: array<{st}>;")
-        L.append(load_fn("ldb0", "xb", d))
-    if d.name == "bool":
-        L.append("fn lda(e: u32) -> u32 { return select(0u, 1u, lda0(e)); }")
-        L.append("fn ldb(e: u32) -> u32 { return select(0u, 1u, ldb0(e)); }")
-    else:
-        if not vec_a:
-            L.append(f"fn lda(e: u32) -> {ct} {{ return lda0(e); }}")
-        if not vec_b:
-            L.append(f"fn ldb(e: u32) -> {ct} {{ return ldb0(e); }}")
+    for j, (buf, vec, ld) in enumerate((("xa", vec_a, "lda"), ("xb", vec_b, "ldb"))):
+        elem = f"vec4<{st}>" if vec else st
+        L.append(f"@group(0) @binding({j + 1}) var<storage, read> {buf}: array<{elem}>;")
+        if not vec:
+            L.append(load_fn(ld + "0", buf, d))
+            if d.name == "bool":
+                L.append(f"fn {ld}(e: u32) -> u32 {{ return select(0u, 1u, {ld}0(e)); }}")
+            else:
+                L.append(f"fn {ld}(e: u32) -> {ct} {{ return {ld}0(e); }}")
     L.append(f"@group(0) @binding(3) var<storage, read_write> y: "
              f"array<{'vec4<' + ct + '>' if vec_out else ct}>;")
     # Two buffers per tile: one is multiplied while the next step's is stored.
@@ -155,43 +147,42 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         for c in range(TN // vw):
             body.append(f"  var c{r}_{c} = {W}();")
 
+    # Each operand tile is stored k-major, T[k][x] (x: m for A, n for B), X wide.
+    # Loads are vec4s along x (stored whole) or along k (stored as 4 components),
+    # or scalars with consecutive invocations walking the contiguous axis.
+    ops = {"a": dict(buf="xa", ld="lda", reg="ra", tile="As", X=BM, x0="m0", xlim="M",
+                     off="offA", sx="sAm", sk="sAk", vec=vec_a, major=a_major, n=LA),
+           "b": dict(buf="xb", ld="ldb", reg="rb", tile="Bs", X=BN, x0="n0", xlim="N",
+                     off="offB", sx="sBn", sk="sBk", vec=vec_b, major=b_major, n=LB)}
+
+    def coords(o: dict) -> str:
+        """WGSL giving tile coordinates (tk, tx_) of load ``q`` of operand o."""
+        X = o["X"]
+        if o["vec"] == "x":
+            return f"let tk = q / {X // 4}u; let tx_ = (q % {X // 4}u) * 4u;"
+        if o["vec"] == "k":
+            return f"let tk = (q % {BK // 4}u) * 4u; let tx_ = q / {BK // 4}u;"
+        if o["major"] == "x":
+            return f"let tk = q / {X}u; let tx_ = q % {X}u;"
+        return f"let tk = q % {BK}u; let tx_ = q / {BK}u;"
+
     # Global -> registers for the tile starting at k0.
     def fetch() -> list[str]:
         out = []
-        for i in range(LA):
-            if vec_a:
-                kq = BK // 4
-                out.append(f"    {{ let q = {i * THREADS}u + l; let m = m0 + q / {kq}u; "
-                           f"let k = k0 + (q % {kq}u) * 4u;\n"
-                           f"      ra{i} = vec4<{ct}>();\n"
-                           f"      if (m < M && k < K) {{ ra{i} = xa[u32(offA + i32(m) * sAm"
-                           f" + i32(k)) >> 2u]; }} }}")
-            else:
-                if a_major == "m":
-                    mk = f"let m = m0 + q % {BM}u; let k = k0 + q / {BM}u;"
+        for o in ops.values():
+            vec = o["vec"]
+            for i in range(o["n"]):
+                r = f"{o['reg']}{i}"
+                at = f"{o['off']} + i32(x) * {o['sx']} + i32(k) * {o['sk']}"
+                if vec:
+                    at = f"u32({at}) >> 2u"
+                    load, zero = f"{o['buf']}[{at}]", f"vec4<{ct}>()"
                 else:
-                    mk = f"let m = m0 + q / {BK}u; let k = k0 + q % {BK}u;"
-                out.append(f"    {{ let q = {i * THREADS}u + l; {mk}\n"
-                           f"      ra{i} = {ct}();\n"
-                           f"      if (m < M && k < K) {{ ra{i} = lda(u32(offA + i32(m) * sAm"
-                           f" + i32(k) * sAk)); }} }}")
-        for i in range(LB):
-            if vec_b:
-                nq = BN // 4
-                out.append(f"    {{ let q = {i * THREADS}u + l; let k = k0 + q / {nq}u; "
-                           f"let n = n0 + (q % {nq}u) * 4u;\n"
-                           f"      rb{i} = vec4<{ct}>();\n"
-                           f"      if (k < K && n < N) {{ rb{i} = xb[u32(offB + i32(k) * sBk"
-                           f" + i32(n)) >> 2u]; }} }}")
-            else:
-                if b_major == "n":
-                    kn = f"let k = k0 + q / {BN}u; let n = n0 + q % {BN}u;"
-                else:
-                    kn = f"let k = k0 + q % {BK}u; let n = n0 + q / {BK}u;"
-                out.append(f"    {{ let q = {i * THREADS}u + l; {kn}\n"
-                           f"      rb{i} = {ct}();\n"
-                           f"      if (k < K && n < N) {{ rb{i} = ldb(u32(offB + i32(k) * sBk"
-                           f" + i32(n) * sBn)); }} }}")
+                    load, zero = f"{o['ld']}(u32({at}))", f"{ct}()"
+                out.append(f"    {{ let q = {i * THREADS}u + l; {coords(o)}\n"
+                           f"      let x = {o['x0']} + tx_; let k = k0 + tk;\n"
+                           f"      {r} = {zero};\n"
+                           f"      if (x < {o['xlim']} && k < K) {{ {r} = {load}; }} }}")
         return out
 
     def put(tile: str, rows: int, k: str, idx: str, val: str) -> str:
@@ -203,31 +194,22 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         return (f"{{ let e = {base} + ({k}) * {rows}u + ({idx}); "
                 f"{tile}[e >> 2u][e & 3u] = {val}; }}")
 
-    # Registers -> workgroup memory (As is k-major: As[k][m]; Bs is Bs[k][n]).
+    # Registers -> workgroup memory.
     def store() -> list[str]:
         out = []
-        for i in range(LA):
-            if vec_a:
-                kq = BK // 4
-                for j in range(4):
-                    out.append(f"    {{ let q = {i * THREADS}u + l; "
-                               + put("As", BM, f"(q % {kq}u) * 4u + {j}u", f"q / {kq}u",
-                                     f"ra{i}[{j}]") + " }")
-            else:
-                mk = (f"q / {BM}u", f"q % {BM}u") if a_major == "m" else \
-                    (f"q % {BK}u", f"q / {BK}u")
-                out.append(f"    {{ let q = {i * THREADS}u + l; "
-                           + put("As", BM, mk[0], mk[1], f"ra{i}") + " }")
-        for i in range(LB):
-            if vec_b:
-                nq = BN // 4
-                out.append(f"    {{ let q = {i * THREADS}u + l; "
-                           f"Bs[nxt * {BK * BN // 4}u + (q / {nq}u) * {BN // 4}u + q % {nq}u] = rb{i}; }}")
-            else:
-                kn = (f"q / {BN}u", f"q % {BN}u") if b_major == "n" else \
-                    (f"q % {BK}u", f"q / {BK}u")
-                out.append(f"    {{ let q = {i * THREADS}u + l; "
-                           + put("Bs", BN, kn[0], kn[1], f"rb{i}") + " }")
+        for o in ops.values():
+            X, vec, tile = o["X"], o["vec"], o["tile"]
+            for i in range(o["n"]):
+                r = f"{o['reg']}{i}"
+                head = f"    {{ let q = {i * THREADS}u + l; {coords(o)} "
+                if vec == "x":
+                    out.append(head + f"{tile}[(nxt * {BK * X}u + tk * {X}u + tx_) >> 2u] = "
+                               f"{r}; }}")
+                elif vec == "k":
+                    for j in range(4):
+                        out.append(head + put(tile, X, f"tk + {j}u", "tx_", f"{r}[{j}]") + " }")
+                else:
+                    out.append(head + put(tile, X, "tk", "tx_", r) + " }")
         return out
 
     # The multiply: rows of this invocation are (cr * WY + ty) * vw + r (vw rows per
