@@ -22,9 +22,6 @@ from .kernels.types import convert, ctype
 # The unpacked dtype a product or sum of each packed dtype is computed and written in.
 _ACC = {"bool": dt.uint32, "int8": dt.int32, "int16": dt.int32, "uint8": dt.uint32,
         "uint16": dt.uint32, "float16": dt.float32}
-_BY_CTYPE = {"f32": dt.float32, "f64": dt.float64, "i32": dt.int32, "u32": dt.uint32,
-             "i64": dt.int64, "u64": dt.uint64, "vec2<f32>": dt.complex64,
-             "vec2<f64>": dt.complex128}
 _INF = math.inf
 
 

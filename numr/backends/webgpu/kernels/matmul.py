@@ -21,7 +21,6 @@ it is short.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ...._dtypes import DType
 from . import expressions as wops
@@ -135,7 +134,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     for k in range(nb - 1, -1, -1):
         base = 12 + 3 * k
         body.append(f"  {{ let n = p({base}u); let c = i32(bi % n); bi = bi / n;\n"
-                    f"    offA = offA + c * ip({base + 1}u); offB = offB + c * ip({base + 2}u); }}")
+                    f"    offA = offA + c * ip({base + 1}u);\n"
+                    f"    offB = offB + c * ip({base + 2}u); }}")
     body.append(f"""  let sAm = ip(7u); let sAk = ip(8u); let sBk = ip(10u); let sBn = ip(11u);
   let ty = l / {WX}u; let tx = l % {WX}u;""")
     for i in range(LA):
@@ -478,8 +478,3 @@ def contract_params(outputs: int, R: int, offsets: list, kshape: tuple, kstrides
     for st in rstrides:
         words += [s & 0xFFFFFFFF for s in st]
     return words
-
-
-__all__ = ["matmul_source", "contract_source", "config", "compute_type", "global_vec_ok",
-           "vector_ok", "POW64", "POW32", "contract_params", "fold_identity"]
-_ = Any
