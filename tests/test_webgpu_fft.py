@@ -53,7 +53,7 @@ def test_lengths_c2c(device, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", [xp.float32, xp.float64])
-@pytest.mark.parametrize("n", [1, 2, 7, 16, 17, 1000, 1031, 2053, 5000])
+@pytest.mark.parametrize("n", [1, 2, 4, 7, 16, 17, 34, 194, 1000, 1031, 2053, 2062, 5000])
 def test_lengths_real(device, n, dtype):
     cd = xp.complex64 if dtype is xp.float32 else xp.complex128
     a = rand((3, n), dtype.name)
@@ -68,7 +68,7 @@ def test_lengths_real(device, n, dtype):
                                                       norm="ortho"), dtype, n)
 
 
-@pytest.mark.parametrize("n", [6, 13, 3000])
+@pytest.mark.parametrize("n", [6, 13, 26, 3000])
 def test_padding_and_truncation(device, n):
     a = rand((4, 40))
     x = xp.asarray(a, device=device)

@@ -35,20 +35,23 @@ def _scale(norm: str, n: int, inverse: bool) -> float:
     return 1.0 / n if (norm == "backward") == inverse else 1.0
 
 
-def _table(L: int, N: int, bluestein: bool) -> np.ndarray:
+def _table(L: int, N: int, bluestein: bool, packed: int) -> np.ndarray:
     """The constant table of kernels/fft_kernels.py, in float64: twiddles of length L,
-    then (Bluestein) the chirp of length N and B = FFT_L(conj(chirp)) wrapped around."""
-    tw = np.exp(-2j * np.pi * (np.arange(L) / L))
-    if not bluestein:
-        return tw
-    j = np.arange(N, dtype=np.int64)
-    chirp = np.exp(-1j * np.pi * (((j * j) % (2 * N)) / N))  # j^2 mod 2N keeps it exact
-    b = np.zeros(L, dtype=np.complex128)
-    b[:N] = np.conj(chirp)
-    b[L - N + 1:] = np.conj(chirp[1:][::-1])
-    # B is a constant of (N, L) computed once on the host in float64, like the twiddles
-    # (no user data is involved).
-    return np.concatenate([tw, chirp, np.fft.fft(b)])
+    then (Bluestein) the chirp of length N and B = FFT_L(conj(chirp)) wrapped around,
+    then (a packed real transform of length ``packed``) its twiddles up to packed/2."""
+    parts = [np.exp(-2j * np.pi * (np.arange(L) / L))]
+    if bluestein:
+        j = np.arange(N, dtype=np.int64)
+        chirp = np.exp(-1j * np.pi * (((j * j) % (2 * N)) / N))  # j^2 mod 2N: exact
+        b = np.zeros(L, dtype=np.complex128)
+        b[:N] = np.conj(chirp)
+        b[L - N + 1:] = np.conj(chirp[1:][::-1])
+        # B is a constant of (N, L) computed once on the host in float64, like the
+        # twiddles (no user data is involved).
+        parts += [chirp, np.fft.fft(b)]
+    if packed:
+        parts.append(np.exp(-2j * np.pi * (np.arange(packed // 2 + 1) / packed)))
+    return np.concatenate(parts)
 
 
 def register(ctx) -> None:
@@ -59,11 +62,11 @@ def register(ctx) -> None:
     room = int(rt.limits.get("max-compute-workgroup-storage-size", 16384))
     tables: dict[tuple, object] = {}
 
-    def table(L: int, N: int, bluestein: bool, cd: dt.DType):
-        key = (L, N if bluestein else 0, cd.name)
+    def table(L: int, N: int, bluestein: bool, packed: int, cd: dt.DType):
+        key = (L, N if bluestein else 0, packed, cd.name)
         t = tables.get(key)
         if t is None:
-            host = _table(L, N, bluestein).astype(cd.name)
+            host = _table(L, N, bluestein, packed).astype(cd.name)
             t = new(rt, host.shape, cd)
             rt.upload(t.storage, host.tobytes())
             if len(tables) >= _TABLES:
@@ -80,8 +83,6 @@ def register(ctx) -> None:
 
         kind: "c" complex input, "r" real, "h" complex Hermitian half; out_kind "c"
         complex, "r" the real part. inv: the sign of the exponent (+ for inverse)."""
-        if a.dtype.kind == "float":  # real input to a complex transform: read as complex
-            kind = {"c": "r", "h": "hr"}.get(kind, kind)
         cd = a.dtype if a.dtype.kind == "complex" else dt.COMPLEX_OF[a.dtype]
         T = "f32" if cd is dt.complex64 else "f64"
         od = cd if out_kind == "c" else dt.REAL_OF[cd]
@@ -90,9 +91,20 @@ def register(ctx) -> None:
         if out.size == 0:
             return out
         rows = out.size // nout
-        rads = K.radices(n)
+        N, packed = n, 0
+        if n % 2 == 0 and (kind, out_kind) == ("r", "c") and nout == n // 2 + 1:
+            # rfft / ihfft: a complex transform of half the length (fft_kernels.py)
+            N, packed = n // 2, n
+            kind, out_kind, inv = "rp", ("cpc" if inv else "cp"), False
+        elif n % 2 == 0 and (kind, out_kind) == ("h", "r") and a.dtype.kind == "complex":
+            # irfft / hfft: likewise, through an inverse transform of half the length
+            N, packed = n // 2, n
+            kind, out_kind, inv = ("hp" if inv else "hpc"), "rp", True
+        elif a.dtype.kind == "float":  # real input to a complex transform
+            kind = {"c": "r", "h": "hr"}.get(kind, kind)
+        rads = K.radices(N)
         bluestein = rads is None
-        L = n if not bluestein else 1 << (2 * n - 2).bit_length()  # power of two >= 2n-1
+        L = N if not bluestein else 1 << (2 * N - 2).bit_length()  # power of two >= 2N-1
         if bluestein:
             scale /= L  # the inner inverse transform is unscaled
         rest = [k for k in range(a.ndim) if k != axis]
@@ -101,10 +113,11 @@ def register(ctx) -> None:
                                           tuple(out.strides[k] for k in rest)])
         nb = len(bshape)
         sw = scalar_words(scale, dt.float32 if T == "f32" else dt.float64)
-        params = [rows, a.shape[axis], a.offset & _M32, a.strides[axis] & _M32, 0,
-                  out.strides[axis] & _M32, nout, *(sw + [0])[:2], n, L, *bshape,
+        tab = table(L, N, bluestein, packed, cd)
+        q = L + (N + L if bluestein else 0)  # where the packed transform's twiddles are
+        params = [rows, a.shape[axis], a.offset & _M32, a.strides[axis] & _M32, q,
+                  out.strides[axis] & _M32, nout, *(sw + [0])[:2], N, L, *bshape,
                   *(s & _M32 for s in bin_), *(s & _M32 for s in bout)]
-        tab = table(L, n, bluestein, cd)
         cap = K.row_capacity(room, cd.itemsize)
         if L <= cap:
             TR, most, G = K.bucket(L, cap)
@@ -125,7 +138,7 @@ def register(ctx) -> None:
             prod = new(rt, (rows, L), cd)
             rt.dispatch(("fft-product", T, inv), lambda: K.product_source(T, inv),
                         [buf.storage.block, tab.storage.block, prod.storage.block],
-                        [rows * L, L, L + n], -(-rows * L // K.WG))
+                        [rows * L, L, L + N], -(-rows * L // K.WG))
             buf = passes(prod, tab, T, L, True)
         else:
             buf = passes(buf, tab, T, L, inv)

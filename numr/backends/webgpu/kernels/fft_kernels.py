@@ -6,8 +6,10 @@ binds the parameter arena, its source buffer, one constant table and its result 
 The table holds host-computed float64 values cast to T (WGSL has no f64 sin/cos, and
 f32 sin/cos are not accurate enough on every adapter): the forward twiddles
 ``exp(-2 pi i k / L)`` of the length L that is transformed, then, for Bluestein, the chirp
-``exp(-pi i j^2 / N)`` (N values) and ``B = FFT_L(conj(chirp))`` (L values). The inverse
-direction uses their conjugates (B is even, so conj(B) is the inverse-direction B).
+``exp(-pi i j^2 / N)`` (N values) and ``B = FFT_L(conj(chirp))`` (L values), then, for
+the packed real transforms below, ``exp(-2 pi i k / n)`` for k <= n/2 (at parameter word
+4). The inverse direction uses their conjugates (B is even, so conj(B) is the
+inverse-direction B).
 
 The Stockham pass of radix R over L points, with Ns = product of the radices before it
 (Govindaraju et al., "High performance discrete Fourier transforms on graphics
@@ -18,11 +20,10 @@ order, with no bit reversal.
 
 Two ways to run one 1-D transform over many rows:
 
-* :func:`shared_source`: one workgroup per row, the whole row in workgroup memory
-  (loaded, transformed by every pass, stored, in one dispatch). A thread keeps the values
-  of its butterflies in registers between the read and the write of a pass, so one
-  array of L values suffices. Bluestein's two inner transforms and the product with B
-  happen in the same dispatch.
+* :func:`shared_source`: each row in workgroup memory (loaded, transformed by every
+  pass, ping-ponging between two halves, stored, in one dispatch); short rows share a
+  workgroup. Bluestein's two inner transforms and the product with B happen in the same
+  dispatch.
 * rows too long for workgroup memory: :func:`gather_source` (the padded/converted rows,
   contiguous), one :func:`pass_source` dispatch per pass (ping-pong buffers),
   :func:`product_source` (Bluestein's product with B), :func:`scatter_source`.
@@ -31,13 +32,23 @@ Rows are read and written through strides: the row index is decoded over the (co
 batch dimensions, so no transpose is materialised. Parameter words of the row kernels:
 
   0 rows, 1 m (input length along the axis), 2 input offset, 3 input stride along the
-  axis, 4 output offset, 5 output stride along the axis, 6 nout (outputs per row),
-  7-8 scale (T), 9 N (transform length), 10 L (padded length), 11.. batch shape (nb),
-  input batch strides (nb), output batch strides (nb).
+  axis, 4 table offset of the packed real transforms' twiddles, 5 output stride along
+  the axis, 6 nout (outputs per row), 7-8 scale (T), 9 N (complex transform length),
+  10 L (padded length), 11.. batch shape (nb), input batch strides (nb), output batch
+  strides (nb).
 
 Input kinds: "c" complex, "r" real (imaginary part 0), "h" complex first half of a
-Hermitian sequence (element j > N/2 is conj(x[N - j])). Output kinds: "c" complex,
-"r" the real part.
+Hermitian sequence of length N (element j > N/2 is conj(x[N - j])), "hr" the same from
+a real array. Output kinds: "c" complex, "r" the real part.
+
+Real transforms of even length n = 2N run as complex transforms of length N (the
+classic packing): "rp" reads real x as z[j] = x[2j] + i x[2j+1]; output kind "cp" turns
+Z = FFT_N(z) into X[k] = E[k] + W_n^k O[k] with E[k] = (Z[k] + conj(Z[N-k])) / 2 and
+O[k] = (Z[k] - conj(Z[N-k])) / 2i (k <= N; "cpc": conjugated, for the inverse
+direction). "hp" reads a Hermitian half X (imaginary parts of X[0], X[N] ignored, as
+NumPy does; "hpc": X conjugated, for the forward direction) as
+Z[j] = (X[j] + conj(X[N-j])) + i W_n^-j (X[j] - conj(X[N-j])), whose inverse transform
+z gives the real output x[2j] = Re z[j], x[2j+1] = Im z[j] (output kind "rp").
 """
 
 from __future__ import annotations
@@ -65,9 +76,10 @@ def _scale(T: str) -> str:
 
 
 def _bases(nb: int) -> str:
-    """``bases(row)``: the element offsets (input, output) where row ``row`` starts."""
+    """``bases(row)``: the element offsets (input, output) where row ``row`` starts
+    (outputs are fresh arrays: offset 0)."""
     lines = ["fn bases(row: u32) -> vec2<i32> {", "  var r = row;",
-             "  var bi = bitcast<i32>(p(2u));", "  var bo = bitcast<i32>(p(4u));"]
+             "  var bi = bitcast<i32>(p(2u));", "  var bo = 0;"]
     for k in range(nb - 1, -1, -1):
         n, si, so = _IO + k, _IO + nb + k, _IO + 2 * nb + k
         lines.append(f"  {{ let c = i32(r % p({n}u)); r = r / p({n}u);"
@@ -78,9 +90,13 @@ def _bases(nb: int) -> str:
 
 
 def real_source(kind: str) -> bool:
-    """Whether input kind ``kind`` reads a real buffer ("r", and "hr": a real array taken
-    as the first half of a Hermitian sequence)."""
-    return kind in ("r", "hr")
+    """Whether input kind ``kind`` reads a real buffer."""
+    return kind in ("r", "hr", "rp")
+
+
+def real_result(kind: str) -> bool:
+    """Whether output kind ``kind`` writes a real buffer."""
+    return kind in ("r", "rp")
 
 
 def _loader(T: str, kind: str) -> str:
@@ -92,23 +108,50 @@ def _loader(T: str, kind: str) -> str:
             f"  if (j >= p(1u)) {{ return {C}(); }}\n"
             f"  let e = u32(bi + i32(j) * bitcast<i32>(p(3u)));\n"
             f"  return {raw};\n}}\n")
-    if kind.startswith("h"):
+    if kind in ("h", "hr"):
         # Hermitian extension; the imaginary parts of x[0] (and x[N/2]) drop out of the
         # real part that is kept, as in NumPy's c2r transforms.
         text += (f"fn sample(bi: i32, j: u32) -> {C} {{\n  let n = p(9u);\n"
                  f"  if (2u * j <= n) {{ return xin(bi, j); }}\n"
                  f"  return cj(xin(bi, n - j));\n}}")
+    elif kind == "rp":
+        text += (f"fn sample(bi: i32, j: u32) -> {C} {{\n"
+                 f"  return {C}(xin(bi, 2u * j).x, xin(bi, 2u * j + 1u).x);\n}}")
+    elif kind in ("hp", "hpc"):
+        half = "v" if kind == "hp" else "cj(v)"
+        text += (f"fn hx(bi: i32, k: u32) -> {C} {{\n  var v = xin(bi, k);\n"
+                 f"  if (k == 0u || k == p(9u)) {{ v.y = {T}(0); }}\n  return {half};\n}}\n"
+                 f"fn sample(bi: i32, j: u32) -> {C} {{\n"
+                 f"  let a = hx(bi, j);\n  let b = cj(hx(bi, p(9u) - j));\n"
+                 f"  let e = cmul(a - b, twi(p(4u) + j));\n"
+                 f"  return a + b + {C}(-e.y, e.x);\n}}")
     else:
         text += f"fn sample(bi: i32, j: u32) -> {C} {{ return xin(bi, j); }}"
     return text
 
 
-def _storer(T: str, kind: str) -> str:
-    """``put(bo, k, v)``: output k of a row (scaled; its real part for real output)."""
+def _outputs(T: str, kind: str, read: str, chirp: str | None) -> str:
+    """``outv(at, k)``: output k of the row whose transform starts at ``at`` in
+    ``read`` (``s`` or ``x``), before scaling; ``put(bo, k, v)`` stores it scaled (its
+    real part for a real result). ``chirp``: Bluestein's final chirp ("twf"/"twi")."""
     C = f"vec2<{T}>"
-    val = "v * s" if kind == "c" else "v.x * s"
-    return (f"fn put(bo: i32, k: u32, v: {C}) {{\n  let s = {_scale(T)};\n"
-            f"  y[u32(bo + i32(k) * bitcast<i32>(p(5u)))] = {val};\n}}")
+    z = f"cmul({read}[at + i], {chirp}(p(10u) + i))" if chirp else f"{read}[at + i]"
+    text = f"fn zv(at: u32, i: u32) -> {C} {{ return {z}; }}\n"
+    if kind in ("cp", "cpc"):
+        out = "r" if kind == "cp" else "cj(r)"
+        text += (f"fn outv(at: u32, k: u32) -> {C} {{\n  let h = p(9u);\n"
+                 f"  let a = zv(at, k % h);\n  let b = cj(zv(at, (h - k) % h));\n"
+                 f"  let d = (a - b) * {T}(0.5);\n"
+                 f"  let r = (a + b) * {T}(0.5) + cmul(twf(p(4u) + k), {C}(d.y, -d.x));\n"
+                 f"  return {out};\n}}\n")
+    elif kind == "rp":
+        text += (f"fn outv(at: u32, k: u32) -> {C} {{\n  let z = zv(at, k / 2u);\n"
+                 f"  return {C}(select(z.y, z.x, (k & 1u) == 0u), {T}(0));\n}}\n")
+    else:
+        text += f"fn outv(at: u32, k: u32) -> {C} {{ return zv(at, k); }}\n"
+    val = "v.x * sc" if real_result(kind) else "v * sc"
+    return text + (f"fn put(bo: i32, k: u32, v: {C}) {{\n  let sc = {_scale(T)};\n"
+                   f"  y[u32(bo + i32(k) * bitcast<i32>(p(5u)))] = {val};\n}}")
 
 
 def _head(T: str, src: str, out: str) -> str:
@@ -226,12 +269,13 @@ def shared_source(T: str, in_kind: str, out_kind: str, nb: int, TR: int, most: i
     workgroups; threads of rows past the end take part in the barriers only."""
     C = f"vec2<{T}>"
     src = T if real_source(in_kind) else C
-    out = T if out_kind == "r" else C
+    out = T if real_result(out_kind) else C
     rad = _IO + 3 * nb
+    chirp = "twi" if inv else "twf"
     parts = [_head(T, src, out), f"alias C = {C};",
              f"var<workgroup> s: array<C, {2 * G * most}>;",
-             _bases(nb), _loader(T, in_kind), _storer(T, out_kind)]
-    chirp = "twi" if inv else "twf"
+             _bases(nb), _loader(T, in_kind),
+             _outputs(T, out_kind, "s", chirp if bluestein else None)]
     body = [f"let t = l % {TR}u;",
             f"let row = (wg.x + wg.y * nw.x) * {G}u + l / {TR}u;",
             "let ok = row < p(0u);", "let b = bases(select(0u, row, ok));",
@@ -245,14 +289,13 @@ def shared_source(T: str, in_kind: str, out_kind: str, nb: int, TR: int, most: i
                  f"for (var j = t; j < L; j = j + {TR}u) {{",
                  f"  s[f + j] = cmul(s[f + j], {chirp}(L + N + j));", "}",
                  "workgroupBarrier();", "let at = bwd(t, L, o, f);",
-                 f"for (var k = t; ok && k < p(6u); k = k + {TR}u) {{",
-                 f"  put(b.y, k, cmul(s[at + k], {chirp}(L + k)));", "}"]
+                 f"for (var k = t; ok && k < p(6u); k = k + {TR}u) {{ put(b.y, k, outv(at, k)); }}"]
     else:
         parts.append(_passes_fn("run", inv, TR, most, rad))
         body += [f"for (var j = t; j < L; j = j + {TR}u) {{",
                  "  if (ok) { s[o + j] = sample(b.x, j); } else { s[o + j] = C(); }", "}",
                  "workgroupBarrier();", "let at = run(t, L, o, o);",
-                 f"for (var k = t; ok && k < p(6u); k = k + {TR}u) {{ put(b.y, k, s[at + k]); }}"]
+                 f"for (var k = t; ok && k < p(6u); k = k + {TR}u) {{ put(b.y, k, outv(at, k)); }}"]
     main = (f"@compute @workgroup_size({TR * G})\n"
             "fn main(@builtin(workgroup_id) wg: vec3<u32>,\n"
             "        @builtin(local_invocation_index) l: u32,\n"
@@ -283,17 +326,17 @@ def gather_source(T: str, in_kind: str, nb: int, inv: bool, bluestein: bool) -> 
 
 
 def scatter_source(T: str, out_kind: str, nb: int, inv: bool, bluestein: bool) -> str:
-    """Output k of each row from ``x[row L + k]`` (times the chirp for Bluestein)."""
+    """Output k of each row from the transformed row ``x[row L ..]`` (times the chirp
+    for Bluestein)."""
     C = f"vec2<{T}>"
-    out = T if out_kind == "r" else C
+    out = T if real_result(out_kind) else C
     chirp = "twi" if inv else "twf"
-    v = f"cmul(x[row * L + k], {chirp}(L + k))" if bluestein else "x[row * L + k]"
     return "\n".join([
-        _head(T, C, out), _bases(nb), _storer(T, out_kind),
+        _head(T, C, out), _bases(nb), _outputs(T, out_kind, "x", chirp if bluestein else None),
         _MAIN + "  let L = p(10u);\n  let nout = p(6u);\n"
         "  if (g >= p(0u) * nout) { return; }\n"
         "  let row = g / nout;\n  let k = g % nout;\n"
-        f"  put(bases(row).y, k, {v});\n}}"])
+        "  put(bases(row).y, k, outv(row * L, k));\n}"])
 
 
 def pass_source(T: str, R: int, inv: bool) -> str:
