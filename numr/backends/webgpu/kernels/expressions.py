@@ -4,32 +4,43 @@ An expression reads operands ``a`` and ``b`` (compute type ``T``) and gives the 
 in the result's compute type. Float expressions call helpers (``isnan_T``, ``expm1_T``)
 written once for ``T`` = f32 / f64; :func:`helpers` pulls in the ones a kernel uses.
 
-Note on accuracy: WGSL's built-in exp/log/sin/... have loose guarantees, so functions
-whose textbook formulas lose digits (expm1, log1p, sinh, tanh, asinh, acosh, atanh,
-hypot, logaddexp) use cancellation-free forms; the bounds measured on each adapter are
-asserted by tests/test_webgpu.py and listed in the README.
+Accuracy: WGSL's built-in transcendentals have loose guarantees (lavapipe's f32
+asin/acos are thousands of ULP off) and SPIR-V has none at all for f64, so numr computes
+exp, log, the inverse trigonometric functions, pow and (in f64) sin/cos/tan with its own
+formulas: range reduction, then polynomials. Where a result needs more than the type's
+precision on the way (pow's log, log2/log10, log1p, trig argument reduction) numr
+carries unevaluated sums hi + lo (double-word arithmetic, with ``fence_T`` keeping
+drivers from simplifying the rounding errors away). The max ULP error of each function
+against NumPy is asserted by tests/test_webgpu_accuracy.py.
+
+Helpers other kernels may call (complex arithmetic, ...): WGSL functions named
+``<name>_f32`` / ``<name>_f64`` that :func:`helpers` pulls in by name from any code
+calling them: exp, expm1, log, log1p, log2, log10, sin, cos, tan, asin, acos, atan,
+atan2, sinh, cosh, tanh, asinh, acosh, atanh, hypot, pow, logaddexp, copysign, isnan,
+isinf; and the double-word pieces two_sum, fast_two_sum, two_prod (vec2: hi, lo),
+logdd (log x as hi + lo), expdd (exp of hi + lo), sinr/cosr (sin/cos of r + e for
+|r| <= pi/4) and rempio2 (x = k pi/2 + r: vec3 r hi, r lo, k).
 """
 
 from __future__ import annotations
 
+import math
 import re
+from decimal import Decimal, localcontext
 
-# Ops that need WGSL built-ins SPIR-V has only for 16/32-bit floats (GLSL.std.450):
-# in float64 they are a gap until numr has its own f64 implementations.
-F64_GAPS = frozenset({
-    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1",
-    "log", "log1p", "log2", "log10", "sin", "sinh", "tan", "tanh", "atan2", "logaddexp",
-    "pow"})
+# Float64 ops that still lack a WGSL implementation (a documented gap): none since numr
+# has its own f64 formulas for what SPIR-V (GLSL.std.450) has only for 16/32-bit floats.
+F64_GAPS: frozenset = frozenset()
 
 # Float expressions (T: f32 or f64). ``_T`` suffixes are replaced with the type.
 FLOAT_UNARY = {
-    "abs": "abs(a)", "acos": "acos(a)", "asin": "asin(a)", "atan": "atan(a)",
+    "abs": "abs(a)", "acos": "acos_T(a)", "asin": "asin_T(a)", "atan": "atan_T(a)",
     "acosh": "acosh_T(a)", "asinh": "asinh_T(a)", "atanh": "atanh_T(a)",
     "ceil": "ceil(a)", "floor": "floor(a)", "trunc": "trunc(a)", "round": "round(a)",
     "conj": "a", "positive": "a", "real": "a", "imag": "T(0.0)",
-    "cos": "cos(a)", "sin": "sin(a)", "tan": "tan(a)",
+    "cos": "cos_T(a)", "sin": "sin_T(a)", "tan": "tan_T(a)",
     "cosh": "cosh_T(a)", "sinh": "sinh_T(a)", "tanh": "tanh_T(a)",
-    "exp": "xexp_T(a)", "expm1": "expm1_T(a)", "log": "xlog_T(a)", "log1p": "log1p_T(a)",
+    "exp": "exp_T(a)", "expm1": "expm1_T(a)", "log": "log_T(a)", "log1p": "log1p_T(a)",
     "log2": "log2_T(a)", "log10": "log10_T(a)",
     "isfinite": "!isinf_T(a) && !isnan_T(a)", "isinf": "isinf_T(a)", "isnan": "isnan_T(a)",
     "negative": "-a", "reciprocal": "T(1.0) / a",
@@ -38,7 +49,7 @@ FLOAT_UNARY = {
 }
 FLOAT_BINARY = {
     "add": "a + b", "subtract": "a - b", "multiply": "a * b", "divide": "a / b",
-    "atan2": "atan2(a, b)", "copysign": "copysign_T(a, b)",
+    "atan2": "atan2_T(a, b)", "copysign": "copysign_T(a, b)",
     "equal": "a == b", "not_equal": "a != b", "less": "a < b", "less_equal": "a <= b",
     "greater": "a > b", "greater_equal": "a >= b",
     "floor_divide": "floor_divide_T(a, b)", "remainder": "remainder_T(a, b)",
@@ -78,60 +89,157 @@ BOOL_BINARY = {
     "equal": "a == b", "not_equal": "a != b",
 }
 
-# Helpers: name -> WGSL text, with T (float type), U (same-size unsigned), constants.
+# Helpers: name -> WGSL text, with T (float type), U (same-size unsigned) and the
+# per-type constants of _consts() (bit patterns, thresholds, constants split hi + lo).
 _FLOAT_HELPERS = {
-    # exp and log of numr's own (WGSL's built-ins are off by tens to thousands of ULP
-    # on some drivers, lavapipe included): Cody-Waite reduction by ln 2 in two parts,
-    # then Taylor polynomials on the reduced range.
-    "xexp_T": """fn xexp_T(x: T) -> T {
-  if (isnan_T(x)) { return x; }
-  if (x > T(88.72284)) { return bitcast<T>(EXPO); }
-  if (x < T(-103.98)) { return T(0.0); }
-  let k = round(x * T(1.4426950408889634));
-  let r = (x - k * T(0.693145751953125)) - k * T(1.4286068203094172e-06);
-  let p = T(1.0) + r * (T(1.0) + r * (T(0.5) + r * (T(0.16666666666666666) + r * (T(0.041666666666666664)
-          + r * (T(0.008333333333333333) + r * (T(0.001388888888888889) + r * T(0.0001984126984126984)))))));
-  let ki = i32(k);
-  if (ki < -125) { return ldexp(ldexp(p, ki + 64), -64); }
-  if (ki > 127) { return ldexp(ldexp(p, ki - 1), 1); }
-  return ldexp(p, ki);
-}""",
-    # log(x) = e ln 2 + log(1 + f), f in [-0.29, 0.41], log(1 + f) = f - f^2/2 + s (f^2/2 + R)
-    # with s = f / (2 + f) and R the atanh series of s.
-    "xlog_T": """fn xlog_T(x: T) -> T {
-  if (isnan_T(x) || x < T(0.0)) { return bitcast<T>(EXPO | U(1)); }
-  if (x == T(0.0)) { return -bitcast<T>(EXPO); }
-  if (isinf_T(x)) { return x; }
-  let fr = frexp(x);
-  var m = fr.fract; var e = fr.exp;
-  if (m < T(0.70710678118654752)) { m = m * T(2.0); e = e - 1; }
-  let ef = T(e);
-  return ef * T(0.693145751953125) + (log1pcore_T(m - T(1.0)) + ef * T(1.4286068203094172e-06));
-}""",
-    "log2_T": "fn log2_T(x: T) -> T { return xlog_T(x) * T(1.4426950408889634); }",
     "isnan_T": "fn isnan_T(x: T) -> bool { return (bitcast<U>(x) & ABS) > EXPO; }",
     "isinf_T": "fn isinf_T(x: T) -> bool { return (bitcast<U>(x) & ABS) == EXPO; }",
     "signbit_T": "fn signbit_T(x: T) -> bool { return (bitcast<U>(x) & SIGN) != U(0); }",
     "copysign_T": "fn copysign_T(x: T, y: T) -> T { "
                   "return bitcast<T>((bitcast<U>(x) & ABS) | (bitcast<U>(y) & SIGN)); }",
-    # Kahan: exp(x) - 1 = (u - 1) * x / log(u), exact cancellation near 0.
+    "nan_T": "fn nan_T() -> T { return bitcast<T>(EXPO | U(1)); }",
+
+    # -- double-word arithmetic ----------------------------------------------------------
+    # The identity, in a form no compiler sees through: drivers that simplify
+    # (a + b) - a to b (lavapipe's NIR does, fma is split into * and + there too) would
+    # otherwise fold away the rounding errors the compensated sums below compute. Only
+    # one NaN payload changes, into another NaN.
+    "fence_T": """fn fence_T(v: T) -> T {
+  let u = bitcast<U>(v);
+  return bitcast<T>(u ^ U(u == FENCE));
+}""",
+    # a + b = s + e exactly (Knuth's TwoSum); vec2(s, e).
+    "two_sum_T": """fn two_sum_T(a: T, b: T) -> vec2<T> {
+  let s = fence_T(a + b);
+  let v = fence_T(s - a);
+  return vec2<T>(s, (a - (s - v)) + (b - v));
+}""",
+    # a + b = s + e exactly where |a| >= |b| (Dekker's Fast2Sum).
+    "fast_two_sum_T": """fn fast_two_sum_T(a: T, b: T) -> vec2<T> {
+  let s = fence_T(a + b);
+  return vec2<T>(s, b - (s - a));
+}""",
+    # a * b = p + e (Dekker's product, without fma: drivers may not fuse it). The halves
+    # are cut by masking mantissa bits, which no compiler folds; every partial product
+    # but the last is exact, so e is exact up to far below its last bit.
+    "two_prod_T": """fn two_prod_T(a: T, b: T) -> vec2<T> {
+  let p = a * b;
+  let ah = bitcast<T>(bitcast<U>(a) & SPLIT);
+  let bh = bitcast<T>(bitcast<U>(b) & SPLIT);
+  let al = a - ah;
+  let bl = b - bh;
+  return vec2<T>(p, ((ah * bh - p) + ah * bl + al * bh) + al * bl);
+}""",
+    # v * 2^k where 2^k alone would overflow or underflow (one ldexp may compute it);
+    # the result rounds once.
+    "scale_T": """fn scale_T(v: T, k: i32) -> T {
+  if (k > EMAX) { return ldexp(ldexp(v, EMAX), k - EMAX); }
+  if (k < EMIN) { return ldexp(ldexp(v, k + 64), -64); }
+  return ldexp(v, k);
+}""",
+
+    # -- exp -------------------------------------------------------------------------------
+    # (exp(r) - 1 - r) / r^2 by its Taylor series (to r^12: |r| <= ln2/2 leaves < 2^-55).
+    "expq_T": "fn expq_T(r: T) -> T { return EXPQ; }",
+    # exp(a + b), b tiny against a: a + b = k ln2 + r (Cody-Waite: ln2 in two parts, the
+    # first short enough that k * LN2_C1 is exact), exp(r) = 1 + r + r^2 expq(r), with
+    # r and the sums carried as hi + lo, so the result rounds about once.
+    "expdd_T": """fn expdd_T(a: T, b: T) -> T {
+  if (a > EXP_HI) { return bitcast<T>(EXPO); }
+  if (a < EXP_LO) { return T(0.0); }
+  let k = round(a * INV_LN2);
+  let r = two_sum_T(a - k * LN2_C1, b - k * LN2_C2);
+  let p = fast_two_sum_T(r.x, r.y + r.x * r.x * expq_T(r.x));
+  let s = fast_two_sum_T(T(1.0), p.x);
+  return scale_T(s.x + (s.y + p.y), i32(k));
+}""",
+    "exp_T": "fn exp_T(x: T) -> T { if (isnan_T(x)) { return x; } return expdd_T(x, T(0.0)); }",
+    "xexp_T": "fn xexp_T(x: T) -> T { return exp_T(x); }",  # an earlier name
+    # exp(x) - 1 without cancellation: the series near 0; further out
+    # 2^k (1 + p) - 1 = (2^k - 1) + 2^k p, p = exp(r) - 1 as hi + lo.
     "expm1_T": """fn expm1_T(x: T) -> T {
-  let u = xexp_T(x);
-  if (u == T(1.0)) { return x; }
-  let um1 = u - T(1.0);
-  if (um1 == T(-1.0)) { return T(-1.0); }
-  if (isinf_T(u)) { return u; }
-  return um1 * x / xlog_T(u);
+  if (isnan_T(x) || x == T(0.0)) { return x; }
+  if (x > EXPM1_BIG) { return exp_T(x); }
+  if (x < -EXPM1_BIG) { return T(-1.0); }
+  if (abs(x) < T(0.34657359027997264)) { return x + x * x * expq_T(x); }
+  let k = round(x * INV_LN2);
+  let r = two_sum_T(x - k * LN2_C1, -(k * LN2_C2));
+  let p = fast_two_sum_T(r.x, r.y + r.x * r.x * expq_T(r.x));
+  let ki = i32(k);
+  let s = two_sum_T(ldexp(T(1.0), ki) - T(1.0), ldexp(p.x, ki));
+  return s.x + (s.y + ldexp(p.y, ki));
 }""",
-    # Goldberg: log(1 + x) = log(u) * x / (u - 1), u = 1 + x rounded.
-    # Near 0 the series core directly (no 1 + x to round); further out 1 + x is
-    # exact (x < 0) or its rounding costs under an ULP of the result.
-    # Note: compensated forms (x - (u - 1)) are folded away by drivers that
-    # reassociate, lavapipe included, so none are used.
+
+    # -- log -------------------------------------------------------------------------------
+    # log(j / 64) as hi + lo for j = 45..91 (made from Decimal at import).
+    "logtab_T": "const LOGTAB_T = array<T, 94>(LOGTAB);\n"
+                "fn logtab_T(i: i32) -> vec2<T> { return vec2<T>(LOGTAB_T[2 * i], "
+                "LOGTAB_T[2 * i + 1]); }",
+    # log(x) as hi + lo, relative error about 2^-70 (f64) for finite x > 0:
+    # x = 2^e m, m in [0.707, 1.414]; c = j / 64 nearest m; log m = log c + 2 atanh(s),
+    # s = (m - c) / (m + c), |s| <= 2^-8, carried as hi + lo, its series in one word.
+    "logdd_T": """fn logdd_T(x: T) -> vec2<T> {
+  var v = x;
+  var e = 0;
+  if (v < TINY) { v = v * SCALE_UP; e = -SCALE_EXP; }
+  let fr = frexp(v);
+  var m = fr.fract * T(2.0);
+  e = e + i32(fr.exp) - 1;
+  if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
+  let j = i32(round(m * T(64.0)));
+  let c = T(j) * T(0.015625);
+  let num = m - c;
+  let den = two_sum_T(m, c);
+  let sh = num / den.x;
+  let q = two_prod_T(sh, den.x);
+  let sl = (((num - q.x) - q.y) - sh * den.y) / den.x;
+  let z = sh * sh;
+  let tail = sh * z * (T(0.66666666666666667) + z * (T(0.4) + z * (T(0.28571428571428571)
+             + z * T(0.22222222222222222))));
+  let t = logtab_T(j - 45);
+  let ef = T(e);
+  let a = two_sum_T(ef * LN2_C1, t.x);
+  let b = two_sum_T(a.x, T(2.0) * sh);
+  return fast_two_sum_T(b.x, (a.y + b.y) + ((ef * LN2_C2 + t.y) + (T(2.0) * sl + tail)));
+}""",
+    # The result of log-like functions off the regular domain (0 < x < inf): NaN below 0
+    # and for NaN, -inf at 0, +inf at +inf; ``regular`` says whether x is regular.
+    "logedge_T": """fn logedge_T(x: T) -> T {
+  if (x == T(0.0)) { return -bitcast<T>(EXPO); }
+  if (x > T(0.0)) { return x; }
+  return nan_T();
+}""",
+    "logregular_T": "fn logregular_T(x: T) -> bool { return x > T(0.0) && !isinf_T(x); }",
+    "log_T": """fn log_T(x: T) -> T {
+  if (!logregular_T(x)) { return logedge_T(x); }
+  let l = logdd_T(x);
+  return l.x + l.y;
+}""",
+    "xlog_T": "fn xlog_T(x: T) -> T { return log_T(x); }",  # an earlier name
+    # log2 / log10: the double-word log times the constant as hi + lo, so that powers
+    # of 2 (and of 10) come out exact.
+    "log2_T": """fn log2_T(x: T) -> T {
+  if (!logregular_T(x)) { return logedge_T(x); }
+  let l = logdd_T(x);
+  let p = two_prod_T(l.x, INV_LN2);
+  return p.x + (p.y + (l.x * INV_LN2_LO + l.y * INV_LN2));
+}""",
+    "log10_T": """fn log10_T(x: T) -> T {
+  if (!logregular_T(x)) { return logedge_T(x); }
+  let l = logdd_T(x);
+  let p = two_prod_T(l.x, INV_LN10);
+  return p.x + (p.y + (l.x * INV_LN10_LO + l.y * INV_LN10));
+}""",
+    # log(1 + x): 1 + x = u + d exactly, log(u + d) = log u + d / u.
     "log1p_T": """fn log1p_T(x: T) -> T {
-  if (abs(x) < T(0.29)) { return log1pcore_T(x); }
-  return xlog_T(T(1.0) + x);
+  if (x == T(-1.0)) { return -bitcast<T>(EXPO); }
+  if (!(x >= T(-1.0))) { return nan_T(); }
+  if (isinf_T(x) || x == T(0.0)) { return x; }
+  let u = two_sum_T(T(1.0), x);
+  let l = logdd_T(u.x);
+  return l.x + (l.y + u.y / u.x);
 }""",
+    # log(1 + f), f in [-0.29, 0.41], in one word (kept for callers of the earlier name).
     "log1pcore_T": """fn log1pcore_T(f: T) -> T {
   let s = f / (T(2.0) + f);
   let z = s * s;
@@ -139,17 +247,22 @@ _FLOAT_HELPERS = {
   let hf = T(0.5) * f * f;
   return f - hf + s * (hf + R);
 }""",
-    "log10_T": "fn log10_T(x: T) -> T { return xlog_T(x) * T(0.43429448190325182765); }",
+
+    # -- hyperbolic ------------------------------------------------------------------------
     "sinh_T": """fn sinh_T(x: T) -> T {
   let y = abs(x);
   var r: T;
   if (y < T(1.0)) { let e = expm1_T(y); r = T(0.5) * (e + e / (e + T(1.0))); }
-  else { let h = xexp_T(y * T(0.5)); r = (T(0.5) * h) * h - T(0.5) / (h * h); }
+  else if (y < EXP_HI) { let h = exp_T(y); r = T(0.5) * h - T(0.5) / h; }
+  else { let h = exp_T(y * T(0.5)); r = (T(0.5) * h) * h; }
   return copysign_T(r, x);
 }""",
+    # (e^y + e^-y) / 2; past exp's overflow, (e^(y/2))^2 / 2.
     "cosh_T": """fn cosh_T(x: T) -> T {
-  let h = xexp_T(abs(x) * T(0.5));
-  return (T(0.5) * h) * h + T(0.5) / (h * h);
+  let y = abs(x);
+  if (y < EXP_HI) { let h = exp_T(y); return T(0.5) * h + T(0.5) / h; }
+  let h = exp_T(y * T(0.5));
+  return (T(0.5) * h) * h;
 }""",
     "tanh_T": """fn tanh_T(x: T) -> T {
   let y = abs(x);
@@ -161,12 +274,13 @@ _FLOAT_HELPERS = {
     "asinh_T": """fn asinh_T(x: T) -> T {
   let y = abs(x);
   var r: T;
-  if (y > T(1e18)) { r = xlog_T(y) + T(0.69314718055994530942); }
+  if (y > T(1e18)) { r = log_T(y) + T(0.69314718055994530942); }
   else { let y2 = y * y; r = log1p_T(y + y2 / (T(1.0) + sqrt(T(1.0) + y2))); }
   return select(copysign_T(r, x), x, isnan_T(x) || isinf_T(x));
 }""",
     "acosh_T": """fn acosh_T(x: T) -> T {
-  if (x > T(1e18)) { return select(xlog_T(x) + T(0.69314718055994530942), x, isinf_T(x)); }
+  if (!(x >= T(1.0))) { return nan_T(); }
+  if (x > T(1e18)) { return select(log_T(x) + T(0.69314718055994530942), x, isinf_T(x)); }
   let t = x - T(1.0);
   return log1p_T(t + sqrt(t * (x + T(1.0))));
 }""",
@@ -174,6 +288,124 @@ _FLOAT_HELPERS = {
   let y = abs(x);
   return copysign_T(T(0.5) * log1p_T(T(2.0) * y / (T(1.0) - y)), x);
 }""",
+
+    # -- trigonometric -------------------------------------------------------------------
+    # x = k pi/2 + r, |r| <= pi/4 about, as vec3(r hi, r lo, k): Cody-Waite with pi/2 in
+    # four parts, the first three of 33 bits, so that k * part is exact for |k| < 2^20;
+    # the differences are carried exactly (two_sum), so even an r that cancels to 2^-60
+    # keeps full precision. Beyond |x| = 2^19 pi (|k| >= 2^20), rempio2big_T.
+    "rempio2_T": """fn rempio2_T(x: T) -> vec3<T> {
+  if (abs(x) >= T(1647099.0)) { return rempio2big_T(x); }
+  let k = round(x * TWO_OVER_PI);
+  let t = two_sum_T(x - k * PIO2_1, -(k * PIO2_2));
+  let u = two_sum_T(t.x, -(k * PIO2_3));
+  let r = fast_two_sum_T(u.x, (t.y + u.y) - k * PIO2_4);
+  return vec3<T>(r.x, r.y, k);
+}""",
+    # sin(r + e) for |r| <= pi/4, e tiny: Taylor to r^19 (the error term is < 2^-60 r).
+    "sinr_T": """fn sinr_T(r: T, e: T) -> T {
+  let z = r * r;
+  return r + (e * (T(1.0) - T(0.5) * z) + r * z * (SINQ));
+}""",
+    # cos(r + e): 1 - z/2 rounded, plus its rounding error (exact), plus the rest.
+    "cosr_T": """fn cosr_T(r: T, e: T) -> T {
+  let z = r * r;
+  let hz = T(0.5) * z;
+  let w = fence_T(T(1.0) - hz);
+  return w + (((T(1.0) - w) - hz) + (z * z * (COSQ) - r * e));
+}""",
+    "sin_T": """fn sin_T(x: T) -> T {
+  if (abs(x) < T(1e-9) || isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return nan_T(); }
+  let q = rempio2_T(x);
+  let n = i32(q.z) & 3;
+  let v = select(sinr_T(q.x, q.y), cosr_T(q.x, q.y), (n & 1) == 1);
+  return select(v, -v, n >= 2);
+}""",
+    "cos_T": """fn cos_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return nan_T(); }
+  let q = rempio2_T(x);
+  let n = i32(q.z) & 3;
+  let v = select(cosr_T(q.x, q.y), sinr_T(q.x, q.y), (n & 1) == 1);
+  return select(v, -v, n == 1 || n == 2);
+}""",
+    "tan_T": """fn tan_T(x: T) -> T {
+  if (abs(x) < T(1e-9) || isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return nan_T(); }
+  let q = rempio2_T(x);
+  let s = sinr_T(q.x, q.y);
+  let c = cosr_T(q.x, q.y);
+  return select(s / c, -c / s, (i32(q.z) & 1) == 1);
+}""",
+
+    # -- inverse trigonometric -------------------------------------------------------
+    # (asin(x) - x) / x^3 as a polynomial in z = x^2, z <= 1/4 (least-squares fit at
+    # Chebyshev nodes, relative error 2^-57).
+    "asinq_T": "fn asinq_T(z: T) -> T { return ASINQ; }",
+    # asin(x) = x + x z q(z) for |x| < 1/2; else pi/2 - 2 asin(s), s = sqrt((1 - |x|)/2),
+    # with s = sh + sc, sh of half the bits, so that pi/2 - 2 sh is exact.
+    "asin_T": """fn asin_T(x: T) -> T {
+  let a = abs(x);
+  if (!(a <= T(1.0))) { return select(nan_T(), x, isnan_T(x)); }
+  if (a < T(0.5)) { let z = x * x; return x + x * z * asinq_T(z); }
+  let w = (T(1.0) - a) * T(0.5);
+  let s = sqrt(w);
+  let sh = bitcast<T>(bitcast<U>(s) & SPLIT);
+  let sc = select((w - sh * sh) / (s + sh), T(0.0), s == T(0.0));
+  let r = (PIO2 - T(2.0) * sh) + (PIO2_LO - T(2.0) * (sc + s * w * asinq_T(w)));
+  return copysign_T(r, x);
+}""",
+    # acos(x) = pi/2 - asin(x) for |x| < 1/2; pi - 2 asin(s) below, 2 asin(s) above,
+    # s = sqrt((1 -+ x)/2).
+    "acos_T": """fn acos_T(x: T) -> T {
+  let a = abs(x);
+  if (!(a <= T(1.0))) { return select(nan_T(), x, isnan_T(x)); }
+  if (a < T(0.5)) { let z = x * x; return PIO2 - (x - (PIO2_LO - x * z * asinq_T(z))); }
+  let w = (T(1.0) - a) * T(0.5);
+  let s = sqrt(w);
+  if (x < T(0.0)) { return PI - T(2.0) * (s + (s * w * asinq_T(w) - PIO2_LO)); }
+  let sh = bitcast<T>(bitcast<U>(s) & SPLIT);
+  let sc = select((w - sh * sh) / (s + sh), T(0.0), s == T(0.0));
+  return T(2.0) * (sh + (sc + s * w * asinq_T(w)));
+}""",
+    # (atan(u) - u) / u^3 as a polynomial in z = u^2, |u| <= 7/16 (fit as asinq, 2^-56).
+    "atanq_T": "fn atanq_T(z: T) -> T { return ATANQ; }",
+    # atan(|x|) = atan(c) + atan(u), u = (|x| - c) / (1 + c |x|) for c = 0, 1/2, 1, 3/2,
+    # inf by the size of |x|, so that |u| <= 7/16; atan(c) as hi + lo.
+    "atan_T": """fn atan_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  let a = abs(x);
+  var u: T; var bh = T(0.0); var bl = T(0.0);
+  if (a < T(0.4375)) { u = a; }
+  else if (a < T(0.6875)) { u = (T(2.0) * a - T(1.0)) / (T(2.0) + a); bh = ATAN_HALF; bl = ATAN_HALF_LO; }
+  else if (a < T(1.1875)) { u = (a - T(1.0)) / (a + T(1.0)); bh = PIO4; bl = PIO4_LO; }
+  else if (a < T(2.4375)) { u = (a - T(1.5)) / (T(1.0) + T(1.5) * a); bh = ATAN_1_5; bl = ATAN_1_5_LO; }
+  else { u = T(-1.0) / a; bh = PIO2; bl = PIO2_LO; }
+  let z = u * u;
+  return copysign_T(bh + (u + (bl + u * z * atanq_T(z))), x);
+}""",
+    # atan2 with C99's (and the Array API's) special cases; atan(|y / x|) otherwise,
+    # folded into the quadrant with pi as hi + lo.
+    "atan2_T": """fn atan2_T(y: T, x: T) -> T {
+  if (isnan_T(x) || isnan_T(y)) { return x + y; }
+  let ay = abs(y); let ax = abs(x);
+  let xneg = signbit_T(x);
+  var r: T;
+  if (ay == T(0.0)) { r = select(T(0.0), PI, xneg); }
+  else if (ax == T(0.0)) { r = PIO2; }
+  else if (isinf_T(ay)) {
+    r = select(PIO2, select(PIO4, T(2.356194490192345), xneg), isinf_T(ax));
+  }
+  else if (isinf_T(ax)) { r = select(T(0.0), PI, xneg); }
+  else {
+    let t = atan_T(ay / ax);
+    r = select(t, PI - (t - PI_LO), xneg);
+  }
+  return copysign_T(r, y);
+}""",
+
+    # -- binary ----------------------------------------------------------------------------
     # Scaled so that neither square overflows nor underflows.
     "hypot_T": """fn hypot_T(x: T, y: T) -> T {
   let a = abs(x); let b = abs(y);
@@ -184,11 +416,12 @@ _FLOAT_HELPERS = {
   let r = n / m;
   return m * sqrt(T(1.0) + r * r);
 }""",
+    # NumPy's formula (npy_logaddexp): max + log1p(exp(-|x - y|)).
     "logaddexp_T": """fn logaddexp_T(x: T, y: T) -> T {
   if (x == y) { return x + T(0.69314718055994530942); }
   let d = x - y;
   if (isnan_T(d)) { return d; }
-  return max(x, y) + log1p_T(xexp_T(-abs(d)));
+  return max(x, y) + log1p_T(exp_T(-abs(d)));
 }""",
     # NumPy's float remainder/floor_divide (npy_divmod), with WGSL's % as fmod.
     # Note: WGSL defines float % as x - y * trunc(x / y), which loses digits once
@@ -220,7 +453,16 @@ _FLOAT_HELPERS = {
   let up = (y > x) == (x > T(0.0));
   return bitcast<T>(select(u - U(1), u + U(1), up));
 }""",
-    # pow with the C99/standard special cases WGSL's pow (exp2(y log2 x)) lacks.
+    # |x|^y for finite x > 0 and finite y != 0: exp(y log x), y log x as hi + lo (so the
+    # result keeps its precision up to the overflow threshold).
+    "powcore_T": """fn powcore_T(ax: T, y: T) -> T {
+  let l = logdd_T(ax);
+  let p = two_prod_T(y, l.x);
+  if (abs(p.x) > POW_SAT) { return select(T(0.0), bitcast<T>(EXPO), p.x > T(0.0)); }
+  let z = fast_two_sum_T(p.x, p.y + y * l.y);
+  return expdd_T(z.x, z.y);
+}""",
+    # pow with the C99 / Array API special cases.
     "pow_T": """fn pow_T(x: T, y: T) -> T {
   if (y == T(0.0) || x == T(1.0)) { return T(1.0); }
   if (isnan_T(x) || isnan_T(y)) { return x + y; }
@@ -231,7 +473,6 @@ _FLOAT_HELPERS = {
     if (ax == T(1.0)) { return T(1.0); }
     return select(T(0.0), bitcast<T>(EXPO), (ax > T(1.0)) == (y > T(0.0)));
   }
-  if (x < T(0.0) && !yint) { return bitcast<T>(EXPO | U(1)); }
   if (ax == T(0.0)) {
     let r = select(T(0.0), bitcast<T>(EXPO), y < T(0.0));
     return select(r, copysign_T(r, x), yodd);
@@ -240,10 +481,23 @@ _FLOAT_HELPERS = {
     let r = select(T(0.0), bitcast<T>(EXPO), y > T(0.0));
     return select(r, copysign_T(r, x), yodd);
   }
-  let r = pow(ax, y);
+  if (x < T(0.0) && !yint) { return nan_T(); }
+  let r = powcore_T(ax, y);
   return select(r, -r, x < T(0.0) && yodd);
 }""",
 }
+
+# Per-type replacements of the helpers above.
+_TYPED_HELPERS = {
+    "f32": {
+        # WGSL's f32 sin/cos/tan measure within 2-3 ULP on lavapipe (|x| <= 100).
+        "sin_T": "fn sin_T(x: T) -> T { return sin(x); }",
+        "cos_T": "fn cos_T(x: T) -> T { return cos(x); }",
+        "tan_T": "fn tan_T(x: T) -> T { return tan(x); }",
+    },
+    "f64": {},
+}
+
 _INT_HELPERS = {
     # Python's floor division and modulo; division by zero gives 0, as NumPy.
     "floor_divide_T": """fn floor_divide_T(x: T, y: T) -> T {
@@ -269,11 +523,177 @@ _INT_HELPERS = {
 }""",
 }
 
-_CONSTS = {
-    "f32": {"U": "u32", "ABS": "0x7fffffffu", "EXPO": "0x7f800000u", "SIGN": "0x80000000u"},
-    "f64": {"U": "u64", "ABS": "0x7fffffffffffffffu", "EXPO": "0x7ff0000000000000u",
-            "SIGN": "0x8000000000000000u"},
+# Reduction of huge f64 trig arguments (Payne-Hanek): x = M 2^e with M a 53-bit integer
+# times the 256 bits of 2/pi that matter for that e (the bits of higher weight give
+# multiples of 4, the ones below stay under 2^-170 of the result); the product's bits
+# around its binary point give the quadrant and the reduced argument (128 bits).
+_FLOAT_HELPERS["rempio2big_T"] = """const TWO_OVER_PI_TAB = array<u32, 38>(TWO_OVER_PI_WORDS);
+fn rempio2big_T(x: T) -> vec3<T> {
+  let bits = bitcast<U>(x);
+  let ex = i32((bits >> 52u) & U(0x7ff)) - 1075;
+  let m = (bits & U(0xfffffffffffff)) | U(0x10000000000000);
+  let ml = m & U(0xffffffff);
+  let mh = m >> 32u;
+  let i0 = max(0, (ex - 2) / 32);
+  var p: array<u32, 11>;
+  var carry = U(0);
+  for (var k = 0; k < 8; k++) {
+    let t = ml * U(TWO_OVER_PI_TAB[i0 + 7 - k]) + carry;
+    p[k] = u32(t & U(0xffffffff));
+    carry = t >> 32u;
+  }
+  p[8] = u32(carry);
+  carry = U(0);
+  for (var k = 0; k < 8; k++) {
+    let t = mh * U(TWO_OVER_PI_TAB[i0 + 7 - k]) + U(p[k + 1]) + carry;
+    p[k + 1] = u32(t & U(0xffffffff));
+    carry = t >> 32u;
+  }
+  p[9] = u32(carry);
+  p[10] = 0u;
+  let s = 32 * (i0 + 8) - ex;
+  var w: array<u32, 5>;
+  for (var k = 0; k < 5; k++) {
+    let b = s - 128 + 32 * k;
+    let lw = b >> 5u;
+    w[k] = u32(((U(p[lw]) | (U(p[lw + 1]) << 32u)) >> u32(b & 31)) & U(0xffffffff));
+  }
+  var q = i32(w[4] & 3u);
+  var lo = (U(w[1]) << 32u) | U(w[0]);
+  var hi = (U(w[3]) << 32u) | U(w[2]);
+  var neg = false;
+  if (w[3] >= 0x80000000u) {
+    q = q + 1; neg = true;
+    hi = ~hi + select(U(0), U(1), lo == U(0));
+    lo = ~lo + U(1);
+  }
+  let f = two_sum_T(T(u32(hi >> 32u)) * T(2.3283064365386963e-10),
+                    T(u32(hi & U(0xffffffff))) * T(5.421010862427522e-20));
+  let fl = f.y + (T(u32(lo >> 32u)) * T(1.2621774483536189e-29)
+                  + T(u32(lo & U(0xffffffff))) * T(2.938735877055719e-39));
+  let g = two_sum_T(f.x, fl);
+  let pr = two_prod_T(g.x, PIO2);
+  var r = two_sum_T(pr.x, pr.y + (g.x * PIO2_LO + g.y * PIO2));
+  if (neg != (x < T(0.0))) { r = -r; }
+  if (x < T(0.0)) { q = -q; }
+  return vec3<T>(r.x, r.y, T(q));
+}"""
+
+
+# High-precision values the per-type constants are rounded from.
+_VALUES = {
+    "PI": "3.14159265358979323846264338327950288419717",
+    "PIO2": "1.57079632679489661923132169163975144209858",
+    "PIO4": "0.785398163397448309615660845819875721049292",
+    "TWO_OVER_PI": "0.636619772367581343075535053490057448137839",
+    "LN2": "0.693147180559945309417232121458176568075500",
+    "INV_LN2": "1.44269504088896340735992468100189213742665",
+    "INV_LN10": "0.434294481903251827651128918916605082294397",
+    "ATAN_HALF": "0.463647609000806116214256231461214402028537",
+    "ATAN_1_5": "0.982793723247329067985710611014666014496877",
 }
+# Polynomial coefficients (see the helpers using them).
+_ASINQ = [0.16666666666666666591, 0.075000000000001180369, 0.044642857142551232713,
+          0.030381944475591982023, 0.022372157440717466903, 0.017352816617756083928,
+          0.013963778636220891005, 0.011566475960553162193, 0.0096217102840624399182,
+          0.0093202988175378080913, 0.0030421128033673169629, 0.019561197368064193012,
+          -0.019251063609761476243, 0.029617843602788491937]
+_ATANQ = [-0.33333333333333332936, 0.19999999999999403623, -0.1428571428556556215,
+          0.11111111096544376077, -0.090909083514211111708, 0.076922854534793101686,
+          -0.066662403891804048848, 0.058769315438208607326, -0.052165865805463731885,
+          0.044918978131924465243, -0.033120205412416843754, 0.014765672579295771931]
+_SIG = {"f32": 24, "f64": 53}
+
+
+def _chop(v: Decimal, bits: int) -> float:
+    """``v`` rounded to ``bits`` significant bits."""
+    m, e = math.frexp(float(v))
+    return math.ldexp(round(m * 2 ** bits), e - bits)
+
+
+def _lit(v: float, ct: str) -> str:
+    return f"{ct}({float(v)!r})"
+
+
+def _horner(coeffs: list, var: str, ct: str) -> str:
+    text = _lit(coeffs[-1], ct)
+    for c in reversed(coeffs[:-1]):
+        text = f"{_lit(c, ct)} + {var} * ({text})"
+    return text
+
+
+def _two_over_pi_words(n: int) -> str:
+    """The first ``n`` 32-bit words of the binary fraction of 2/pi (exact integers)."""
+    bits = 32 * n + 64
+
+    def arctan_inv(k: int) -> int:   # atan(1/k) * 2^bits, by its Taylor series
+        total, term, j, sign = 0, (1 << bits) // k, 1, 1
+        while term:
+            total += sign * (term // j)
+            term //= k * k
+            j += 2
+            sign = -sign
+        return total
+    pi = 16 * arctan_inv(5) - 4 * arctan_inv(239)         # Machin's formula
+    frac = ((2 << (2 * bits)) // pi) >> 64                 # 2/pi * 2^(bits - 64)
+    return ", ".join(f"{(frac >> (32 * (n - 1 - i))) & 0xFFFFFFFF:#x}u" for i in range(n))
+
+
+def _consts(ct: str) -> dict:
+    """The constants of the float helpers for compute type ``ct``."""
+    sig = _SIG[ct]
+    f64 = ct == "f64"
+    c = {"U": "u64", "ABS": "0x7fffffffffffffffu", "EXPO": "0x7ff0000000000000u",
+         "SIGN": "0x8000000000000000u", "FENCE": "0x7ff4000000000001u",
+         "SPLIT": "0xfffffffff8000000u"} if f64 else \
+        {"U": "u32", "ABS": "0x7fffffffu", "EXPO": "0x7f800000u", "SIGN": "0x80000000u",
+         "FENCE": "0x7fa00001u", "SPLIT": "0xfffff000u"}
+    if f64:  # naga spells 64-bit literals with an 'lu' suffix
+        c = {k: v[:-1] + "lu" if v.startswith("0x") else v for k, v in c.items()}
+    with localcontext() as ctx:
+        ctx.prec = 60
+        for name, text in _VALUES.items():   # NAME = v rounded, NAME_LO = the rest
+            v = Decimal(text)
+            hi = _chop(v, sig)
+            c[name] = _lit(hi, ct)
+            c[name + "_LO"] = _lit(_chop(v - Decimal(hi), sig), ct)
+        ln2 = Decimal(_VALUES["LN2"])        # Cody-Waite: k * LN2_C1 exact for |k| < 2^11
+        c1 = _chop(ln2, sig - 11)
+        c["LN2_C1"] = _lit(c1, ct)
+        c["LN2_C2"] = _lit(_chop(ln2 - Decimal(c1), sig), ct)
+        rest = Decimal(_VALUES["PIO2"])      # pi/2 in 33 + 33 + 33 + 53 bits
+        for k in range(1, 5):
+            part = _chop(rest, 33 if k < 4 else sig)
+            c[f"PIO2_{k}"] = _lit(part, ct)
+            rest -= Decimal(part)
+        tab = []
+        for j in range(45, 92):              # log(j / 64) as hi + lo
+            v = (Decimal(j) / 64).ln()
+            hi = _chop(v, sig) if j != 64 else 0.0
+            tab += [hi, _chop(v - Decimal(hi), sig) if j != 64 else 0.0]
+        c["LOGTAB"] = ", ".join(_lit(t, ct) for t in tab)
+    fact = [1 / math.factorial(n) for n in range(2, 15)]
+    c["EXPQ"] = _horner(fact, "r", ct)
+    c["SINQ"] = _horner([(-1) ** (n + 1) / math.factorial(2 * n + 3) for n in range(9)], "z", ct)
+    c["COSQ"] = _horner([(-1) ** n / math.factorial(2 * n + 4) for n in range(9)], "z", ct)
+    c["ASINQ"] = _horner(_ASINQ, "z", ct)
+    c["ATANQ"] = _horner(_ATANQ, "z", ct)
+    if f64:
+        c.update(EXP_HI=_lit(709.782712893384, ct), EXP_LO=_lit(-745.1332191019412, ct),
+                 EXPM1_BIG=_lit(40.0, ct), EMAX="1023", EMIN="-1022",
+                 TINY=_lit(2.0 ** -1022, ct), SCALE_UP=_lit(2.0 ** 54, ct),
+                 SCALE_EXP="54", POW_SAT=_lit(1500.0, ct),
+                 TWO_OVER_PI_WORDS=_two_over_pi_words(38))
+    else:
+        c.update(EXP_HI=_lit(88.72283935546875, ct), EXP_LO=_lit(-103.97208404541016, ct),
+                 EXPM1_BIG=_lit(18.0, ct), EMAX="127", EMIN="-126",
+                 TINY=_lit(2.0 ** -126, ct), SCALE_UP=_lit(2.0 ** 24, ct),
+                 SCALE_EXP="24", POW_SAT=_lit(200.0, ct))
+    return c
+
+
+_CONSTS = {ct: _consts(ct) for ct in ("f32", "f64")}
+
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
@@ -294,7 +714,7 @@ def expression(op: str, kind: str, ct: str) -> str | None:
 
 def _specialise(text: str, ct: str) -> str:
     bits = {"i32": 32, "u32": 32, "i64": 64, "u64": 64}.get(ct, 32)
-    text = text.replace("_T(", f"_{ct}(").replace("BITS", f"{bits}u")
+    text = re.sub(r"\bBITS\b", f"{bits}u", re.sub(r"_T\b", f"_{ct}", text))
     text = text.replace("SIGNED", "true" if ct[0] == "i" else "false")
     return re.sub(r"\bT\b", ct, text)
 
@@ -303,14 +723,16 @@ def helpers(code: str, ct: str) -> str:
     """The helper functions that ``code`` calls (recursively), specialised to ``ct``."""
     table = _FLOAT_HELPERS if ct[0] == "f" else _INT_HELPERS
     consts = _CONSTS.get(ct, {})
+    typed = _TYPED_HELPERS.get(ct, {})
     done: dict[str, str] = {}
 
     def visit(text: str) -> None:
         for w in set(_WORD.findall(text)):
             if w.endswith("_" + ct):
                 base = w[: -len(ct)] + "T"
-                if base in table and base not in done:
-                    body = _specialise(table[base], ct)
+                text = typed.get(base) or table.get(base)
+                if text is not None and base not in done:
+                    body = _specialise(text, ct)
                     for k, v in consts.items():
                         body = re.sub(rf"\b{k}\b", v, body)
                     done[base] = body
