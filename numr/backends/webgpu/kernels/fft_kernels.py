@@ -215,7 +215,7 @@ def bucket(L: int, cap: int) -> tuple[int, int, int]:
     length L, where rows of up to ``cap`` points fit in workgroup memory. Short rows
     share a workgroup, so that few threads idle and a CPU adapter's cost per workgroup
     is spread over many rows."""
-    for per_row, most, rows in ((4, 16, 16), (16, 64, 4), (64, 256, 1)):
+    for per_row, most, rows in ((4, 16, 16), (16, 64, 4), (64, 256, 1), (128, 512, 1)):
         if L <= most:
             return per_row, most, rows
     return 256, cap, 1
