@@ -26,6 +26,16 @@ from .kernels import linalg_kernels as K
 from .kernels import map as M
 
 
+BUDGET = 20000      # loop iterations per invocation in one dispatch (llvmpipe stops at 65535)
+SWEEPS = 30         # Jacobi sweeps before an SVD counts as not converged
+WG = K.WG
+
+
+def cw(items: int) -> int:
+    """Iterations of a loop that spreads ``items`` over a workgroup's invocations."""
+    return -(-items // WG)
+
+
 def _view(buf: GPUArray, shape: tuple, offset: int, d: dt.DType) -> GPUArray:
     """A contiguous view of ``shape`` and dtype ``d`` into ``buf``'s storage at element
     ``offset`` (counted in ``d``'s elements)."""
@@ -70,9 +80,30 @@ def register(ctx) -> None:
         """The element (of c reals) at or after real offset ``reals``."""
         return -(-reals // c)
 
-    def run(key: tuple, source, inputs: list, out: GPUArray, params: list, nb: int) -> None:
+    def run(key: tuple, source, inputs: list, out: GPUArray, params: list, nb: int,
+            steps: tuple = (0, 0)) -> None:
         blocks = [x.storage.block for x in inputs] + [out.storage.block]
-        rt.dispatch(("linalg",) + key, source, blocks, [nb] + [int(v) for v in params], nb)
+        words = [nb] + [int(v) for v in params]
+        words += [0] * (20 - len(words)) + [int(steps[0]), int(steps[1])]
+        rt.dispatch(("linalg",) + key, source, blocks, words, nb)
+
+    def staged(key: tuple, source, inputs: list, out: GPUArray, params: list, nb: int,
+               stage: str, costs=None, start: int = 0) -> None:
+        """Run kernel stage ``stage``; with ``costs`` (loop iterations per step, steps
+        start, start + 1, ...) the steps are split over dispatches of at most BUDGET
+        iterations each (llvmpipe's limit is 65535 per invocation and dispatch)."""
+        src = lambda: source(stage)  # noqa: E731
+        if costs is None:
+            run(key + (stage,), src, inputs, out, params, nb)
+            return
+        lo, acc = start, 0
+        for i, c in enumerate(costs):
+            if acc and acc + c > BUDGET:
+                run(key + (stage,), src, inputs, out, params, nb, (lo, start + i))
+                lo, acc = start + i, 0
+            acc += c
+        if acc:
+            run(key + (stage,), src, inputs, out, params, nb, (lo, start + len(costs)))
 
     def failed(buf: GPUArray, offset: int, nb: int) -> bool:
         """Whether any of ``nb`` status words from real offset ``offset`` is set (a
@@ -110,8 +141,12 @@ def register(ctx) -> None:
         nb = a.size // (n * n)
         status = c * nb * n * n
         buf = buffer(status + nb, d)
-        run(("chol", d.name), lambda: K.cholesky_source(d), [a], buf,
-            [n, a.offset, status, 1 if upper else 0], nb)
+        key, src = ("chol", d.name), lambda stage: K.cholesky_source(d, stage)
+        params = [n, a.offset, status, 1 if upper else 0]
+        staged(key, src, [a], buf, params, nb, "init")
+        staged(key, src, [a], buf, params, nb, "step",
+               [c + cw(n - c) * (c + 1) + 2 for c in range(n)])
+        staged(key, src, [a], buf, params, nb, "final")
         if failed(buf, status, nb):
             raise error("cholesky", "a matrix is not positive definite")
         return back(_view(buf, a.shape, 0, d), d0)
@@ -125,11 +160,20 @@ def register(ctx) -> None:
         n = a.shape[-1]
         nb = a.size // (n * n)
         kcols = b.shape[-1] if b is not None else (n if mode == "inv" else 0)
-        lbase = up(head + tail, c)
+        state = head + tail
+        lbase = up(state + 2 * nb, c)
         buf = buffer(c * (lbase + nb * n * n), d)
         inputs = [a] if b is None else [a, b]
-        run(("lu", mode, d.name), lambda: K.lu_source(d, mode), inputs, buf,
-            [n, kcols, a.offset, b.offset if b is not None else 0, lbase, head], nb)
+        key, src = ("lu", mode, d.name), lambda stage: K.lu_source(d, mode, stage)
+        params = [n, kcols, a.offset, b.offset if b is not None else 0, lbase, head, state]
+        staged(key, src, inputs, buf, params, nb, "init")
+        staged(key, src, inputs, buf, params, nb, "fwd",
+               [3 * cw(n - c) + cw(n) + cw(kcols) + cw((n - c - 1) ** 2)
+                + cw((n - c - 1) * kcols) + 12 for c in range(n)])
+        if mode in ("solve", "inv"):
+            staged(key, src, inputs, buf, params, nb, "back",
+                   [cw(kcols) + cw((n - 1 - cc) * kcols) + 2 for cc in range(n)])
+        staged(key, src, inputs, buf, params, nb, "final")
         return buf, nb
 
     def linalg_inv(a, _name="inv"):
@@ -221,8 +265,14 @@ def register(ctx) -> None:
         wbase = qsz + rsz
         tbase = wbase + nb * m * n
         buf = buffer(c * (tbase + nb * k), d)
-        run(("qr", d.name), lambda: K.qr_source(d), [a], buf,
-            [m, n, a.offset, qc, rr, 0, qsz, wbase, tbase], nb)
+        key, src = ("qr", d.name), lambda stage: K.qr_source(d, stage)
+        params = [m, n, a.offset, qc, rr, 0, qsz, wbase, tbase]
+        staged(key, src, [a], buf, params, nb, "init")
+        staged(key, src, [a], buf, params, nb, "house",
+               [2 * cw(m - j) + cw(n - j) * 2 * (m - j) + 12 for j in range(k)])
+        staged(key, src, [a], buf, params, nb, "r")
+        staged(key, src, [a], buf, params, nb, "q",
+               [cw(qc) * 2 * (m - k + jj + 1) + 2 for jj in range(k)])
         return back(_view(buf, qshape, 0, d), d0), back(_view(buf, rshape, qsz, d), d0)
 
     # -- eigh ------------------------------------------------------------------------------
@@ -243,9 +293,14 @@ def register(ctx) -> None:
         vbase = abase + nb * n * n
         rbase = c * (vbase + vsz)
         np2 = (n + (n & 1)) // 2
-        buf = buffer(rbase + nb * np2 * 10, d)
-        run(("eigh", d.name, vectors), lambda: K.eigh_source(d, vectors), [a], buf,
-            [n, a.offset, abase, vbase, rbase, wbase, 0], nb)
+        buf = buffer(rbase + nb * (np2 * 10 + 2), d)
+        key, src = ("eigh", d.name, vectors), lambda stage: K.eigh_source(d, vectors, stage)
+        params = [n, a.offset, abase, vbase, rbase, wbase, 0]
+        staged(key, src, [a], buf, params, nb, "init")
+        rounds = [cw(np2) + cw(np2 * n) * (3 if vectors else 2) + 4] * (2 * np2 - 1)
+        for _ in range(SWEEPS):
+            staged(key, src, [a], buf, params, nb, "sweep", rounds)
+        staged(key, src, [a], buf, params, nb, "final")
         w = back(_view(buf, batch + (n,), wbase, real(d)), real(d0))
         if not vectors:
             return w
@@ -283,11 +338,22 @@ def register(ctx) -> None:
         tmp = vbase + nb * k * k
         rbase = c * (tmp + nb * mp)
         np2 = (k + (k & 1)) // 2
-        good = rbase + nb * np2 * 10
+        good = rbase + nb * (np2 * 10 + 2)
         buf = buffer(good + nb * mp, d)
-        run(("svd", d.name, vectors), lambda: K.svd_source(d, vectors), [a], buf,
-            [m, n, a.offset, wbase, vbase, rbase, 0, sbase, usz, 1 if full else 0, status,
-             tmp, good], nb)
+        key, src = ("svd", d.name, vectors), lambda stage: K.svd_source(d, vectors, stage)
+        params = [m, n, a.offset, wbase, vbase, rbase, 0, sbase, usz, 1 if full else 0,
+                  status, tmp, good]
+        staged(key, src, [a], buf, params, nb, "init")
+        rows = mp + (k if vectors else 0)
+        rounds = [cw(np2) * (mp + 1) + cw(np2 * rows) + 4] * (2 * np2 - 1)
+        for _ in range(SWEEPS):
+            staged(key, src, [a], buf, params, nb, "sweep", rounds)
+        staged(key, src, [a], buf, params, nb, "final")
+        if vectors:
+            mc = mp if full else k
+            staged(key, src, [a], buf, params, nb, "complete",
+                   [3 * cw(mp) * (mc + 1) + cw(mc) * (mp + 1) + 20] * mc)
+            staged(key, src, [a], buf, params, nb, "out")
         if failed(buf, status, nb):
             raise error(name, "the singular value computation did not converge")
         s = _view(buf, batch + (k,), sbase, real(d))
@@ -378,15 +444,25 @@ def register(ctx) -> None:
         zbase = hbase + nb * n * n
         xbase = zbase + nb * n * n
         gbase = xbase + nb * n * n
-        buf = buffer(2 * (gbase + 2 * nb * n), cd)
+        qstate = 2 * (gbase + 2 * nb * n)
+        buf = buffer(qstate + 4 * nb, cd)
         real_input = a.dtype.kind != "complex"
-        run(("eig", cd.name, real_input, vectors),
-            lambda: K.eig_source(cd, real_input, vectors), [a], buf,
-            [n, a.offset, 0, nb * n, status, hbase, zbase, xbase, gbase], nb)
+        key = ("eig", cd.name, real_input, vectors)
+        src = lambda stage: K.eig_source(cd, real_input, vectors, stage)  # noqa: E731
+        params = [n, a.offset, 0, nb * n, status, hbase, zbase, xbase, gbase, qstate]
+        staged(key, src, [a], buf, params, nb, "init")
+        staged(key, src, [a], buf, params, nb, "hess",
+               [cw(n) * (4 * n + 2) + cw(2 * n) * 2 * n + 12 for j in range(max(n - 2, 0))])
+        step = 3 * n + 2 * n * (4 + cw(2 * n)) + 2 * cw(n) + 4
+        limit = 31 * n + 31  # QR steps and deflations: the kernel allows 30 n + 30 steps
+        staged(key, src, [a], buf, params, nb, "qr", [step] * limit)
+        if vectors:
+            staged(key, src, [a], buf, params, nb, "vec")
+        staged(key, src, [a], buf, params, nb, "final")
         raw = rt.download(buf.storage, status * buf.dtype.itemsize, nb * buf.dtype.itemsize)
         flags = np.frombuffer(raw, dtype=buf.dtype.name)  # a host read, as in failed()
         if (flags == 2).any():
-            raise error(name, "the matrix holds infinities or NaNs")
+            raise error("eig", "the matrix holds infinities or NaNs")  # as the NumPy adapter
         if flags.any():
             raise error(name, "the eigenvalue computation did not converge")
         w = _view(buf, batch + (n,), 0, cd)

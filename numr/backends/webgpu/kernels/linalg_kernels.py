@@ -3,8 +3,13 @@
 Every kernel binds its input matrices read-only and one output buffer ``y`` that holds
 the results and the kernel's working storage (the layouts are decided by the caller in
 decompositions.py and passed as parameters). Matrices stay in that storage buffer rather
-than workgroup memory, so any size works; the 64 invocations of a workgroup split each
-step's rows or columns, with ``storageBarrier()`` between steps. Loops whose trip count
+than workgroup memory, so any size works; the 256 invocations of a workgroup split each
+step's rows or columns, with ``storageBarrier()`` between steps.
+
+Note: llvmpipe (lavapipe) stops an invocation silently after 65535 loop iterations in
+one dispatch, so every kernel comes in stages (init, a range of steps, final) whose
+state lives in the output buffer, and the caller splits the steps over dispatches by
+their cost in loop iterations (decompositions.py). Loops whose trip count
 depends on data (Jacobi sweeps, QR iterations) read their decision through
 ``workgroupUniformLoad``, so every barrier stays in uniform control flow.
 
@@ -27,7 +32,7 @@ from __future__ import annotations
 from ...._dtypes import DType
 from .reduce import _LIMITS
 
-WG = 64
+WG = 256
 
 _EPS = {"f32": "1.1920929e-07", "f64": "2.220446049250313e-16"}
 _BITS = {"f32": ("u32", "0x7fffffffu", "0x7f800000u"),
@@ -122,17 +127,17 @@ def prelude(d: DType, inputs: int, out: str = "T", extra: str = "") -> str:
     lines.append(f"fn isinf_T(x: T) -> bool {{ return (bitcast<{u}>(x) & {absm}) == {expo}; }}")
     lines.append(_log(t))
     lines.append(f"fn neg_inf() -> T {{ return {_LIMITS[t][0]}; }}")
-    lines.append("var<workgroup> wv: array<T, 64>;\nvar<workgroup> wi: array<u32, 64>;")
+    lines.append(f"var<workgroup> wv: array<T, {WG}>;\nvar<workgroup> wi: array<u32, {WG}>;")
     lines.append(extra)
     return "\n".join(lines)
 
 
-_MAIN = """@compute @workgroup_size(64)
+_MAIN = """@compute @workgroup_size(WGSIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
         @builtin(num_workgroups) nw: vec3<u32>) {
   let b = wg.x + wg.y * nw.x;
   if (b >= p(0u)) { return; }
-"""
+""".replace("WGSIZE", str(WG))
 
 # A tree over the workgroup: wv/wi hold each invocation's (value, index); afterwards
 # wv[0] / wi[0] hold the sum, or the largest value with the smallest index.
@@ -157,29 +162,33 @@ _TREE_ARGMAX = """  wv[l] = best; wi[l] = bi;
 
 # -- LU with partial pivoting -------------------------------------------------------------
 
-def lu_source(d: DType, mode: str) -> str:
-    """mode: 'solve' (x0 = A, x1 = B: X = A^-1 B), 'inv', 'det', 'slogdet'.
+def lu_source(d: DType, mode: str, stage: str) -> str:
+    """mode: 'solve' (x0 = A, x1 = B: X = A^-1 B), 'inv', 'det', 'slogdet'; stage:
+    'init', 'fwd' (elimination steps p(20)..p(21)), 'back' (back substitution steps
+    p(20)..p(21), solve and inv), 'final'.
 
     params: nb, n, K (right-hand sides), A offset, B offset, LU base (S), status/logabs
-    base (real). X (solve, inv) starts at 0, K columns; det and sign at 0, one per matrix.
+    base (real), state base (real: row flips, singular; 2 per matrix). X (solve, inv)
+    starts at 0, K columns; det and sign at 0, one per matrix.
     """
+    rhs = mode in ("solve", "inv")
     body = [_MAIN, """  let n = p(1u); let K = p(2u);
   let A0 = p(3u) + b * n * n;
   let L = p(5u) + b * n * n;
   let X = b * n * K;
-  for (var e = l; e < n * n; e += WG) { sy(L + e, lx0(A0 + e)); }
+  let ST = p(7u) + 2u * b;
 """]
-    if mode == "solve":
-        body.append("  let B0 = p(4u) + b * n * K;\n"
-                    "  for (var e = l; e < n * K; e += WG) { sy(X + e, lx1(B0 + e)); }\n")
-    elif mode == "inv":
-        body.append("  for (var e = l; e < n * K; e += WG) "
-                    "{ sy(X + e, mk(select(T(0.0), T(1.0), e / K == e % K))); }\n")
-    rhs = mode in ("solve", "inv")
-    body.append("""  storageBarrier();
-  var sing = 0u;
-  var flips = 0u;
-  for (var c = 0u; c < n; c++) {
+    if stage == "init":
+        body.append("  for (var e = l; e < n * n; e += WG) { sy(L + e, lx0(A0 + e)); }\n"
+                    "  if (l == 0u) { y[ST] = T(0.0); y[ST + 1u] = T(0.0); }\n")
+        if mode == "solve":
+            body.append("  let B0 = p(4u) + b * n * K;\n"
+                        "  for (var e = l; e < n * K; e += WG) { sy(X + e, lx1(B0 + e)); }\n")
+        elif mode == "inv":
+            body.append("  for (var e = l; e < n * K; e += WG) "
+                        "{ sy(X + e, mk(select(T(0.0), T(1.0), e / K == e % K))); }\n")
+    elif stage == "fwd":
+        body.append("""  for (var c = p(20u); c < p(21u); c++) {
     var best = T(-1.0); var bi = c;
     for (var r = c + l; r < n; r += WG) {
       let v = ab1(ly(L + r * n + c));
@@ -193,12 +202,12 @@ def lu_source(d: DType, mode: str) -> str:
 """ + ("""      for (var j = l; j < K; j += WG) {
         let t = ly(X + c * K + j); sy(X + c * K + j, ly(X + pr * K + j)); sy(X + pr * K + j, t);
       }
-""" if rhs else "") + """      flips += 1u;
+""" if rhs else "") + """      if (l == 0u) { y[ST] = T(1.0) - y[ST]; }
     }
     storageBarrier();
     let u = ly(L + c * n + c);
     let ok = ab1(u) != T(0.0);
-    if (!ok) { sing = 1u; }
+    if (!ok && l == 0u) { y[ST + 1u] = T(1.0); }
     if (ok) {
       for (var r = c + 1u + l; r < n; r += WG) { sy(L + r * n + c, dv(ly(L + r * n + c), u)); }
     }
@@ -217,8 +226,8 @@ def lu_source(d: DType, mode: str) -> str:
     storageBarrier();
   }
 """)
-    if rhs:
-        body.append("""  for (var cc = 0u; cc < n; cc++) {
+    elif stage == "back":
+        body.append("""  for (var cc = p(20u); cc < p(21u); cc++) {
     let c = n - 1u - cc;
     let u = ly(L + c * n + c);
     for (var j = l; j < K; j += WG) { sy(X + c * K + j, dv(ly(X + c * K + j), u)); }
@@ -229,18 +238,19 @@ def lu_source(d: DType, mode: str) -> str:
     }
     storageBarrier();
   }
-  if (l == 0u) { y[p(6u) + b] = T(sing); }
 """)
+    elif rhs:
+        body.append("  if (l == 0u) { y[p(6u) + b] = y[ST + 1u]; }\n")
     elif mode == "det":
         body.append("""  if (l == 0u) {
-    var r = mk(select(T(1.0), T(-1.0), (flips & 1u) == 1u));
+    var r = mk(select(T(1.0), T(-1.0), y[ST] != T(0.0)));
     for (var c = 0u; c < n; c++) { r = mul(r, ly(L + c * n + c)); }
     sy(b, r);
   }
 """)
     else:
         body.append("""  if (l == 0u) {
-    var sg = mk(select(T(1.0), T(-1.0), (flips & 1u) == 1u));
+    var sg = mk(select(T(1.0), T(-1.0), y[ST] != T(0.0)));
     var la = T(0.0);
     for (var c = 0u; c < n; c++) {
       let u = ly(L + c * n + c);
@@ -259,21 +269,26 @@ def lu_source(d: DType, mode: str) -> str:
 
 # -- Cholesky -----------------------------------------------------------------------------
 
-def cholesky_source(d: DType) -> str:
-    """params: nb, n, A offset, status base (real), upper. L at 0 (the result)."""
-    return prelude(d, 1) + "\n" + _MAIN + """  let n = p(1u);
+def cholesky_source(d: DType, stage: str) -> str:
+    """params: nb, n, A offset, status base (real), upper. L at 0 (the result).
+    stage: 'init', 'step' (columns p(20)..p(21)), 'final'."""
+    head = prelude(d, 1) + "\n" + _MAIN + """  let n = p(1u);
   let A0 = p(2u) + b * n * n;
   let L = b * n * n;
-  for (var e = l; e < n * n; e += WG) {
+"""
+    if stage == "init":
+        return head + """  for (var e = l; e < n * n; e += WG) {
     sy(L + e, select(mk(T(0.0)), lx0(A0 + e), e % n <= e / n));
   }
-  storageBarrier();
-  var bad = 0u;
-  for (var c = 0u; c < n; c++) {
+  if (l == 0u) { y[p(3u) + b] = T(0.0); }
+}
+"""
+    if stage == "step":
+        return head + """  for (var c = p(20u); c < p(21u); c++) {
     if (l == 0u) {
       var s = re(ly(L + c * n + c));
       for (var k = 0u; k < c; k++) { s = s - aq(ly(L + c * n + k)); }
-      if (s <= T(0.0)) { bad = 1u; }
+      if (s <= T(0.0)) { y[p(3u) + b] = T(1.0); }
       sy(L + c * n + c, mk(sqrt(s)));
     }
     storageBarrier();
@@ -285,8 +300,9 @@ def cholesky_source(d: DType) -> str:
     }
     storageBarrier();
   }
-  if (l == 0u) { y[p(3u) + b] = T(bad); }
-  if (p(4u) == 1u) {
+}
+"""
+    return head + """  if (p(4u) == 1u) {
     for (var e = l; e < n * n; e += WG) {
       let r = e / n; let j = e % n;
       if (j < r) { let v = ly(L + e); sy(L + j * n + r, cj(v)); sy(L + e, mk(T(0.0))); }
@@ -298,11 +314,12 @@ def cholesky_source(d: DType) -> str:
 
 # -- Householder QR -----------------------------------------------------------------------
 
-def qr_source(d: DType) -> str:
+def qr_source(d: DType, stage: str) -> str:
     """params: nb, m, n, A offset, qc (Q columns), rr (R rows), Q base, R base, W base
-    (m x n working copy), tau base (S units)."""
+    (m x n working copy), tau base (S units). stage: 'init', 'house' (reflectors
+    p(20)..p(21)), 'r', 'q' (Q from the reflectors, in reverse, steps p(20)..p(21))."""
     extra = "var<workgroup> wsc: S;"
-    return prelude(d, 1, extra=extra) + "\n" + _MAIN + """  let m = p(1u); let n = p(2u);
+    head = prelude(d, 1, extra=extra) + "\n" + _MAIN + """  let m = p(1u); let n = p(2u);
   let qc = p(4u); let rr = p(5u);
   let k = min(m, n);
   let A0 = p(3u) + b * m * n;
@@ -310,9 +327,10 @@ def qr_source(d: DType) -> str:
   let R = p(7u) + b * rr * n;
   let W = p(8u) + b * m * n;
   let TAU = p(9u) + b * k;
-  for (var e = l; e < m * n; e += WG) { sy(W + e, lx0(A0 + e)); }
-  storageBarrier();
-  for (var j = 0u; j < k; j++) {
+"""
+    parts = {"init": """  for (var e = l; e < m * n; e += WG) { sy(W + e, lx0(A0 + e)); }
+  for (var e = l; e < m * qc; e += WG) { sy(Q + e, mk(select(T(0.0), T(1.0), e / qc == e % qc))); }
+""", "house": """  for (var j = p(20u); j < p(21u); j++) {
     var acc = T(0.0);
     for (var r = j + 1u + l; r < m; r += WG) { acc = acc + aq(ly(W + r * n + j)); }
 """ + _TREE_SUM + """    let xn2 = wv[0];
@@ -345,13 +363,11 @@ def qr_source(d: DType) -> str:
     }
     storageBarrier();
   }
-  for (var e = l; e < rr * n; e += WG) {
+""", "r": """  for (var e = l; e < rr * n; e += WG) {
     let r = e / n; let c = e % n;
     sy(R + e, select(mk(T(0.0)), ly(W + r * n + c), c >= r && r < k));
   }
-  for (var e = l; e < m * qc; e += WG) { sy(Q + e, mk(select(T(0.0), T(1.0), e / qc == e % qc))); }
-  storageBarrier();
-  for (var jj = 0u; jj < k; jj++) {
+""", "q": """  for (var jj = p(20u); jj < p(21u); jj++) {
     let j = k - 1u - jj;
     let t = ly(TAU + j);
     for (var c = l; c < qc; c += WG) {
@@ -363,8 +379,8 @@ def qr_source(d: DType) -> str:
     }
     storageBarrier();
   }
-}
-"""
+"""}
+    return head + parts[stage] + "}\n"
 
 
 # -- Jacobi rotations (shared by eigh and svd) ---------------------------------------------
@@ -404,7 +420,6 @@ fn rotate_cols(o: u32, ei: u32, ej: u32) {
   sy(ei, xi * c - gx * s);
   sy(ej, xi * s + gx * c);
 }
-var<workgroup> rot: atomic<u32>;
 var<workgroup> wflag: u32;
 """
 
@@ -419,22 +434,43 @@ def _jacobi_extra(cplx: bool) -> str:
     return acc + _JACOBI.replace("isinf_T", "isinf_T")
 
 
-_SWEEP_HEAD = """  var sweep = 0u;
-  var unconverged = 0u;
-  loop {
-    if (l == 0u) { atomicStore(&rot, 0u); }
-    workgroupBarrier();
-    for (var r = 0u; r < NR; r++) {
+# One dispatch runs rounds p(20)..p(21) of a sweep (llvmpipe stops an invocation after
+# 65535 loop iterations, so long work is split over dispatches); the state after the
+# rotation parameters: [done, rotated this sweep]. A converged matrix returns at once.
+_SWEEP_HEAD = """  //@@SWEEP
+  let ST = RP + NP * 10u;
+  if (l == 0u) { wflag = select(0u, 1u, y[ST] != T(0.0)); }
+  let done = workgroupUniformLoad(&wflag);
+  if (done == 1u) { return; }
+  if (p(20u) == 0u && l == 0u) { y[ST + 1u] = T(0.0); }
+  storageBarrier();
+  {
+    for (var r = p(20u); r < p(21u); r++) {
 """
 _SWEEP_TAIL = """    }
-    sweep += 1u;
-    workgroupBarrier();
-    if (l == 0u) { wflag = atomicLoad(&rot); }
-    let f = workgroupUniformLoad(&wflag);
-    if (f == 0u) { break; }
-    if (sweep >= MAXSWEEPS) { unconverged = 1u; break; }
+    if (p(21u) == NR && l == 0u) {
+      if (y[ST + 1u] == T(0.0)) { y[ST] = T(1.0); }
+    }
   }
+  //@@FINAL
+  let unconverged = select(1u, 0u, y[RP + NP * 10u] != T(0.0));
 """
+
+
+def _stage(src: str, stage: str) -> str:
+    """The part of a staged kernel text (markers //@@NAME) for ``stage``, after the
+    declarations that precede //@@INIT."""
+    head, rest = src.split("  //@@INIT\n", 1)
+    pieces = rest.split("  //@@")
+    parts = {"INIT": pieces[0]}
+    for piece in pieces[1:]:
+        name, body = piece.split("\n", 1)
+        parts[name] = body
+    body = parts[stage.upper()]
+    if body.endswith("\n}\n"):
+        body = body[:-2]
+    return head + body + "}\n"
+
 
 # NaN sorts last, ties keep their order: the rank of element k among n keys.
 _BEFORE = """fn before(a: T, i: u32, b: T, k: u32) -> bool {
@@ -445,7 +481,7 @@ _BEFORE = """fn before(a: T, i: u32, b: T, k: u32) -> bool {
 """
 
 
-def eigh_source(d: DType, vectors: bool) -> str:
+def eigh_source(d: DType, vectors: bool, stage: str) -> str:
     """params: nb, n, A offset, A work base (S), V work base (S), rotation base (real),
     w base (real), V out base (S)."""
     cplx = d.kind == "complex"
@@ -455,7 +491,9 @@ def eigh_source(d: DType, vectors: bool) -> str:
   let A0 = p(2u) + b * n * n;
   let A = p(3u) + b * n * n;
   let V = p(4u) + b * n * n;
-  let RP = p(5u) + b * NP * 10u;
+  let RP = p(5u) + b * (NP * 10u + 2u);
+  //@@INIT
+  if (l == 0u) { y[RP + NP * 10u] = T(0.0); y[RP + NP * 10u + 1u] = T(0.0); }
   for (var e = l; e < n * n; e += WG) {
     let r = e / n; let j = e % n;
     var v = lx0(A0 + e);
@@ -470,7 +508,7 @@ def eigh_source(d: DType, vectors: bool) -> str:
         y[o] = T(0.0);
         if (j < n) {
           if (rotation(o, re(ly(A + i * n + i)), re(ly(A + j * n + j)), ly(A + i * n + j), EPS)) {
-            atomicStore(&rot, 1u);
+            y[ST + 1u] = T(1.0);
           }
         }
       }
@@ -511,10 +549,10 @@ def eigh_source(d: DType, vectors: bool) -> str:
 """ if vectors else "") + """  }
 }
 """
-    return src
+    return _stage(src, stage)
 
 
-def svd_source(d: DType, vectors: bool) -> str:
+def svd_source(d: DType, vectors: bool, stage: str) -> str:
     """One-sided Jacobi on the tall one of A (m >= n) or A^H (m < n), columns stored
     contiguously. params: nb, m, n, A offset, W base (S, max(m,n)^2 per matrix), V base
     (S, min^2), rotation base (real), U out base (S), S out base (real), Vh out base
@@ -532,9 +570,11 @@ def svd_source(d: DType, vectors: bool) -> str:
   let A0 = p(3u) + b * m * n;
   let W = p(4u) + b * mp * mp;
   let V = p(5u) + b * np * np;
-  let RP = p(6u) + b * NP * 10u;
+  let RP = p(6u) + b * (NP * 10u + 2u);
   let TMP = p(12u) + b * mp;
   let GOOD = p(13u) + b * mp;
+  //@@INIT
+  if (l == 0u) { y[RP + NP * 10u] = T(0.0); y[RP + NP * 10u + 1u] = T(0.0); }
   for (var e = l; e < mp * np; e += WG) {
     let col = e / mp; let i = e % mp;
     if (tr) { sy(W + e, cj(lx0(A0 + col * n + i))); } else { sy(W + e, lx0(A0 + i * n + col)); }
@@ -551,7 +591,7 @@ def svd_source(d: DType, vectors: bool) -> str:
             let u = ly(W + i * mp + k); let v = ly(W + j * mp + k);
             al = al + aq(u); be = be + aq(v); ga = ga + mul(cj(u), v);
           }
-          if (rotation(o, al, be, ga, EPS * sqrt(T(mp)))) { atomicStore(&rot, 1u); }
+          if (rotation(o, al, be, ga, EPS * sqrt(T(mp)))) { y[ST + 1u] = T(1.0); }
         }
       }
       storageBarrier();
@@ -591,7 +631,8 @@ def svd_source(d: DType, vectors: bool) -> str:
   }
   for (var k = l; k < MC; k += WG) { y[GOOD + k] = select(T(0.0), T(1.0), k < np && y[RP + k] > T(0.0)); }
   storageBarrier();
-  for (var k = 0u; k < MC; k++) {
+  //@@COMPLETE
+  for (var k = p(20u); k < p(21u); k++) {
     if (l == 0u) { wneed = select(0u, 1u, y[GOOD + k] == T(0.0)); }
     let need = workgroupUniformLoad(&wneed);
     if (need == 1u) {
@@ -635,7 +676,7 @@ def svd_source(d: DType, vectors: bool) -> str:
       storageBarrier();
     }
   }
-  storageBarrier();
+  //@@OUT
   // the tall problem's U' (W) and V; A = U' S V'^H, or A^H = U' S V'^H when m < n
   let U = p(7u) + b * m * select(MC, np, tr);
   let VH = p(9u) + b * n * select(np, MC, tr);
@@ -652,7 +693,7 @@ def svd_source(d: DType, vectors: bool) -> str:
   }
 """) + """}
 """
-    return src
+    return _stage(src, stage)
 
 
 # -- from the SVD: pinv and matrix_rank ---------------------------------------------------
@@ -692,7 +733,7 @@ def rank_source(d: DType, out: str) -> str:
 
 # -- general eigenproblems ----------------------------------------------------------------
 
-def eig_source(d: DType, real_input: bool, vectors: bool) -> str:
+def eig_source(d: DType, real_input: bool, vectors: bool, stage: str) -> str:
     """Complex arithmetic throughout (``d`` is the complex result dtype): Householder
     reduction to Hessenberg form H = Z^H A Z, shifted QR steps (explicit, Givens, with
     Wilkinson shifts) to the Schur form T, eigenvectors of T by back substitution, then
@@ -702,7 +743,9 @@ def eig_source(d: DType, real_input: bool, vectors: bool) -> str:
     as LAPACK's real routines give.
 
     params: nb, n, A offset, w base (S), V base (S), status base (real), H base, Z base,
-    X base, G base (S: 2n per matrix: Givens rotations, then Householder vectors)."""
+    X base, G base (S: 2n per matrix: Givens rotations, then Householder vectors), QR
+    state base (real: hi, iterations, total, 4 per matrix). stage: 'init', 'hess'
+    (reflectors p(20)..p(21)), 'qr' (at most p(21) - p(20) steps), 'vec', 'final'."""
     load = "S(x0[e], T(0.0))" if real_input else "S(x0[2u * e], x0[2u * e + 1u])"
     extra = f"""fn la(e: u32) -> S {{ return {load}; }}
 var<workgroup> wsc: S;
@@ -738,6 +781,9 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
   let Z = p(7u) + b * n * n;
   let X = p(8u) + b * n * n;
   let G = p(9u) + b * 2u * n;
+  let QS = p(10u) + 4u * b;
+  //@@INIT
+  if (l == 0u) { y[QS] = T(n - 1u); y[QS + 1u] = T(0.0); y[QS + 2u] = T(0.0); }
   var finite = true;
   for (var e = l; e < n * n; e += WG) {
     let v = la(A0 + e);
@@ -748,8 +794,9 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
   if (l == 0u) { y[SB] = T(0.0); }
   storageBarrier();
   if (!finite) { y[SB] = T(2.0); }
+  //@@HESS
   // Hessenberg reduction: reflector j zeroes H[j+2.., j]
-  for (var j = 0u; j + 2u < n; j++) {
+  for (var j = p(20u); j < p(21u); j++) {
     var acc = T(0.0);
     for (var r = j + 2u + l; r < n; r += WG) { acc = acc + aq(ly(H + r * n + j)); }
 """ + _TREE_SUM + """    let xn2 = wv[0];
@@ -792,11 +839,10 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
     }
     storageBarrier();
   }
-  // shifted QR iterations on the active window [lo, hi]
-  var hi = n - 1u;
-  var its = 0u;
-  var total = 0u;
-  loop {
+  //@@QR
+  // shifted QR iterations on the active window [lo, hi] (thread 0's state in y[QS..])
+  var hi = u32(y[QS]); var its = u32(y[QS + 1u]); var total = u32(y[QS + 2u]);
+  for (var step = p(20u); step < p(21u); step++) {
     if (l == 0u) {
       var s = vec4<u32>(0u, hi, 0u, 0u);
       if (hi == 0u || n == 0u) { s.w = 1u; }
@@ -867,8 +913,9 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
       storageBarrier();
     }
   }
-  for (var k = l; k < n; k += WG) { sy(WB + k, ly(H + k * n + k)); }
-""" + ("" if not vectors else """  // eigenvectors of T by back substitution (one per invocation), then V = Z X
+  if (l == 0u) { y[QS] = T(hi); y[QS + 1u] = T(its); y[QS + 2u] = T(total); }
+""" + ("" if not vectors else """  //@@VEC
+  // eigenvectors of T by back substitution (one per invocation), then V = Z X
   for (var k = l; k < n; k += WG) {
     let lam = ly(H + k * n + k);
     let smin = max(EPS * ab1(lam), T(1e-30));
@@ -906,7 +953,9 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
     }
   }
   storageBarrier();
-""") + ("" if not real_input else """  // real input: exact conjugate pairs and real eigenvalues (G's reals mark the used ones)
+""") + ("  //@@FINAL\n"
+            "  for (var k = l; k < n; k += WG) { sy(WB + k, ly(H + k * n + k)); }\n") + ("" if not real_input else """  storageBarrier();
+  // real input: exact conjugate pairs and real eigenvalues (G's reals mark the used ones)
   if (l == 0u) {
     for (var i = 0u; i < n; i++) { y[2u * G + i] = T(0.0); }
     for (var i = 0u; i < n; i++) {
@@ -938,4 +987,4 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
   }
 """) + """}
 """
-    return src
+    return _stage(src, stage)
