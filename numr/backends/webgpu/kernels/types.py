@@ -79,8 +79,13 @@ def convert(src: DType, dst: DType, v: str) -> str:
     if dst.kind == "bool":
         if src.kind == "bool":
             return v
-        zero = "0.0" if src.kind == "float" else f"{cs}(0)"
-        return f"({v} != {cs}({zero}))"
+        if src.kind == "float":
+            # Note: the bits, not ``v != 0.0``: lavapipe's compiler assumes no NaN and
+            # folds NaN != 0 to false, but NaN is truthy (-0.0 is not).
+            if cs == "f64":
+                return f"((bitcast<u64>({v}) & 0x7ffffffffffffffflu) != 0lu)"
+            return f"((bitcast<u32>({v}) & 0x7fffffffu) != 0u)"
+        return f"({v} != {cs}(0))"
     if src.kind == "bool":
         return f"select({cd}(0), {cd}(1), {v})"
     if cs == cd:
