@@ -91,13 +91,20 @@ def test_strided_views(device):
         v, h = f(x), g(a)
         for axis in range(h.ndim):
             close(fft.fft(v, axis=axis), np.fft.fft(h, axis=axis), xp.complex128, 8)
-            close(fft.irfft(v, axis=axis, n=7), np.fft.irfft(h, axis=axis, n=7),
-                  xp.float64, 7)
+            for n in (7, 8):  # odd: a full complex transform; even: a packed one
+                close(fft.irfft(v, axis=axis, n=n), np.fft.irfft(h, axis=axis, n=n),
+                      xp.float64, n)
+                close(fft.hfft(v, axis=axis, n=n), np.fft.hfft(h, axis=axis, n=n),
+                      xp.float64, n)
+                close(fft.rfft(xp.real(v), axis=axis, n=n),
+                      np.fft.rfft(h.real, axis=axis, n=n), xp.complex128, n)
         close(fft.fftn(v), np.fft.fftn(h), xp.complex128, 8)
     r = rand((5, 9), "float32")
     v = xp.asarray(r, device=device)[::-1, ::2]
     close(fft.rfft(v, axis=0), np.fft.rfft(r[::-1, ::2].astype("float64"), axis=0),
           xp.complex64, 5)
+    close(fft.ihfft(v, axis=0, n=6), np.fft.ihfft(r[::-1, ::2].astype("float64"), axis=0,
+                                                   n=6), xp.complex64, 6)
 
 
 def test_many_rows(device):

@@ -8,8 +8,10 @@ are all <= 7 run Stockham passes directly; others use Bluestein's chirp-z throug
 power-of-two transform of length >= 2n - 1. A row that fits in workgroup memory is one
 dispatch (kernels/fft_kernels.py says how); longer rows take a pass per dispatch.
 
-Real-input and Hermitian transforms are full-length complex transforms of the real (or
-Hermitian-extended) sequence, keeping the half (or the real part) the standard asks for.
+Real-input and Hermitian transforms of even length n are complex transforms of length
+n/2 (real pairs packed as complex values, then split; see kernels/fft_kernels.py); those
+of odd length are full complex transforms of the real (or Hermitian-extended) sequence,
+keeping the half (or the real part) the standard asks for.
 """
 
 from __future__ import annotations
