@@ -216,7 +216,7 @@ def bucket(L: int, cap: int) -> tuple[int, int, int]:
     share a workgroup, so that few threads idle and a CPU adapter's cost per workgroup
     is spread over many rows."""
     for per_row, most, rows in ((4, 16, 16), (16, 64, 4), (64, 256, 1), (128, 512, 1)):
-        if L <= most:
+        if L <= most <= cap:
             return per_row, most, rows
     return 256, cap, 1
 
