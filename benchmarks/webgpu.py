@@ -1,48 +1,173 @@
-"""A chain of 1000 small elementwise ops on webgpu:0: microseconds per op, amortised
-(recording + one submit + one read back). Run: python benchmarks/webgpu.py"""
+"""WebGPU speed against the issue's anchors, measured in the same run:
+
+* a chain of 1000 small elementwise ops (8 float32): microseconds per op, amortised
+  (recording + one submit + one read back);
+* large add (float32, --add-size elements): bandwidth against CuPy's device-to-device
+  copy of an array as large (when CuPy and a GPU are there), else against the add's own
+  bytes only;
+* float32 matmul (--matmul-size square): TFLOP/s and the ratio to CuPy's.
+
+    python benchmarks/webgpu.py                                  # lavapipe-sized
+    python benchmarks/webgpu.py --add-size 268435456 --matmul-size 8192   # on a GPU
+
+The device is webgpu:0 unless --device names another (numr lists the adapters in
+info.devices(); on a machine with a GPU and a CPU Vulkan driver, pick the GPU's).
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
+import statistics
+import sys
 import time
 
-os.environ.setdefault("NUMR_WEBGPU_EXPERIMENTAL", "1")
+import numpy as np
 
-import numpy as np  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+os.environ.setdefault("NUMR_WEBGPU_EXPERIMENTAL", "1")  # until the backend is complete
 
 import numr as xp  # noqa: E402
 
 
-def chain(x, n: int):
-    for _ in range(n // 2):
-        x = x * 1.0001
-        x = x + 0.5
-    return x
+def _wait(y) -> None:
+    """A read back of one element: the queue runs in order, so everything before it is
+    done when it returns."""
+    np.asarray(xp.reshape(y, (-1,))[:1].to_device("cpu"))
 
 
-def main() -> None:
-    dev = xp.__array_namespace_info__().devices()
-    gpu = [d for d in dev if str(d).startswith("webgpu")]
-    if not gpu:
-        print("no webgpu device (install wgpu and a Vulkan driver)")
-        return
-    d = gpu[0]
-    x = xp.asarray(np.ones(64, dtype=np.float32), device=d)
-    np.asarray(chain(x, 1000).to_device("cpu"))  # warm: pipelines, bind groups, pool
+def chain_cost(d, n_ops: int = 1000, size: int = 8) -> tuple[float, float]:
+    """(µs per op amortised, µs per op of numr's recording), best of 5."""
+    x = xp.asarray(np.ones(size, dtype=np.float32), device=d)
+
+    def chain(v):
+        for _ in range(n_ops // 2):
+            v = v * 1.0001
+            v = v + 0.5
+        return v
+
+    _wait(chain(x))  # warm: pipelines, bind groups, pool
     best = rec = float("inf")
     for _ in range(5):
         t = time.perf_counter()
-        y = chain(x, 1000)
+        y = chain(x)
         t1 = time.perf_counter()
-        np.asarray(y.to_device("cpu"))
+        _wait(y)
         best = min(best, time.perf_counter() - t)
         rec = min(rec, t1 - t)
-    info = d.backend.__class__.__name__
-    # Recording is numr's Python side; the rest is submit + the device running the
-    # 1000 dispatches + one read back (on lavapipe the "device" is the CPU too).
-    print(f"{d} ({info}): 1000 elementwise ops on 64 float32: {best * 1e3:.2f} ms total, "
-          f"{best * 1e6 / 1000:.2f} us per op amortised, of which recording "
-          f"{rec * 1e6 / 1000:.2f} us (best of 5)")
+    return best * 1e6 / n_ops, rec * 1e6 / n_ops
+
+
+def _timed(f, reps: int, inner: int) -> float:
+    """Median seconds per call of ``inner`` calls of f (returning an array) per rep."""
+    _wait(f())
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        for _ in range(inner):
+            y = f()
+        _wait(y)
+        ts.append((time.perf_counter() - t) / inner)
+    return statistics.median(ts)
+
+
+def _cupy():
+    try:
+        import cupy as cp
+
+        cp.cuda.runtime.getDeviceCount()
+        return cp
+    except Exception:
+        return None
+
+
+def _cuda_time(cp, f, reps: int, inner: int) -> float:
+    f()
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    ts = []
+    for _ in range(reps):
+        start.record()
+        for _ in range(inner):
+            f()
+        end.record()
+        end.synchronize()
+        ts.append(cp.cuda.get_elapsed_time(start, end) / 1e3 / inner)
+    return statistics.median(ts)
+
+
+def large_add(d, n: int, cp, reps: int) -> dict:
+    rng = np.random.default_rng(0)
+    a = xp.asarray(rng.standard_normal(n, dtype=np.float32), device=d)
+    b = xp.asarray(rng.standard_normal(n, dtype=np.float32), device=d)
+    t = _timed(lambda: a + b, reps, 5)
+    out = {"t": t, "gbs": 3 * 4 * n / t / 1e9}
+    if cp is not None:
+        src = cp.asarray(rng.standard_normal(n, dtype=np.float32))
+        dst = cp.empty_like(src)
+        tc = _cuda_time(cp, lambda: cp.copyto(dst, src), reps, 5)
+        out["copy_gbs"] = 2 * 4 * n / tc / 1e9
+        tca = _cuda_time(cp, lambda: cp.add(src, dst), reps, 5)
+        out["cupy_add_gbs"] = 3 * 4 * n / tca / 1e9
+    return out
+
+
+def matmul(d, n: int, cp, reps: int) -> dict:
+    rng = np.random.default_rng(1)
+    ha = rng.standard_normal((n, n), dtype=np.float32)
+    hb = rng.standard_normal((n, n), dtype=np.float32)
+    a, b = xp.asarray(ha, device=d), xp.asarray(hb, device=d)
+    # correctness spot check against float64 NumPy on a few rows
+    rows = np.arange(0, n, max(1, n // 4))
+    got = np.asarray((a @ b).to_device("cpu"))[rows]
+    want = ha[rows].astype(np.float64) @ hb.astype(np.float64)
+    err = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+    t = _timed(lambda: a @ b, reps, 3)
+    out = {"t": t, "tflops": 2 * n ** 3 / t / 1e12, "rel_err": err}
+    if cp is not None:
+        ca, cb = cp.asarray(ha), cp.asarray(hb)
+        tc = _cuda_time(cp, lambda: ca @ cb, reps, 3)
+        out["cupy_tflops"] = 2 * n ** 3 / tc / 1e12
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--device", default=None, help="e.g. webgpu:1 (default: webgpu:0)")
+    p.add_argument("--add-size", type=int, default=1 << 22)
+    p.add_argument("--matmul-size", type=int, default=512)
+    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--skip", default="", help="comma-separated: chain,add,matmul")
+    a = p.parse_args()
+    devs = [dv for dv in xp.__array_namespace_info__().devices() if str(dv).startswith("webgpu")]
+    if not devs:
+        print("no webgpu device (install wgpu and a Vulkan driver)")
+        return
+    d = next((dv for dv in devs if str(dv) == a.device), devs[0]) if a.device else devs[0]
+    from numr.backends.webgpu.runtime import adapters
+
+    info = adapters()[int(str(d).split(":")[1])].info
+    cp = _cupy()
+    skip = set(filter(None, a.skip.split(",")))
+    print(f"# {d}: {info.get('device')} ({info.get('backend_type')}, "
+          f"{info.get('adapter_type')}); CuPy anchor: {'yes' if cp else 'no'}")
+    print("| measure | numr webgpu | anchor | ratio |\n|---|---|---|---|")
+    if "chain" not in skip:
+        per, rec = chain_cost(d)
+        print(f"| 1000 elementwise ops on 8 float32, per op | {per:.2f} µs "
+              f"(recording {rec:.2f} µs) | goal 10 µs | {per / 10:.2f} of goal |")
+    if "add" not in skip:
+        r = large_add(d, a.add_size, cp, a.reps)
+        anchor = r.get("copy_gbs")
+        print(f"| add of two {a.add_size}-element float32 arrays | {r['gbs']:.1f} GB/s "
+              f"({r['t'] * 1e3:.3f} ms) | " +
+              (f"CuPy copy {anchor:.1f} GB/s (CuPy add {r['cupy_add_gbs']:.1f}) | "
+               f"{r['gbs'] / anchor:.3f} |" if anchor else "- | - |"))
+    if "matmul" not in skip:
+        r = matmul(d, a.matmul_size, cp, a.reps)
+        c = r.get("cupy_tflops")
+        print(f"| float32 matmul {a.matmul_size}x{a.matmul_size} | {r['tflops']:.2f} TFLOP/s "
+              f"({r['t'] * 1e3:.2f} ms, rel. err {r['rel_err']:.1e}) | " +
+              (f"CuPy {c:.2f} TFLOP/s | {r['tflops'] / c:.3f} |" if c else "- | - |"))
 
 
 if __name__ == "__main__":
