@@ -179,3 +179,25 @@ def test_roundtrips_single(device):
         r = rand((2, n), "float32")
         y = xp.asarray(r, device=device)
         close(fft.irfft(fft.rfft(y), n=n), r.astype("float64"), xp.float32, n)
+
+
+@pytest.mark.parametrize("room", [0, 16384])
+def test_webgpu_row_capacity(device, monkeypatch, room):
+    """The global-memory passes for every length (room 0), and the buckets of an adapter
+    with WebGPU's default 16 KiB of workgroup memory."""
+    if device.kind != "webgpu":
+        pytest.skip("WebGPU kernel choice")
+    from numr.backends.webgpu.kernels import fft_kernels as K
+
+    monkeypatch.setattr(K, "row_capacity", lambda _, itemsize: room // itemsize // 2)
+    for n in (1, 2, 3, 5, 8, 12, 17, 30, 97, 128, 600, 1100):
+        for dtype in (xp.complex64, xp.complex128):
+            a = rand((3, n), dtype.name)
+            x = xp.asarray(a, device=device)
+            ref = a.astype("complex128")
+            close(fft.fft(x), np.fft.fft(ref), dtype, n)
+            close(fft.ifft(x), np.fft.ifft(ref), dtype, n)
+            real = xp.float32 if dtype is xp.complex64 else xp.float64
+            close(fft.irfft(x, n=2 * n), np.fft.irfft(ref, n=2 * n), real, 2 * n)
+            r = xp.real(x)
+            close(fft.rfft(r), np.fft.rfft(ref.real), dtype, n)
