@@ -457,7 +457,11 @@ def register(ctx) -> None:
         limit = 31 * n + 31  # QR steps and deflations: the kernel allows 30 n + 30 steps
         staged(key, src, [a], buf, params, nb, "qr", [step] * limit)
         if vectors:
-            staged(key, src, [a], buf, params, nb, "vec")
+            staged(key, src, [a], buf, params, nb, "tri",
+                   [(k * k // 2 + n) // WG + 2 for k in range(n)])
+            staged(key, src, [a], buf, params, nb, "zx",
+                   [n * (k + 1) // WG + 2 for k in range(n)])
+            staged(key, src, [a], buf, params, nb, "norm")
         staged(key, src, [a], buf, params, nb, "final")
         raw = rt.download(buf.storage, status * buf.dtype.itemsize, nb * buf.dtype.itemsize)
         flags = np.frombuffer(raw, dtype=buf.dtype.name)  # a host read, as in failed()

@@ -745,7 +745,8 @@ def eig_source(d: DType, real_input: bool, vectors: bool, stage: str) -> str:
     params: nb, n, A offset, w base (S), V base (S), status base (real), H base, Z base,
     X base, G base (S: 2n per matrix: Givens rotations, then Householder vectors), QR
     state base (real: hi, iterations, total, 4 per matrix). stage: 'init', 'hess'
-    (reflectors p(20)..p(21)), 'qr' (at most p(21) - p(20) steps), 'vec', 'final'."""
+    (reflectors p(20)..p(21)), 'qr' (at most p(21) - p(20) steps), 'tri' and 'zx'
+    (eigenvector columns p(20)..p(21)), 'norm', 'final'."""
     load = "S(x0[e], T(0.0))" if real_input else "S(x0[2u * e], x0[2u * e + 1u])"
     extra = f"""fn la(e: u32) -> S {{ return {load}; }}
 var<workgroup> wsc: S;
@@ -914,9 +915,9 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
     }
   }
   if (l == 0u) { y[QS] = T(hi); y[QS + 1u] = T(its); y[QS + 2u] = T(total); }
-""" + ("" if not vectors else """  //@@VEC
-  // eigenvectors of T by back substitution (one per invocation), then V = Z X
-  for (var k = l; k < n; k += WG) {
+""" + ("" if not vectors else """  //@@TRI
+  // eigenvectors of T by back substitution, columns p(20)..p(21), one per invocation
+  for (var k = p(20u) + l; k < p(21u); k += WG) {
     let lam = ly(H + k * n + k);
     let smin = max(EPS * ab1(lam), T(1e-30));
     for (var i = 0u; i < n; i++) { sy(X + i * n + k, mk(select(T(0.0), T(1.0), i == k))); }
@@ -929,14 +930,17 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
       sy(X + i * n + k, -dv(s, den));
     }
   }
-  storageBarrier();
-  for (var e = l; e < n * n; e += WG) {
-    let i = e / n; let k = e % n;
+  //@@ZX
+  // V = Z X, columns p(20)..p(21)
+  let k0 = p(20u); let nk = p(21u) - k0;
+  for (var e = l; e < n * nk; e += WG) {
+    let i = e / nk; let k = k0 + e % nk;
     var s = mk(T(0.0));
     for (var j = 0u; j <= k; j++) { s = s + mul(ly(Z + i * n + j), ly(X + j * n + k)); }
-    sy(VB + e, s);
+    sy(VB + i * n + k, s);
   }
-  storageBarrier();
+  //@@NORM
+  // unit norm, the largest component real
   for (var k = l; k < n; k += WG) {
     var nrm = T(0.0); var big = T(-1.0); var pb = 0u;
     for (var i = 0u; i < n; i++) {
@@ -952,38 +956,41 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
       sy(VB + i * n + k, v);
     }
   }
-  storageBarrier();
 """) + ("  //@@FINAL\n"
             "  for (var k = l; k < n; k += WG) { sy(WB + k, ly(H + k * n + k)); }\n") + ("" if not real_input else """  storageBarrier();
-  // real input: exact conjugate pairs and real eigenvalues (G's reals mark the used ones)
-  if (l == 0u) {
-    for (var i = 0u; i < n; i++) { y[2u * G + i] = T(0.0); }
-    for (var i = 0u; i < n; i++) {
-      if (y[2u * G + i] != T(0.0)) { continue; }
-      y[2u * G + i] = T(1.0);
-      let li = ly(WB + i);
-      var best = T(-1.0); var bj = i;
-      for (var j = 0u; j < n; j++) {
-        if (j == i || y[2u * G + j] != T(0.0)) { continue; }
+  // real input: each eigenvalue is real when its own conjugate is nearer than any other
+  // eigenvalue's, else it pairs with the nearest conjugate (when that choice is mutual):
+  // the pair becomes exact conjugates, with conjugate vectors. Partners at G's reals.
+  for (var i = l; i < n; i += WG) {
+    let li = ly(WB + i);
+    var best = T(-1.0); var bj = i;
+    for (var j = 0u; j < n; j++) {
+      if (j != i) {
         let dd = ab(li - cj(ly(WB + j)));
         if (best < T(0.0) || dd < best) { best = dd; bj = j; }
       }
-      if (bj == i || T(2.0) * abs(li.y) <= best) {
-        sy(WB + i, mk(li.x));
-""" + ("" if not vectors else """        var nrm = T(0.0);
-        for (var r = 0u; r < n; r++) { nrm = nrm + aq(mk(ly(VB + r * n + i).x)); }
-        nrm = sqrt(nrm);
-        for (var r = 0u; r < n; r++) { sy(VB + r * n + i, mk(ly(VB + r * n + i).x / nrm)); }
-""") + """      } else {
-        y[2u * G + bj] = T(1.0);
-        var up = i; var dn = bj;
-        let avg = (li + cj(ly(WB + bj))) * T(0.5);
-        var pos = avg;
-        if (avg.y < T(0.0)) { up = bj; dn = i; pos = cj(avg); }
-        sy(WB + up, pos); sy(WB + dn, cj(pos));
-""" + ("" if not vectors else """        for (var r = 0u; r < n; r++) { sy(VB + r * n + dn, cj(ly(VB + r * n + up))); }
-""") + """      }
     }
+    if (T(2.0) * abs(li.y) <= best) { bj = i; }
+    y[2u * G + i] = T(bj);
+  }
+  storageBarrier();
+  for (var i = l; i < n; i += WG) {
+    let bj = u32(y[2u * G + i]);
+    let li = ly(WB + i);
+    if (bj == i) {
+      sy(WB + i, mk(li.x));
+""" + ("" if not vectors else """      var nrm = T(0.0);
+      for (var r = 0u; r < n; r++) { nrm = nrm + aq(mk(ly(VB + r * n + i).x)); }
+      nrm = sqrt(nrm);
+      for (var r = 0u; r < n; r++) { sy(VB + r * n + i, mk(ly(VB + r * n + i).x / nrm)); }
+""") + """    } else if (u32(y[2u * G + bj]) == i && i < bj) {
+      var up = i; var dn = bj;
+      let avg = (li + cj(ly(WB + bj))) * T(0.5);
+      var pos = avg;
+      if (avg.y < T(0.0)) { up = bj; dn = i; pos = cj(avg); }
+      sy(WB + up, pos); sy(WB + dn, cj(pos));
+""" + ("" if not vectors else """      for (var r = 0u; r < n; r++) { sy(VB + r * n + dn, cj(ly(VB + r * n + up))); }
+""") + """    }
   }
 """) + """}
 """
