@@ -81,74 +81,79 @@ def register(ctx) -> None:
     def transform(a, n: int, axis: int, inv: bool, kind: str, out_kind: str, nout: int,
                   scale: float):
         """A batched 1-D transform of length n along ``axis`` of ``a`` (the input length
-        there is padded with zeros or truncated to n); ``nout`` outputs per row.
+        there is padded with zeros or truncated to n); ``nout`` outputs per row, in a
+        new C-contiguous array.
 
         kind: "c" complex input, "r" real, "h" complex Hermitian half; out_kind "c"
         complex, "r" the real part. inv: the sign of the exponent (+ for inverse)."""
         cd = a.dtype if a.dtype.kind == "complex" else dt.COMPLEX_OF[a.dtype]
-        T = "f32" if cd is dt.complex64 else "f64"
         od = cd if out_kind == "c" else dt.REAL_OF[cd]
-        shape = a.shape[:axis] + (nout,) + a.shape[axis + 1:]
-        out = new(rt, shape, od)
+        out = new(rt, a.shape[:axis] + (nout,) + a.shape[axis + 1:], od)
         if out.size == 0:
             return out
-        rows = out.size // nout
-        N, packed = n, 0
-        if n % 2 == 0 and (kind, out_kind) == ("r", "c") and nout == n // 2 + 1:
-            # rfft / ihfft: a complex transform of half the length (fft_kernels.py)
-            N, packed = n // 2, n
-            kind, out_kind, inv = "rp", ("cpc" if inv else "cp"), False
-        elif n % 2 == 0 and (kind, out_kind) == ("h", "r") and a.dtype.kind == "complex":
-            # irfft / hfft: likewise, through an inverse transform of half the length
-            N, packed = n // 2, n
-            kind, out_kind, inv = ("hp" if inv else "hpc"), "rp", True
-        elif a.dtype.kind == "float":  # real input to a complex transform
-            kind = {"c": "r", "h": "hr"}.get(kind, kind)
-        rads = K.radices(N)
-        bluestein = rads is None
+        N, packed, kind, out_kind, inv = _packing(a, n, kind, out_kind, nout, inv)
+        bluestein = K.radices(N) is None
         L = N if not bluestein else 1 << (2 * N - 2).bit_length()  # power of two >= 2N-1
         if bluestein:
             scale /= L  # the inner inverse transform is unscaled
+        rows = out.size // nout
+        T = "f32" if cd is dt.complex64 else "f64"
         rest = [k for k in range(a.ndim) if k != axis]
         bshape, (bin_, bout) = _collapse(tuple(a.shape[k] for k in rest),
                                          [tuple(a.strides[k] for k in rest),
                                           tuple(out.strides[k] for k in rest)])
         nb = len(bshape)
         sw = scalar_words(scale, dt.float32 if T == "f32" else dt.float64)
-        tab = table(L, N, bluestein, packed, cd)
         q = L + (N + L if bluestein else 0)  # where the packed transform's twiddles are
         params = [rows, a.shape[axis], a.offset & _M32, a.strides[axis] & _M32, q,
                   out.strides[axis] & _M32, nout, *(sw + [0])[:2], N, L, *bshape,
                   *(s & _M32 for s in bin_), *(s & _M32 for s in bout)]
+        tab = table(L, N, bluestein, packed, cd)
+        blocks = (a.storage.block, tab.storage.block, out.storage.block)
         cap = K.row_capacity(room, cd.itemsize)
         if L <= cap:
             TR, most, G = K.bucket(L, cap)
             key = ("fft-row", T, kind, out_kind, nb, TR, most, G, inv, bluestein)
             rt.dispatch(key, lambda: K.shared_source(T, kind, out_kind, nb, TR, most, G,
                                                      inv, bluestein),
-                        [a.storage.block, tab.storage.block, out.storage.block],
-                        params + K.radix_words(L), -(-rows // G))
-            return out
-        # Rows too long for workgroup memory: contiguous padded rows, a dispatch per pass.
+                        blocks, params + K.radix_words(L), -(-rows // G))
+        else:
+            in_memory(blocks, params, T, kind, out_kind, nb, inv, bluestein, rows, N, L,
+                      nout, cd)
+        return out
+
+    def _packing(a, n: int, kind: str, out_kind: str, nout: int, inv: bool) -> tuple:
+        """(complex length N, packed real length or 0, kind, out_kind, inner direction):
+        real transforms of even length run at half the length (fft_kernels.py)."""
+        if n % 2 == 0 and (kind, out_kind) == ("r", "c") and nout == n // 2 + 1:
+            return n // 2, n, "rp", ("cpc" if inv else "cp"), False  # rfft, ihfft
+        if n % 2 == 0 and (kind, out_kind) == ("h", "r") and a.dtype.kind == "complex":
+            return n // 2, n, ("hp" if inv else "hpc"), "rp", True  # irfft, hfft
+        if a.dtype.kind == "float":  # real input to a complex transform
+            kind = {"c": "r", "h": "hr"}.get(kind, kind)
+        return n, 0, kind, out_kind, inv
+
+    def in_memory(blocks, params, T, kind, out_kind, nb, inv, bluestein, rows, N, L, nout,
+                  cd):
+        """Rows too long for workgroup memory: contiguous padded rows, then a dispatch
+        per pass (Bluestein: forward passes, product with B, inverse passes)."""
+        src, tab, dst = blocks
         buf = new(rt, (rows, L), cd)
         rt.dispatch(("fft-gather", T, kind, nb, inv, bluestein),
                     lambda: K.gather_source(T, kind, nb, inv, bluestein),
-                    [a.storage.block, tab.storage.block, buf.storage.block], params,
-                    -(-rows * L // K.WG))
+                    (src, tab, buf.storage.block), params, -(-rows * L // K.WG))
         if bluestein:
             buf = passes(buf, tab, T, L, False)
             prod = new(rt, (rows, L), cd)
             rt.dispatch(("fft-product", T, inv), lambda: K.product_source(T, inv),
-                        [buf.storage.block, tab.storage.block, prod.storage.block],
+                        (buf.storage.block, tab, prod.storage.block),
                         [rows * L, L, L + N], -(-rows * L // K.WG))
             buf = passes(prod, tab, T, L, True)
         else:
             buf = passes(buf, tab, T, L, inv)
         rt.dispatch(("fft-scatter", T, out_kind, nb, inv, bluestein),
                     lambda: K.scatter_source(T, out_kind, nb, inv, bluestein),
-                    [buf.storage.block, tab.storage.block, out.storage.block], params,
-                    -(-rows * nout // K.WG))
-        return out
+                    (buf.storage.block, tab, dst), params, -(-rows * nout // K.WG))
 
     def passes(buf, tab, T: str, L: int, inv: bool):
         """The Stockham passes over contiguous rows of L points, ping-ponging buffers."""
@@ -157,7 +162,7 @@ def register(ctx) -> None:
         for R in K.radices(L):
             nxt = new(rt, buf.shape, buf.dtype)
             rt.dispatch(("fft-pass", T, R, inv), lambda R=R: K.pass_source(T, R, inv),
-                        [buf.storage.block, tab.storage.block, nxt.storage.block],
+                        (buf.storage.block, tab, nxt.storage.block),
                         [rows * L // R, L, Ns], -(-rows * L // R // K.WG))
             buf = nxt
             Ns *= R
