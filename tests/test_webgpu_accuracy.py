@@ -23,12 +23,12 @@ BOUNDS = {
     # name: (float32, float64)
     "exp": (0.75, 1), "expm1": (1, 1), "log": (0.51, 1), "log1p": (0.75, 1),
     "log2": (0.51, 1), "log10": (0.51, 1),
-    "sin": (500, 1), "cos": (500, 1), "tan": (50, 2),
+    "sin": (1.5, 1), "cos": (1.5, 1), "tan": (2.5, 2),
     "asin": (0.75, 1), "acos": (1, 1), "atan": (1, 1),
     "sinh": (2, 2), "cosh": (2, 1), "tanh": (2, 2),
     "asinh": (1.25, 1), "acosh": (2, 2), "atanh": (1.75, 1),
     "sqrt": (0.5, 0), "reciprocal": (0.5, 0),
-    "atan2": (1.5, 1), "pow": (0.75, 1), "hypot": (2, 2), "logaddexp": (7000, 1100),
+    "atan2": (1.5, 1), "pow": (0.75, 1), "hypot": (2, 2), "logaddexp": (2, 1),
 }
 _NP = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh,
        "acosh": np.arccosh, "atanh": np.arctanh, "atan2": np.arctan2, "pow": np.power,
@@ -95,8 +95,6 @@ def _unary_samples(name, dt):
     if name in ("sin", "cos", "tan"):   # near multiples of pi/2, where reduction cancels
         k = rng.integers(1, 10 ** 5, n // 4)
         x = np.concatenate([x, k * (np.pi / 2)])
-    if name == "tan" and f32:
-        x = x[np.abs(x) < 1e4]
     return x.astype(dt)
 
 
@@ -140,7 +138,19 @@ def _measure(name, dt, *hosts):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = _np(name)(*(h.astype(np.float64) for h in hosts))
+    if name == "logaddexp" and dt == "float64":
+        ref = _logaddexp_exact(*hosts)
     return _ulp_error(got, ref, dt), got, ref
+
+
+def _logaddexp_exact(a, b):
+    """log(e^a + e^b) in 100-bit arithmetic: NumPy's float64 logaddexp itself loses
+    digits (thousands of ULP) where the result is near 0 and numr's does not."""
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workprec(100):
+        return np.array([float(mpmath.log(mpmath.exp(mpmath.mpf(float(u)))
+                                          + mpmath.exp(mpmath.mpf(float(v)))))
+                         for u, v in zip(a, b)])
 
 
 UNARY = [k for k in BOUNDS if k not in ("atan2", "pow", "hypot", "logaddexp")]
@@ -214,6 +224,9 @@ def test_binary_special_cases(webgpu, name, dt):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = _np(name)(a.astype(np.float64), b.astype(np.float64))
+    if name == "logaddexp" and dt == "float64":
+        fin = np.isfinite(a) & np.isfinite(b)
+        ref[fin] = _logaddexp_exact(a[fin], b[fin])
     for i in range(a.size):   # one by one, so that a failure names its operands
         _same(got[i:i + 1], ref[i:i + 1], dt, BOUNDS[name][dt == "float64"],
               f"{name} {dt}({a[i]!r}, {b[i]!r})")

@@ -176,7 +176,7 @@ _FLOAT_HELPERS = {
                 "fn logtab_T(i: i32) -> vec2<T> { return vec2<T>(LOGTAB_T[2 * i], "
                 "LOGTAB_T[2 * i + 1]); }",
     # log(x) as hi + lo, relative error about 2^-70 (f64) for finite x > 0:
-    # x = 2^e m, m in [0.707, 1.414]; c = j / 64 nearest m; log m = log c + 2 atanh(s),
+    # x = 2^e m (e ln2 in three parts, the first two exact times e), m in [0.707, 1.414]; c = j / 64 nearest m; log m = log c + 2 atanh(s),
     # s = (m - c) / (m + c), |s| <= 2^-8, carried as hi + lo, its series in one word.
     "logdd_T": """fn logdd_T(x: T) -> vec2<T> {
   var v = x;
@@ -200,7 +200,8 @@ _FLOAT_HELPERS = {
   let ef = T(e);
   let a = two_sum_T(ef * LN2_C1, t.x);
   let b = two_sum_T(a.x, T(2.0) * sh);
-  return fast_two_sum_T(b.x, (a.y + b.y) + ((ef * LN2_C2 + t.y) + (T(2.0) * sl + tail)));
+  let d = two_sum_T(b.x, ef * LOG_C2);
+  return fast_two_sum_T(d.x, (a.y + b.y + d.y) + ((ef * LOG_C3 + t.y) + (T(2.0) * sl + tail)));
 }""",
     # The result of log-like functions off the regular domain (0 < x < inf): NaN below 0
     # and for NaN, -inf at 0, +inf at +inf; ``regular`` says whether x is regular.
@@ -291,11 +292,11 @@ _FLOAT_HELPERS = {
 
     # -- trigonometric -------------------------------------------------------------------
     # x = k pi/2 + r, |r| <= pi/4 about, as vec3(r hi, r lo, k): Cody-Waite with pi/2 in
-    # four parts, the first three of 33 bits, so that k * part is exact for |k| < 2^20;
-    # the differences are carried exactly (two_sum), so even an r that cancels to 2^-60
-    # keeps full precision. Beyond |x| = 2^19 pi (|k| >= 2^20), rempio2big_T.
+    # four parts, the first three short (f64: 33 bits, f32: 12), so that k * part is
+    # exact for |x| < RED_BIG; the differences are carried exactly (two_sum), so even an
+    # r that cancels to 2^-60 keeps full precision. Beyond, rempio2big_T.
     "rempio2_T": """fn rempio2_T(x: T) -> vec3<T> {
-  if (abs(x) >= T(1647099.0)) { return rempio2big_T(x); }
+  if (abs(x) >= RED_BIG) { return rempio2big_T(x); }
   let k = round(x * TWO_OVER_PI);
   let t = two_sum_T(x - k * PIO2_1, -(k * PIO2_2));
   let u = two_sum_T(t.x, -(k * PIO2_3));
@@ -416,12 +417,51 @@ _FLOAT_HELPERS = {
   let r = n / m;
   return m * sqrt(T(1.0) + r * r);
 }""",
-    # NumPy's formula (npy_logaddexp): max + log1p(exp(-|x - y|)).
+    # Double-word products and sums: (a.x + a.y) op (b.x + b.y) as hi + lo.
+    "ddmul_T": """fn ddmul_T(a: vec2<T>, b: vec2<T>) -> vec2<T> {
+  let p = two_prod_T(a.x, b.x);
+  return fast_two_sum_T(p.x, p.y + (a.x * b.y + a.y * b.x));
+}""",
+    "ddadd_T": """fn ddadd_T(a: vec2<T>, b: vec2<T>) -> vec2<T> {
+  let s = two_sum_T(a.x, b.x);
+  return fast_two_sum_T(s.x, s.y + (a.y + b.y));
+}""",
+    # exp(a) as hi + lo (about twice the type's precision): a = k ln2 + r with ln 2 in
+    # three parts, r as hi + lo, e^r by its Taylor series (1/n! as hi + lo) evaluated
+    # in double-word arithmetic.
+    "expdw_T": """const EXPC_T = array<T, 30>(EXPC);
+fn expdw_T(a: T) -> vec2<T> {
+  let k = round(a * INV_LN2);
+  let c = two_prod_T(k, LN2_C2);
+  let r0 = two_sum_T(a - k * LN2_C1, -c.x);
+  let r = two_sum_T(r0.x, r0.y - (c.y + k * LN2_C3));
+  var e = vec2<T>(EXPC_T[28], EXPC_T[29]);
+  for (var n = 13; n >= 0; n--) {
+    e = ddadd_T(ddmul_T(e, r), vec2<T>(EXPC_T[2 * n], EXPC_T[2 * n + 1]));
+  }
+  let ki = i32(k);
+  return vec2<T>(scale_T(e.x, ki), scale_T(e.y, ki));
+}""",
+    # max + log1p(exp(-|x - y|)) (NumPy's formula, with |x - y| as hi + lo); where the
+    # sum cancels (the result far smaller than max, e.g. near 0) the log1p(exp) term
+    # again as hi + lo, so that the result keeps its relative precision.
     "logaddexp_T": """fn logaddexp_T(x: T, y: T) -> T {
   if (x == y) { return x + T(0.69314718055994530942); }
   let d = x - y;
   if (isnan_T(d)) { return d; }
-  return max(x, y) + log1p_T(exp_T(-abs(d)));
+  let m = max(x, y);
+  if (isinf_T(d)) { return select(m, T(0.0), m == T(0.0)); }   // NumPy: -0 + log1p(0) = +0
+  let dd = two_sum_T(-m, min(x, y));   // -|x - y| = dd.x + dd.y exactly
+  let e = exp_T(dd.x);
+  let lt = log1p_T(e + e * dd.y);
+  let r = m + lt;
+  if (!(abs(r) < lt)) { return r; }
+  let t = expdw_T(dd.x);
+  let u = two_sum_T(T(1.0), t.x);
+  let l = logdd_T(u.x);
+  let lg = two_sum_T(l.x, l.y + (u.y + (t.y + t.x * dd.y)) / u.x);
+  let s = two_sum_T(m, lg.x);
+  return s.x + (s.y + lg.y);
 }""",
     # NumPy's float remainder/floor_divide (npy_divmod), with WGSL's % as fmod.
     # Note: WGSL defines float % as x - y * trunc(x / y), which loses digits once
@@ -488,15 +528,8 @@ _FLOAT_HELPERS = {
 }
 
 # Per-type replacements of the helpers above.
-_TYPED_HELPERS = {
-    "f32": {
-        # WGSL's f32 sin/cos/tan measure within 2-3 ULP on lavapipe (|x| <= 100).
-        "sin_T": "fn sin_T(x: T) -> T { return sin(x); }",
-        "cos_T": "fn cos_T(x: T) -> T { return cos(x); }",
-        "tan_T": "fn tan_T(x: T) -> T { return tan(x); }",
-    },
-    "f64": {},
-}
+# Per-type replacements of the helpers above (filled below).
+_TYPED_HELPERS: dict = {"f32": {}, "f64": {}}
 
 _INT_HELPERS = {
     # Python's floor division and modulo; division by zero gives 0, as NumPy.
@@ -527,7 +560,7 @@ _INT_HELPERS = {
 # times the 256 bits of 2/pi that matter for that e (the bits of higher weight give
 # multiples of 4, the ones below stay under 2^-170 of the result); the product's bits
 # around its binary point give the quadrant and the reduced argument (128 bits).
-_FLOAT_HELPERS["rempio2big_T"] = """const TWO_OVER_PI_TAB = array<u32, 38>(TWO_OVER_PI_WORDS);
+_TYPED_HELPERS["f64"]["rempio2big_T"] = """const TWO_OVER_PI_TAB = array<u32, 38>(TWO_OVER_PI_WORDS);
 fn rempio2big_T(x: T) -> vec3<T> {
   let bits = bitcast<U>(x);
   let ex = i32((bits >> 52u) & U(0x7ff)) - 1075;
@@ -574,6 +607,60 @@ fn rempio2big_T(x: T) -> vec3<T> {
   let g = two_sum_T(f.x, fl);
   let pr = two_prod_T(g.x, PIO2);
   var r = two_sum_T(pr.x, pr.y + (g.x * PIO2_LO + g.y * PIO2));
+  if (neg != (x < T(0.0))) { r = -r; }
+  if (x < T(0.0)) { q = -q; }
+  return vec3<T>(r.x, r.y, T(q));
+}"""
+
+
+# The same for f32 with 32-bit integers only (f32 kernels must not need shader-int64):
+# x = M 2^e, M of 24 bits, times 128 bits of 2/pi, in base-2^16 digits so that every
+# partial product fits 32 bits; 64 bits of the product's fraction.
+_TYPED_HELPERS["f32"]["rempio2big_T"] = """const TWO_OVER_PI_TAB = array<u32, 8>(TWO_OVER_PI_WORDS);
+fn rempio2big_T(x: T) -> vec3<T> {
+  let bits = bitcast<u32>(x);
+  let ex = i32((bits >> 23u) & 0xffu) - 150;
+  let m = (bits & 0x7fffffu) | 0x800000u;
+  let m0 = m & 0xffffu;
+  let m1 = m >> 16u;
+  let i0 = max(0, (ex - 2) / 32);
+  var w: array<u32, 10>;
+  for (var k = 0; k < 4; k++) {
+    let word = TWO_OVER_PI_TAB[i0 + 3 - k];
+    w[2 * k] = word & 0xffffu;
+    w[2 * k + 1] = word >> 16u;
+  }
+  w[8] = 0u; w[9] = 0u;
+  var p: array<u32, 12>;
+  var carry = 0u;
+  for (var j = 0; j < 11; j++) {
+    var acc = carry;
+    if (j < 8) { acc += (m0 * w[j]) & 0xffffu; }
+    if (j >= 1 && j <= 8) { acc += ((m0 * w[j - 1]) >> 16u) + ((m1 * w[j - 1]) & 0xffffu); }
+    if (j >= 2 && j <= 9) { acc += (m1 * w[j - 2]) >> 16u; }
+    p[j] = acc & 0xffffu;
+    carry = acc >> 16u;
+  }
+  p[11] = 0u;
+  let s = 32 * (i0 + 4) - ex;
+  var f: array<u32, 5>;
+  for (var k = 0; k < 5; k++) {
+    let b = s - 64 + 16 * k;
+    let lw = b >> 4u;
+    f[k] = ((p[lw] | (p[lw + 1] << 16u)) >> u32(b & 15)) & 0xffffu;
+  }
+  var q = i32(f[4] & 3u);
+  var neg = false;
+  if (f[3] >= 0x8000u) {
+    q = q + 1; neg = true;
+    var c = 1u;
+    for (var k = 0; k < 4; k++) { let v = (~f[k] & 0xffffu) + c; f[k] = v & 0xffffu; c = v >> 16u; }
+  }
+  let g = two_sum_T(T(f[3]) * T(1.52587890625e-05), T(f[2]) * T(2.3283064365386963e-10));
+  let gl = g.y + (T(f[1]) * T(3.552713678800501e-15) + T(f[0]) * T(5.421010862427522e-20));
+  let h = two_sum_T(g.x, gl);
+  let pr = two_prod_T(h.x, PIO2);
+  var r = two_sum_T(pr.x, pr.y + (h.x * PIO2_LO + h.y * PIO2));
   if (neg != (x < T(0.0))) { r = -r; }
   if (x < T(0.0)) { q = -q; }
   return vec3<T>(r.x, r.y, T(q));
@@ -660,10 +747,21 @@ def _consts(ct: str) -> dict:
         ln2 = Decimal(_VALUES["LN2"])        # Cody-Waite: k * LN2_C1 exact for |k| < 2^11
         c1 = _chop(ln2, sig - 11)
         c["LN2_C1"] = _lit(c1, ct)
-        c["LN2_C2"] = _lit(_chop(ln2 - Decimal(c1), sig), ct)
-        rest = Decimal(_VALUES["PIO2"])      # pi/2 in 33 + 33 + 33 + 53 bits
+        c2 = _chop(ln2 - Decimal(c1), sig)
+        c["LN2_C2"] = _lit(c2, ct)
+        c["LN2_C3"] = _lit(_chop(ln2 - Decimal(c1) - Decimal(c2), sig), ct)
+        c2 = _chop(ln2 - Decimal(c1), sig - 11)   # the log's: e * LOG_C2 exact too
+        c["LOG_C2"] = _lit(c2, ct)
+        c["LOG_C3"] = _lit(_chop(ln2 - Decimal(c1) - Decimal(c2), sig), ct)
+        expc = []
+        for n in range(15):                  # 1/n! as hi + lo
+            v = 1 / Decimal(math.factorial(n))
+            hi = _chop(v, sig)
+            expc += [hi, _chop(v - Decimal(hi), sig) if v != Decimal(hi) else 0.0]
+        c["EXPC"] = ", ".join(_lit(t, ct) for t in expc)
+        rest = Decimal(_VALUES["PIO2"])      # pi/2 in 3 short parts + 1 (rempio2_T)
         for k in range(1, 5):
-            part = _chop(rest, 33 if k < 4 else sig)
+            part = _chop(rest, (33 if f64 else 12) if k < 4 else sig)
             c[f"PIO2_{k}"] = _lit(part, ct)
             rest -= Decimal(part)
         tab = []
@@ -682,13 +780,14 @@ def _consts(ct: str) -> dict:
         c.update(EXP_HI=_lit(709.782712893384, ct), EXP_LO=_lit(-745.1332191019412, ct),
                  EXPM1_BIG=_lit(40.0, ct), EMAX="1023", EMIN="-1022",
                  TINY=_lit(2.0 ** -1022, ct), SCALE_UP=_lit(2.0 ** 54, ct),
-                 SCALE_EXP="54", POW_SAT=_lit(1500.0, ct),
+                 SCALE_EXP="54", POW_SAT=_lit(1500.0, ct), RED_BIG=_lit(1647099.0, ct),
                  TWO_OVER_PI_WORDS=_two_over_pi_words(38))
     else:
         c.update(EXP_HI=_lit(88.72283935546875, ct), EXP_LO=_lit(-103.97208404541016, ct),
                  EXPM1_BIG=_lit(18.0, ct), EMAX="127", EMIN="-126",
                  TINY=_lit(2.0 ** -126, ct), SCALE_UP=_lit(2.0 ** 24, ct),
-                 SCALE_EXP="24", POW_SAT=_lit(200.0, ct))
+                 SCALE_EXP="24", POW_SAT=_lit(200.0, ct), RED_BIG=_lit(6400.0, ct),
+                 TWO_OVER_PI_WORDS=_two_over_pi_words(8))
     return c
 
 
