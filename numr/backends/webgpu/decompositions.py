@@ -3,7 +3,16 @@
 cholesky, qr, eigh/eigvalsh, svd/svdvals, solve, inv, det, slogdet, pinv, matrix_rank,
 eig/eigvals: one workgroup per matrix of the batch, kernels from kernels/linalg_kernels.py.
 Each op allocates one output buffer holding all its results (as views) and the kernel's
-working storage, so each is one dispatch (pinv and matrix_rank two).
+working storage. A kernel runs in stages (init, ranges of steps, final) whose state stays
+in that buffer: llvmpipe (lavapipe) silently stops an invocation after 65535 loop
+iterations in one dispatch, so the steps are split over as many dispatches as their
+cost in loop iterations needs (BUDGET each). Iterative methods record a fixed number of
+sweep dispatches (Jacobi: SWEEPS; QR iterations: 30 n); once a matrix has converged its
+later dispatches return at once.
+
+Limits (lavapipe's loop limit, one workgroup per matrix): every op was checked to
+n = 300 (eigh there takes ~40 s on lavapipe); the eig eigenvector stages and the real
+eigenvalue pairing loop O(n) per invocation, fine to a few thousand.
 
 float16 is computed in float32 and cast back (as the NumPy adapter does: LAPACK has no
 half precision). Complex matrices use the same kernels with complex element helpers.
@@ -11,7 +20,8 @@ half precision). Complex matrices use the same kernels with complex element help
 Host reads: numr raises LinAlgError for a singular matrix (inv, solve), one that is not
 positive definite (cholesky) or an SVD that does not converge (NaN input, as LAPACK):
 those ops read back one status word per matrix, a sync point, the way the CuPy adapter
-checks cuSOLVER's status. det, slogdet, qr and eigh never read back.
+checks cuSOLVER's status; eig/eigvals too (NaN/inf input, as the NumPy adapter, or no
+convergence). det, slogdet, qr and eigh/eigvalsh never read back.
 """
 
 from __future__ import annotations
@@ -176,7 +186,7 @@ def register(ctx) -> None:
         staged(key, src, inputs, buf, params, nb, "final")
         return buf, nb
 
-    def linalg_inv(a, _name="inv"):
+    def linalg_inv(a):
         d0 = a.dtype
         n = a.shape[-1]
         if a.size == 0:
@@ -185,9 +195,9 @@ def register(ctx) -> None:
         d, c = a.dtype, width(a.dtype)
         nb = a.size // (n * n)
         head = c * nb * n * n
-        buf, _ = lu(_name, "inv", a, None, head, nb)
+        buf, _ = lu("inv", "inv", a, None, head, nb)
         if failed(buf, head, nb):
-            raise error(_name, "a matrix is singular")
+            raise error("inv", "a matrix is singular")
         return back(_view(buf, a.shape, 0, d), d0)
 
     def linalg_solve(a, b):
