@@ -1,22 +1,51 @@
-"""The reduction template: one workgroup per output element.
+"""The reduction template (sum, prod, max, min; any/all are max/min of bools): a team
+of ``T`` invocations per output element, sized to the reduced length.
 
-Each of the 256 invocations folds a strided share of the reduced elements, then a tree
-in workgroup memory combines the 256 partial results (pairwise summation, so float32
-sums keep their digits). Reduced and kept axes are any subsets: both are decoded from
-strides, so no transpose is materialised. Results are written in the unpacked compute
-type (i32/u32/f32/...); numr's dtype is reached with a cast afterwards.
+Each invocation of a team folds a strided share of the reduced elements (float sums with
+Kahan compensation, so a long share keeps its digits), then a tree in workgroup memory
+combines the team's partial results (pairwise). Reduced and kept axes are any subsets:
+both are decoded from strides, so no transpose is materialised. Results are written in
+the unpacked compute type (i32/u32/f32/...); numr's dtype is reached with a cast
+afterwards.
+
+How the invocations of a 256-invocation workgroup are laid out depends on the memory
+layout (:func:`plan`), so that neighbouring invocations read neighbouring elements:
+
+- ``rows`` (the reduced axes are innermost, or no better choice): the ``T`` lanes of a
+  team are neighbours and lane ``q`` reads elements ``q, q + T, ...``; a workgroup serves
+  ``256 / T`` outputs, so short reductions (max over 10 columns of many rows) do not idle
+  most of a workgroup, and a reduction of up to 16 elements needs no workgroup memory or
+  barrier at all (``T`` = 1).
+- ``columns`` (the innermost kept axis has stride +-1, e.g. ``sum(x, axis=0)`` of a
+  C-contiguous matrix): the ``G`` outputs of a workgroup are neighbours and their lanes
+  lie ``G`` apart, so the ``G`` invocations of one lane read ``G`` neighbouring elements
+  of one row; with ``G`` = 256 every invocation walks its own column.
+
+Few workgroups of long reductions (a full reduction, a sum over the rows of a short wide
+matrix) would leave a GPU's cores idle: then each output is split into ``C`` chunks, a
+first dispatch writes the chunk results as a (C, nout) array and a second one reduces
+that over its first axis with this same template (sums stay pairwise: the chunk sums
+are combined by a tree).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
-from ...._dtypes import DType
+from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
 from . import expressions as wops
 from .map import _collapse
 from .types import LAYOUT, ctype, load_fn
+
+WG = 256
+# Workgroups a dispatch should have before long reductions are split into chunks: a few
+# per core of a large GPU (an H200 has 132 SMs, each holding 8 such workgroups).
+TARGET = 512
+# Fewest elements one invocation reads in a chunk of a split reduction.
+PER_INVOCATION = 16
+MAX_CHUNKS = 1024
 
 # The unpacked dtype each dtype reduces into.
 ACCUMULATOR = {"bool": "uint32", "int8": "int32", "int16": "int32", "uint8": "uint32",
@@ -34,95 +63,232 @@ _LIMITS = {"f32": ("bitcast<f32>(0xff800000u)", "bitcast<f32>(0x7f800000u)"),
            "i32": ("i32(-2147483648)", "2147483647i"), "u32": ("0u", "0xffffffffu"),
            "i64": ("i64(-9223372036854775807li) - 1li", "9223372036854775807li"),
            "u64": ("0lu", "0xfffffffffffffffflu")}
+# Exponent bits of a float compute type: all set means inf or NaN.
+_EXPO = {"f32": ("u32", "0x7f800000u"), "f64": ("u64", "0x7ff0000000000000lu")}
 
 
 def _identity(kind: str, ct: str) -> str:
     if kind == "sum":
         return f"{ct}(0)"
     if kind == "prod":
-        return f"{ct}(1)"
+        return f"{ct}(1.0, 0.0)" if ct.startswith("vec2") else f"{ct}(1)"
     lo, hi = _LIMITS[ct]
     return lo if kind == "max" else hi
 
 
-def source(kind: str, d: DType, acc: str, nk: int, nr: int) -> str:
-    ct = ctype(d)
+def _combine(kind: str, acc: str) -> tuple[str, str]:
+    """(WGSL expression of x and y combining two partial results, helper functions)."""
+    if acc.startswith("vec2"):  # complex: sum, or prod (a complex multiplication)
+        if kind == "sum":
+            return "x + y", ""
+        from . import complex_expr as cx
+        rt = acc[5:8]
+        expr = f"cmul_{cx._suffix(rt)}(x, y)"
+        return expr, cx.helpers(expr, rt)
     comb = _COMBINE[kind]
     if isinstance(comb, dict):
-        comb = comb["f" if ct[0] == "f" else "o"]
+        comb = comb["f" if acc[0] == "f" else "o"]
     comb = wops._specialise(comb, acc)
-    conv = "v" if ct == acc else f"{acc}(v)"
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }",
-             f"@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;",
-             load_fn("ld", "x0", d),
-             f"@group(0) @binding(2) var<storage, read_write> y: array<{acc}>;",
-             f"var<workgroup> part: array<{acc}, 256>;",
-             wops.helpers(comb, acc) if acc[0] == "f" else "",
-             f"fn comb(x: {acc}, y: {acc}) -> {acc} {{ return {comb}; }}"]
-    # params: nout, R, offset, kept shape (nk), kept strides (nk), red shape (nr), red strides
-    def decode(var: str, base_shape: int, base_stride: int, n: int) -> str:
-        if n == 0:
-            return "0"
-        out = [f"var r{var} = {var};", f"var e{var} = 0;"]
-        for k in range(n - 1, -1, -1):
-            out.append(f"e{var} = e{var} + i32(r{var} % p({base_shape + k}u)) * "
-                       f"bitcast<i32>(p({base_stride + k}u)); r{var} = r{var} / "
-                       f"p({base_shape + k}u);")
-        return "\n    ".join(out)
-    ks, kst = 3, 3 + nk
-    rs, rst = 3 + 2 * nk, 3 + 2 * nk + nr
-    kept = decode("o", ks, kst, nk)
-    red = decode("j", rs, rst, nr)
-    lines.append(f"""@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
-        @builtin(num_workgroups) nw: vec3<u32>) {{
-  let o = wg.x + wg.y * nw.x;
-  let nout = p(0u);
-  let R = p(1u);
-  var acc = {_identity(kind, acc)};
-  if (o < nout) {{
-    {kept if nk else "let eo = 0;"}
-    let base = bitcast<i32>(p(2u)) + eo;
-    for (var j = l; j < R; j = j + 256u) {{
-      {red if nr else "let ej = 0;"}
-      let v = {('ld(u32(base + ej))' if d.name != 'bool' else 'select(0u, 1u, ld(u32(base + ej)))')};
-      acc = comb(acc, {conv});
-    }}
-  }}
-  part[l] = acc;
+    return comb, (wops.helpers(comb, acc) if acc[0] == "f" else "")
+
+
+def _decode(var: str, shape_at: int, n: int) -> str:
+    """WGSL setting ``e{var}`` (i32) to the element offset of linear index ``var`` in a
+    strided space of ``n`` dimensions, lengths at parameters ``shape_at..`` and strides
+    after them. The outermost coordinate needs no modulo (the index is in range), so a
+    single dimension is one multiplication."""
+    if n == 0:
+        return f"let e{var} = 0;"
+    out = [f"var r{var} = {var};", f"var e{var} = 0;"]
+    for k in range(n - 1, 0, -1):
+        out.append(f"e{var} = e{var} + i32(r{var} % p({shape_at + k}u)) * "
+                   f"bitcast<i32>(p({shape_at + n + k}u)); r{var} = r{var} / "
+                   f"p({shape_at + k}u);")
+    out.append(f"e{var} = e{var} + i32(r{var}) * bitcast<i32>(p({shape_at + n}u));")
+    return "\n      ".join(out)
+
+
+def _kahan_fns(acc: str) -> str:
+    """WGSL helpers of a Kahan step. ``fence(v)`` is ``v`` in a form no compiler sees
+    through (it flips one NaN payload into another): lavapipe simplifies
+    ``((a + t) - a) - t`` to 0, which would drop the compensation. ``kfix(u, d)`` is the
+    compensation ``d`` of a step whose new sum is ``u``, or zero once ``u`` is inf or
+    NaN (else inf - inf would turn an overflowing sum into NaN); both test bits, which
+    fast-math folding does not touch."""
+    vec = acc.startswith("vec2")
+    rt = acc[5:8] if vec else acc
+    ut, ex = _EXPO[rt]
+    bits = f"vec2<{ut}>" if vec else ut
+    nan = {"u32": "0x7fa00003u", "u64": "0x7ff4000000000003lu"}[ut]
+    return (f"fn fence(v: {acc}) -> {acc} {{\n  let u = bitcast<{bits}>(v);\n"
+            f"  return bitcast<{acc}>(u ^ {bits}(u == {bits}({nan})));\n}}\n"
+            f"fn kfix(u: {acc}, d: {acc}) -> {acc} {{\n  return select(d, {acc}(0.0), "
+            f"(bitcast<{bits}>(u) & {bits}({ex})) == {bits}({ex}));\n}}")
+
+
+def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
+           columns: bool = False, split: bool = False, kahan: bool = False) -> str:
+    """WGSL of the reduction of ``d`` elements into ``acc`` values by teams of ``T``
+    invocations (lanes ``WG / T`` apart with ``columns``, else neighbours).
+
+    Parameters: V (outputs, or chunks with ``split``), R, offset, kept shape (nk), kept
+    strides (nk), reduced shape (nr), reduced strides (nr), then with ``split``: nout
+    and the chunk length; virtual output ``v`` is chunk ``v / nout`` of output
+    ``v % nout`` and is written at ``y[v]`` (a (C, nout) array). ``kahan``: compensated
+    float sums in each invocation. The defaults give one workgroup per output, which
+    complex.py's product kernel edits (``return x + y;`` and ``var acc = ...(0);``)."""
+    comb, helpers = _combine(kind, acc)
+    conv = "v" if ctype(d) == acc else f"{acc}(v)"
+    load = "select(0u, 1u, ld(e))" if d.name == "bool" else "ld(e)"
+    G = WG // T
+    ks, rs = 3, 3 + 2 * nk
+    tail = 3 + 2 * nk + 2 * nr
+    if columns:  # lane q of output i sits at l = q * G + i
+        lanes = f"let i = l % {G}u;\n  let q = l / {G}u;"
+        step = G
+    else:        # lane q of output i sits at l = i * T + q
+        lanes = f"let i = l / {T}u;\n  let q = l % {T}u;"
+        step = 1
+    if split:
+        span = (f"let nout = p({tail}u);\n    let chunk = p({tail + 1}u);\n"
+                f"    let oo = o % nout;\n    let j0 = (o / nout) * chunk;\n"
+                f"    let j1 = min(R, j0 + chunk);")
+    else:
+        span = "let oo = o;\n    let j0 = 0u;\n    let j1 = R;"
+    if kahan:
+        fold = (f"let t = {conv} - cmp;\n      let u = fence(acc + t);\n"
+                f"      cmp = kfix(u, (u - acc) - t);\n      acc = u;")
+        init = f"var cmp = {acc}(0.0);"
+        finish = "acc = acc - cmp;"
+    else:
+        fold, init, finish = f"acc = comb(acc, {conv});", "", ""
+    if T == 1:  # a team of one: no workgroup memory, no barrier
+        tree = "if (o < V) { y[o] = acc; }"
+        shared = ""
+    else:
+        shared = f"var<workgroup> part: array<{acc}, {WG}>;"
+        tree = f"""part[l] = acc;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s = s >> 1u) {{
-    if (l < s) {{ part[l] = comb(part[l], part[l + s]); }}
+  for (var s = {T // 2}u; s > 0u; s = s >> 1u) {{
+    if (q < s) {{ part[l] = comb(part[l], part[l + s * {step}u]); }}
     workgroupBarrier();
   }}
-  if (l == 0u && o < nout) {{ y[o] = part[0]; }}
-}}""")
-    return "\n".join(lines)
+  if (q == 0u && o < V) {{ y[o] = part[l]; }}"""
+    return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
+fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
+@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
+{load_fn("ld", "x0", d)}
+@group(0) @binding(2) var<storage, read_write> y: array<{acc}>;
+{shared}
+{helpers}
+{_kahan_fns(acc) if kahan else ""}
+fn comb(x: {acc}, y: {acc}) -> {acc} {{ return {comb}; }}
+@compute @workgroup_size({WG})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  {lanes}
+  let o = (wg.x + wg.y * nw.x) * {G}u + i;
+  let V = p(0u);
+  let R = p(1u);
+  var acc = {_identity(kind, acc)};
+  {init}
+  if (o < V) {{
+    {span}
+    {_decode("oo", ks, nk)}
+    let base = bitcast<i32>(p(2u)) + eoo;
+    for (var j = j0 + q; j < j1; j = j + {T}u) {{
+      {_decode("j", rs, nr)}
+      let e = u32(base + ej);
+      let v = {load};
+      {fold}
+    }}
+    {finish}
+  }}
+  {tree}
+}}"""
 
 
-def launch(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
-    """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min); the result has
-    the kept axes' shape and x's accumulator dtype (see ACCUMULATOR)."""
-    from ...._dtypes import BY_NAME
+class Plan(NamedTuple):
+    T: int          # invocations per output (or chunk)
+    columns: bool   # lanes G apart (neighbouring outputs are neighbouring invocations)
+    C: int          # chunks per output (1: one dispatch)
 
+
+def _pow2(n: int) -> int:
+    """The smallest power of two >= n (>= 1)."""
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
+         may_split: bool = True) -> Plan:
+    """How to lay out the reduction of ``nout`` outputs of ``R`` elements each (see the
+    module docstring): columns when the innermost kept axis is contiguous and long
+    enough to fill a warp's worth of neighbours and the reduced axes are not the
+    contiguous ones; else rows, with about 16 elements per invocation."""
+    inner = bool(rstrides) and abs(rstrides[-1]) == 1
+    columns = (not inner and bool(kstrides) and abs(kstrides[-1]) == 1
+               and kshape[-1] >= 16)
+    if columns:
+        G = min(WG, max(16, _pow2(nout)))
+        T = WG // G
+    else:
+        T = min(WG, _pow2(-(-R // PER_INVOCATION)))
+        G = WG // T
+    groups = -(-nout // G)
+    C = 1
+    if may_split and groups < TARGET:
+        # each chunk still gives every invocation >= PER_INVOCATION elements
+        most = R // (T * PER_INVOCATION)
+        C = min(-(-TARGET // groups), most, MAX_CHUNKS)
+        if C < 2:
+            C = 1
+    return Plan(T, columns, C)
+
+
+def _words(x: GPUArray, axes: tuple) -> tuple:
+    """(kept shape, R, kept shape/strides and reduced shape/strides after dropping
+    length-1 dimensions and merging evenly strided neighbours, parameter words)."""
+    kept = [k for k in range(x.ndim) if k not in axes]
+    out_shape = tuple(x.shape[k] for k in kept)
+    kshape, (kstrides,) = _collapse(out_shape, [tuple(x.strides[k] for k in kept)])
+    red = tuple(x.shape[k] for k in axes)
+    rshape, (rstrides,) = _collapse(red, [tuple(x.strides[k] for k in axes)])
+    words = [x.offset & 0xFFFFFFFF, *kshape, *[s & 0xFFFFFFFF for s in kstrides],
+             *rshape, *[s & 0xFFFFFFFF for s in rstrides]]
+    return out_shape, math.prod(red), kshape, kstrides, rshape, rstrides, words
+
+
+def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, may_split: bool) -> GPUArray:
     d = x.dtype
     acc_dtype = BY_NAME[ACCUMULATOR.get(d.name, d.name)]
     acc = ctype(acc_dtype)
-    kept_axes = [k for k in range(x.ndim) if k not in axes]
-    out_shape = tuple(x.shape[k] for k in kept_axes)
+    out_shape, R, kshape, kstrides, rshape, rstrides, words = _words(x, axes)
     result = new(rt, out_shape, acc_dtype)
     nout = result.size
     if nout == 0:
         return result
-    kshape, (kstrides,) = _collapse(out_shape, [tuple(x.strides[k] for k in kept_axes)])
-    rshape0 = tuple(x.shape[k] for k in axes)
-    rshape, (rstrides,) = _collapse(rshape0, [tuple(x.strides[k] for k in axes)])
-    R = math.prod(rshape0)
+    T, columns, C = plan(nout, R, kshape, kstrides, rstrides, may_split)
     nk, nr = len(kshape), len(rshape)
-    params = [nout, R, x.offset & 0xFFFFFFFF, *kshape, *[s & 0xFFFFFFFF for s in kstrides],
-              *rshape, *[s & 0xFFFFFFFF for s in rstrides]]
-    key = ("reduce", kind, d.name, nk, nr)
-    rt.dispatch(key, lambda: source(kind, d, acc, nk, nr),
-                [x.storage.block, result.storage.block], params, nout)
-    return result
+    kahan = kind == "sum" and acc[0] in "fv"   # f32, f64, vec2<f32>, vec2<f64>
+    G = WG // T
+    if C == 1:
+        rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, False),
+                    lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan),
+                    [x.storage.block, result.storage.block], [nout, R, *words],
+                    -(-nout // G))
+        return result
+    chunk = -(-R // C)
+    C = -(-R // chunk)
+    part = new(rt, (C, *out_shape), acc_dtype)
+    rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, True),
+                lambda: source(kind, d, acc, nk, nr, T, columns, True, kahan),
+                [x.storage.block, part.storage.block],
+                [nout * C, R, *words, nout, chunk], -(-nout * C // G))
+    return _reduce(rt, kind, part, (0,), False)
+
+
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
+    """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min; complex x: sum or
+    prod); the result has the kept axes' shape and x's accumulator dtype (see
+    ACCUMULATOR)."""
+    return _reduce(rt, kind, x, tuple(axes), True)
