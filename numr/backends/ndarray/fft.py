@@ -37,15 +37,24 @@ def build(c) -> dict:
         r = c.arr(r)
         return r if r.dtype == d else r.astype(d)
 
+    def nonempty(a, axes):
+        """``a`` with each empty transformed axis given one zero: the same transform
+        once padded to ``n`` (zeros either way). NumPy 2.4's irfft returns uninitialised
+        memory for an empty axis padded to ``n``."""
+        if all(a.shape[ax] for ax in axes):
+            return a
+        shape = tuple(1 if k in axes and not m else m for k, m in enumerate(a.shape))
+        return c.xp.zeros(shape, dtype=a.dtype)
+
     def one_axis(f, result):
         def op(a, n, axis, norm):
-            return out(f(a, n=n, axis=axis, norm=norm), result(a.dtype))
+            return out(f(nonempty(a, (axis,)), n=n, axis=axis, norm=norm), result(a.dtype))
         return op
 
     def many_axes(f, result):
         def op(a, s, axes, norm):
             s, axes = increasing(s, axes)
-            return out(f(a, s=s, axes=axes, norm=norm), result(a.dtype))
+            return out(f(nonempty(a, axes), s=s, axes=axes, norm=norm), result(a.dtype))
         return op
 
     def increasing(s, axes):
@@ -59,6 +68,7 @@ def build(c) -> dict:
     # irfftn size the output wrongly when ``axes`` is not in increasing order. The norm
     # factors of the two parts multiply to the whole transform's.
     def rfftn(a, s, axes, norm):
+        a = nonempty(a, axes)
         r = fft.rfft(a, n=s[-1], axis=axes[-1], norm=norm)
         if len(axes) > 1:
             r = fft.fftn(r, *increasing(s[:-1], axes[:-1]), norm=norm)
@@ -66,6 +76,7 @@ def build(c) -> dict:
 
     def irfftn(a, s, axes, norm):
         result = real_of(a.dtype)
+        a = nonempty(a, axes)
         if len(axes) > 1:
             a = fft.ifftn(a, *increasing(s[:-1], axes[:-1]), norm=norm)
         return out(fft.irfft(a, n=s[-1], axis=axes[-1], norm=norm), result)
