@@ -61,7 +61,7 @@ _REAL_UNARY = ("exp", "expm1", "log", "log1p", "sin", "cos", "sinh", "cosh", "ta
 _CONSTS = {
     "f32": {"K_NAN": "bitcast<f32>(0x7fc00000u)", "K_INF": "bitcast<f32>(0x7f800000u)",
             "K_EXPMAX": "f32(88.0)", "K_BIG": "f32(1e18)", "K_TINY": "f32(1e-18)",
-            "K_UP": "64", "K_ATAN_N": "7u",
+            "K_UP": "60", "K_ATAN_N": "7u",
             "K_U": "u32", "K_ABS": "0x7fffffffu", "K_EXPO": "0x7f800000u", "K_SIGN": "0x80000000u"},
     "f64": {"K_NAN": "bitcast<f64>(0x7ff8000000000000lu)",
             "K_INF": "bitcast<f64>(0x7ff0000000000000lu)",
