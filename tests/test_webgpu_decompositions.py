@@ -166,3 +166,22 @@ def test_eig_real_structure(device):
     np.testing.assert_allclose(a @ vn, vn * wn, atol=1e-12)
     w = to_np(linalg.eigvals(arr(np.eye(3, dtype="float32"), device)))
     assert_array(arr(w, "cpu"), np.ones(3, "complex64"))
+
+
+def test_split_over_dispatches(device):
+    # Sizes whose steps (and Jacobi sweeps) need several dispatches on lavapipe, which
+    # stops an invocation after 65535 loop iterations.
+    a = rand((130, 130), "float32")
+    s = to_np(linalg.svdvals(arr(a, device)))
+    np.testing.assert_allclose(s, np.linalg.svd(a.astype("float64"), compute_uv=False), rtol=1e-3,
+                               atol=1e-3)
+    h = a + a.T
+    w = to_np(linalg.eigvalsh(arr(h, device)))
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(h.astype("float64")), atol=1e-3)
+    g = rand((250, 250)) + 20 * np.eye(250)
+    assert_array(linalg.solve(arr(g, device), arr(np.ones(250), device)),
+                 np.linalg.solve(g, np.ones(250)), rtol=1e-9, atol=1e-12)
+    e = rand((90, 90))
+    w, v = linalg.eig(arr(e, device))
+    wn, vn = to_np(w), to_np(v)
+    np.testing.assert_allclose(e @ vn, vn * wn, atol=1e-10)

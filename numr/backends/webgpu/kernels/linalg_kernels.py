@@ -486,7 +486,7 @@ def eigh_source(d: DType, vectors: bool, stage: str) -> str:
     w base (real), V out base (S)."""
     cplx = d.kind == "complex"
     src = prelude(d, 1, extra=_jacobi_extra(cplx) + _BEFORE) + "\n"
-    src += "const MAXSWEEPS: u32 = 60u;\n" + _MAIN + """  let n = p(1u);
+    src += _MAIN + """  let n = p(1u);
   let N2 = n + (n & 1u); let NP = N2 / 2u; let NR = N2 - 1u;
   let A0 = p(2u) + b * n * n;
   let A = p(3u) + b * n * n;
@@ -561,7 +561,7 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
     cplx = d.kind == "complex"
     extra = _jacobi_extra(cplx) + _BEFORE + "var<workgroup> wneed: u32;\n"
     src = prelude(d, 1, extra=extra) + "\n"
-    src += "const MAXSWEEPS: u32 = 60u;\n" + _MAIN + """  let m = p(1u); let n = p(2u);
+    src += _MAIN + """  let m = p(1u); let n = p(2u);
   let tr = m < n;
   let mp = max(m, n); let np = min(m, n);
   let full = p(10u) == 1u;
