@@ -33,17 +33,19 @@ class _Helpers:
     """The runtime, seen by map.launch, with complex helper functions appended to each
     kernel it compiles (the expression, in the pipeline key, says which are needed)."""
 
-    __slots__ = ("rt", "rtype", "plans")
+    __slots__ = ("rt", "rtype", "wide", "plans")
 
-    def __init__(self, rt: Any, rtype: str):
+    def __init__(self, rt: Any, rtype: str, wide: bool):
         self.rt = rt
         self.rtype = rtype
+        self.wide = wide  # the device holds float64: complex64 helpers may use it
         self.plans: dict = {}  # launch plans of complex kernels, apart from the core's
 
     def pipeline(self, key: Any, source, n: int) -> Any:
         expr = key[2]
-        return self.rt.pipeline(("complex", self.rtype) + tuple(key),
-                                lambda: source() + "\n" + cx.helpers(expr, self.rtype), n)
+        return self.rt.pipeline(
+            ("complex", self.rtype) + tuple(key),
+            lambda: source() + "\n" + cx.helpers(expr, self.rtype, self.wide), n)
 
     def alloc(self, nbytes: int) -> Any:
         return self.rt.alloc(nbytes)
@@ -68,7 +70,8 @@ def _parts(v: Any) -> tuple[float, float]:
 def register(ctx) -> None:
     """Wrap ctx.ops so complex dtypes are computed here."""
     rt, ops = ctx.rt, ctx.ops
-    wrapped = {"f32": _Helpers(rt, "f32"), "f64": _Helpers(rt, "f64")}
+    wide = dt.float64 in ctx.held
+    wrapped = {"f32": _Helpers(rt, "f32", wide), "f64": _Helpers(rt, "f64", wide)}
 
     def launch(name: str, expr: str, operands, out: dt.DType, shape: tuple,
                rtype: str, into: GPUArray | None = None) -> GPUArray:
@@ -175,7 +178,7 @@ def register(ctx) -> None:
         # complex -> bool: nonzero where either part is (NumPy); -> real: the real part
         # (numr refuses that cast above the backend, NumPy keeps the real part).
         if dtype.kind == "bool":
-            e = "(a.x != 0.0 || a.y != 0.0)"
+            e = "!(a.x == 0.0 && a.y == 0.0)"  # Note: NaN != 0 is false on some drivers
         else:
             e = convert(_real_of(src), dtype, "a.x")
         return launch("astype", e, ((a, src),), dtype, a.shape, _rtype(src))

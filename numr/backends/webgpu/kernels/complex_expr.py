@@ -109,12 +109,18 @@ _HELPERS = {
   let r = z.x / z.y; let d = z.y + z.x * r;
   return C(r / d, T(-1.0) / d);
 }""",
-    # z / |z|, scaled first so that |z| neither overflows nor underflows.
+    # z / |z|, scaled first so that |z| neither overflows nor underflows; with an
+    # infinite part, NumPy's answer (the unit along that axis, NaN if both are).
     "csign_C": """fn csign_C(z: C) -> C {
+  let ix = kisinf_T(z.x); let iy = kisinf_T(z.y);
+  if (ix || iy) {
+    if (ix && iy) { return C(K_NAN, K_NAN); }
+    if (ix) { return C(select(T(-1.0), T(1.0), z.x > T(0.0)), T(0.0)); }
+    return C(T(0.0), select(T(-1.0), T(1.0), z.y > T(0.0)));
+  }
   if (kisnan_T(z.x) || kisnan_T(z.y)) { return C(K_NAN, K_NAN); }
   let m = max(abs(z.x), abs(z.y));
   if (m == T(0.0)) { return C(T(0.0), T(0.0)); }
-  if (kisinf_T(m)) { return C(z.x / khypot_T(z.x, z.y), z.y / khypot_T(z.x, z.y)); }
   let s = z / m;
   return s / khypot_T(s.x, s.y);
 }""",
@@ -188,14 +194,18 @@ _HELPERS = {
     # log(|z|) loses its digits; rescaled where |z| would overflow or underflow.
     "klogabs_T": """fn klogabs_T(x: T, y: T) -> T {
   let a = max(abs(x), abs(y)); let b = min(abs(x), abs(y));
-  if (a >= T(0.5) && a <= T(2.0)) {
-    return T(0.5) * r_log1p_T((a - T(1.0)) * (a + T(1.0)) + b * b);
-  }
+  if (a >= T(0.5) && a <= T(2.0)) { return T(0.5) * r_log1p_T(kunit_T(a, b)); }
   if (a > K_BIG) { return r_log_T(khypot_T(T(0.5) * a, T(0.5) * b)) + T(0.69314718055994530942); }
   if (a < K_TINY) {
     return r_log_T(khypot_T(ldexp(a, K_UP), ldexp(b, K_UP))) - T(K_UP) * T(0.69314718055994530942);
   }
   return r_log_T(khypot_T(a, b));
+}""",
+    # a^2 + b^2 - 1 for a in [0.5, 2], b <= a, as (a - 1)(a + 1) + b^2 (a - 1 is exact);
+    # K_WIDE, where the device has it, a wider type holding both products exactly.
+    "kunit_T": """fn kunit_T(a: T, b: T) -> T {
+  let am1 = a - T(1.0);
+  return T(K_WIDE(am1) * (K_WIDE(a) + K_WIDE(1.0)) + K_WIDE(b) * K_WIDE(b));
 }""",
     "clog_C": """fn clog_C(z: C) -> C {
   let x = z.x; let y = z.y;
@@ -397,8 +407,10 @@ def _suffix(rt: str) -> str:
     return {"f32": "c64", "f64": "c128"}[rt]
 
 
-def _specialise(text: str, rt: str) -> str:
-    """Generic text -> WGSL for real type ``rt``: C, _C, T, _T and the K_ constants."""
+def _specialise(text: str, rt: str, wide: bool = False) -> str:
+    """Generic text -> WGSL for real type ``rt``: C, _C, T, _T and the K_ constants;
+    ``wide``: float32 helpers may compute in f64 (K_WIDE)."""
+    text = text.replace("K_WIDE", "f64" if wide and rt == "f32" else rt)
     text = _C_NAME.sub(lambda m: f"{m.group(1)}_{_suffix(rt)}", text)
     text = re.sub(r"\bC\b", f"vec2<{rt}>", text)
     for k, v in _CONSTS[rt].items():
@@ -423,7 +435,7 @@ def _real_wrapper(op: str, rt: str) -> str:
     return f"fn r_{op}_{rt}(a: {rt}) -> {rt} {{ return {body}; }}"
 
 
-def _closure(code: str, rt: str) -> tuple[dict, set]:
+def _closure(code: str, rt: str, wide: bool = False) -> tuple[dict, set]:
     """The complex/own helpers ``code`` needs (name -> WGSL) and the real ops it calls."""
     sfx = (_suffix(rt), rt)
     done: dict[str, str] = {}
@@ -440,7 +452,7 @@ def _closure(code: str, rt: str) -> tuple[dict, set]:
                     continue
                 base = w[: -len(sfx[1])] + "T"
             if base in _HELPERS and base not in done:
-                done[base] = _specialise(_HELPERS[base], rt)
+                done[base] = _specialise(_HELPERS[base], rt, wide)
                 visit(done[base])
 
     visit(code)
@@ -452,10 +464,10 @@ def real_ops(expr: str, rt: str) -> set:
     return _closure(expr, rt)[1]
 
 
-def helpers(expr: str, rt: str) -> str:
+def helpers(expr: str, rt: str, wide: bool = False) -> str:
     """Every WGSL function ``expr`` calls: complex helpers, real wrappers, and the
-    helpers of expressions.py those use."""
-    done, real = _closure(expr, rt)
+    helpers of expressions.py those use. ``wide``: the device computes in f64 too."""
+    done, real = _closure(expr, rt, wide)
     text = "\n".join(list(done.values()) + [_real_wrapper(op, rt) for op in sorted(real)])
     own = ex.helpers(text + "\n" + expr, rt)
     return "\n".join(t for t in (text, own) if t)
