@@ -413,8 +413,10 @@ def register(ctx) -> None:
         (u, s, vh), buf = svd("pinv", a, True, False)
         tol, toff, tstride = tolerance(rtol, batch, real(d))
         out = new(rt, shape, d)
-        run(("pinv", d.name), lambda: K.pinv_source(d), [buf, tol], out,
-            [m, n, 0, s.offset, vh.offset, toff, tstride], nb)
+        per = max(1, BUDGET * WG // (k + 1))  # elements per dispatch: k iterations each
+        for e0 in range(0, n * m, per):
+            run(("pinv", d.name), lambda: K.pinv_source(d), [buf, tol], out,
+                [m, n, 0, s.offset, vh.offset, toff, tstride], nb, (e0, min(n * m, e0 + per)))
         return back(out, d0)
 
     def linalg_matrix_rank(a, rtol):

@@ -700,11 +700,12 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
 
 def pinv_source(d: DType) -> str:
     """x0: the reduced SVD's buffer, x1: rtol (real); y: the result (n x m).
-    params: nb, m, n, U base (S), S base (real), Vh base (S), rtol offset, rtol stride."""
+    params: nb, m, n, U base (S), S base (real), Vh base (S), rtol offset, rtol stride;
+    the elements p(20)..p(21) of each result."""
     return prelude(d, 2) + "\n" + _MAIN + """  let m = p(1u); let n = p(2u); let k = min(m, n);
   let U = p(3u) + b * m * k; let SV = p(4u) + b * k; let VH = p(5u) + b * k * n;
   let tol = x1[p(6u) + b * p(7u)] * x0[SV];
-  for (var e = l; e < n * m; e += WG) {
+  for (var e = p(20u) + l; e < p(21u); e += WG) {
     let i = e / m; let j = e % m;
     var acc = mk(T(0.0));
     for (var q = 0u; q < k; q++) {
