@@ -44,13 +44,15 @@ FLOAT_UNARY = {
     "log2": "log2_T(a)", "log10": "log10_T(a)",
     "isfinite": "!isinf_T(a) && !isnan_T(a)", "isinf": "isinf_T(a)", "isnan": "isnan_T(a)",
     "negative": "-a", "reciprocal": "T(1.0) / a",
-    "sign": "select(select(a, T(-1.0), a < T(0.0)), T(1.0), a > T(0.0))",
+    # NumPy: sign(-0.0) is +0.0, sign(nan) nan.
+    "sign": "select(select(select(a, T(0.0), a == T(0.0)), T(-1.0), a < T(0.0)), T(1.0), a > T(0.0))",
     "signbit": "signbit_T(a)", "square": "a * a", "sqrt": "sqrt(a)",
 }
+# Note: float != is written !(a == b): naga emits an ordered not-equal, false for NaN.
 FLOAT_BINARY = {
     "add": "a + b", "subtract": "a - b", "multiply": "a * b", "divide": "a / b",
     "atan2": "atan2_T(a, b)", "copysign": "copysign_T(a, b)",
-    "equal": "a == b", "not_equal": "a != b", "less": "a < b", "less_equal": "a <= b",
+    "equal": "a == b", "not_equal": "!(a == b)", "less": "a < b", "less_equal": "a <= b",
     "greater": "a > b", "greater_equal": "a >= b",
     "floor_divide": "floor_divide_T(a, b)", "remainder": "remainder_T(a, b)",
     "hypot": "hypot_T(a, b)", "logaddexp": "logaddexp_T(a, b)",
@@ -463,13 +465,35 @@ fn expdw_T(a: T) -> vec2<T> {
   let s = two_sum_T(m, lg.x);
   return s.x + (s.y + lg.y);
 }""",
-    # NumPy's float remainder/floor_divide (npy_divmod), with WGSL's % as fmod.
-    # Note: WGSL defines float % as x - y * trunc(x / y), which loses digits once
-    # |x / y| exceeds 2**24 (f32); exact fmod is a later session's work.
+    # C's fmod, exact (WGSL's x % y is x - y * trunc(x / y), which loses digits once
+    # x / y is large): the integer mantissas' remainder, mx 2^(ex - ey) mod my, by
+    # long division a few bits at a time. Finite x, finite y != 0.
+    "fmod_T": """fn fmod_T(x: T, y: T) -> T {
+  let ax = abs(x);
+  let ay = abs(y);
+  if (ax < ay) { return x; }
+  let bx = bitcast<U>(ax);
+  let by = bitcast<U>(ay);
+  let ex = i32(bx >> MANT_BITS);
+  let ey = i32(by >> MANT_BITS);
+  let mx = select(bx & MANT, (bx & MANT) | IMPLICIT, ex > 0);
+  let my = select(by & MANT, (by & MANT) | IMPLICIT, ey > 0);
+  var n = max(ex, 1) - max(ey, 1);
+  var r = mx % my;
+  loop {
+    if (n <= 0) { break; }
+    let k = min(n, CHUNK);
+    r = (r << u32(k)) % my;
+    n = n - k;
+  }
+  return copysign_T(scale_T(T(r), max(ey, 1) - BIAS - i32(MANT_BITS)), x);
+}""",
+    # NumPy's float remainder/floor_divide (npy_divmod) over the exact fmod.
     "remainder_T": """fn remainder_T(x: T, y: T) -> T {
-  var m = x % y;
-  if (isinf_T(y) && !isinf_T(x) && !isnan_T(x)) { m = x; }
-  if (m != T(0.0)) { if ((y < T(0.0)) != (m < T(0.0))) { m = m + y; } }
+  if (isnan_T(x) || isnan_T(y) || isinf_T(x) || y == T(0.0)) { return nan_T(); }
+  var m = x;
+  if (!isinf_T(y)) { m = fmod_T(x, y); }
+  if (!(m == T(0.0))) { if ((y < T(0.0)) != (m < T(0.0))) { m = m + y; } }
   else { m = copysign_T(T(0.0), y); }
   return m;
 }""",
@@ -477,9 +501,9 @@ fn expdw_T(a: T) -> vec2<T> {
   if (y == T(0.0) || isinf_T(x) || isinf_T(y) || isnan_T(x) || isnan_T(y)) {
     return select(floor(x / y), x / y, isinf_T(x) != isinf_T(y));
   }
-  let m = x % y;
+  let m = fmod_T(x, y);
   var d = (x - m) / y;
-  if (m != T(0.0) && ((y < T(0.0)) != (m < T(0.0)))) { d = d - T(1.0); }
+  if (!(m == T(0.0)) && ((y < T(0.0)) != (m < T(0.0)))) { d = d - T(1.0); }
   if (d == T(0.0)) { return copysign_T(T(0.0), x / y); }
   var f = floor(d);
   if (d - f > T(0.5)) { f = f + T(1.0); }
@@ -732,9 +756,12 @@ def _consts(ct: str) -> dict:
     f64 = ct == "f64"
     c = {"U": "u64", "ABS": "0x7fffffffffffffffu", "EXPO": "0x7ff0000000000000u",
          "SIGN": "0x8000000000000000u", "FENCE": "0x7ff4000000000001u",
-         "SPLIT": "0xfffffffff8000000u"} if f64 else \
+         "SPLIT": "0xfffffffff8000000u", "MANT": "0xfffffffffffffu",
+         "IMPLICIT": "0x10000000000000u", "MANT_BITS": "52u", "BIAS": "1023",
+         "CHUNK": "11"} if f64 else \
         {"U": "u32", "ABS": "0x7fffffffu", "EXPO": "0x7f800000u", "SIGN": "0x80000000u",
-         "FENCE": "0x7fa00001u", "SPLIT": "0xfffff000u"}
+         "FENCE": "0x7fa00001u", "SPLIT": "0xfffff000u", "MANT": "0x7fffffu",
+         "IMPLICIT": "0x800000u", "MANT_BITS": "23u", "BIAS": "127", "CHUNK": "8"}
     if f64:  # naga spells 64-bit literals with an 'lu' suffix
         c = {k: v[:-1] + "lu" if v.startswith("0x") else v for k, v in c.items()}
     with localcontext() as ctx:
