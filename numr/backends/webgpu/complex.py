@@ -54,6 +54,11 @@ class _Helpers:
         self.rt.record(*args)
 
 
+# Complex ops whose WGSL is one expression calling no helper function.
+_INLINE = frozenset({"add", "subtract", "negative", "positive", "conj", "real", "imag",
+                     "equal", "not_equal", "round"})
+
+
 def _rtype(d: dt.DType) -> str:
     return "f64" if d is dt.complex128 else "f32"
 
@@ -133,6 +138,17 @@ def register(ctx) -> None:
                           result(name, d), shape, _rtype(d))
         op.__name__ = name
         return op
+
+    # Later groups build kernels from ctx.expr with ctx.launch (map.py's template, which
+    # knows no complex helpers): give them the complex ops that need none.
+    core_expr = ctx.expr
+
+    def expr(name: str, d: dt.DType) -> str:
+        if d.kind == "complex" and name in _INLINE:
+            return cx.expression(name, _rtype(d), ("a", "b"))
+        return core_expr(name, d)
+
+    ctx.expr = expr
 
     for name in UNARY:
         if name in cx.EXPRESSIONS:
