@@ -20,6 +20,7 @@ SHAPES = [
     ((3000, 300), 0),       # columns (kept axis innermost)
     ((40000, 20), 0),       # few long columns: split + merge in the column layout
     ((50000, 3), 0),        # columns too short for the column layout
+    ((30000, 12), 0),       # short columns: the column layout with idle lanes
     ((200_003,), None),     # a full reduction
     ((6, 7, 8, 9), (0, 2)),  # reduced axes not adjacent
     ((6, 7, 8, 9), (1, 3)),

@@ -222,14 +222,15 @@ def _pow2(n: int) -> int:
 def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
          may_split: bool = True) -> Plan:
     """How to lay out the reduction of ``nout`` outputs of ``R`` elements each (see the
-    module docstring): columns when the innermost kept axis is contiguous and long
-    enough to fill a warp's worth of neighbours and the reduced axes are not the
-    contiguous ones; else rows, with about 16 elements per invocation."""
+    module docstring): columns when the innermost kept axis is contiguous, at least 8
+    long (8 neighbouring 4-byte loads fill a 32-byte memory sector; shorter, the rows'
+    stride down the column wastes less) and the reduced axes are not the contiguous
+    ones; else rows, with about 16 elements per invocation."""
     inner = bool(rstrides) and abs(rstrides[-1]) == 1
     columns = (not inner and bool(kstrides) and abs(kstrides[-1]) == 1
-               and kshape[-1] >= 16)
+               and kshape[-1] >= 8)
     if columns:
-        G = min(WG, max(16, _pow2(nout)))
+        G = min(WG, max(8, _pow2(nout)))
         T = WG // G
     else:
         T = min(WG, _pow2(-(-R // PER_INVOCATION)))
