@@ -33,7 +33,6 @@ import numpy as np
 from ... import _dtypes as dt
 from .array import GPUArray, c_strides, new
 from .kernels import linalg_kernels as K
-from .kernels import map as M
 
 
 BUDGET = 20000      # loop iterations per invocation in one dispatch (llvmpipe stops at 65535)
@@ -134,10 +133,6 @@ def register(ctx) -> None:
         return ctx.launch(rt, "linalg_eye", e, ((max(cols, 1), dt.uint32),
                                                 (max(rows, 1), dt.uint32)), d,
                           tuple(batch) + (rows, cols))
-
-    def check_float(name: str, d: dt.DType) -> None:
-        if d.kind not in ("float", "complex"):
-            raise TypeError(f"{name}: dtype {d} is not floating-point")
 
     # -- cholesky ----------------------------------------------------------------------
 
