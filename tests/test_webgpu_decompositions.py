@@ -149,6 +149,11 @@ def test_singular_and_nonfinite(device):
             f(arr(bad, device))
     with pytest.raises(linalg.LinAlgError, match="eig"):
         linalg.eig(arr(np.array([[np.inf, 0.0], [0.0, 1.0]]), device))
+    # NaN is no singularity (LAPACK keeps a NaN pivot): NaN results, no error
+    nan = arr(bad, device)
+    assert np.isnan(float(linalg.det(nan))) and np.isnan(float(linalg.slogdet(nan)[1]))
+    assert np.isnan(to_np(linalg.inv(nan))).any()
+    assert np.isnan(to_np(linalg.solve(nan, arr(np.ones(2), device)))).any()
     with pytest.raises(linalg.LinAlgError, match="cholesky"):
         linalg.cholesky(arr(np.array([[1.0, 2.0], [2.0, 1.0]]), device))
     with pytest.raises(linalg.LinAlgError, match="solve.*singular"):

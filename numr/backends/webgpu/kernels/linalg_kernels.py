@@ -125,6 +125,15 @@ def prelude(d: DType, inputs: int, out: str = "T", extra: str = "") -> str:
     u, absm, expo = _BITS[t]
     lines.append(f"fn isnan_T(x: T) -> bool {{ return (bitcast<{u}>(x) & {absm}) > {expo}; }}")
     lines.append(f"fn isinf_T(x: T) -> bool {{ return (bitcast<{u}>(x) & {absm}) == {expo}; }}")
+    # Note: naga's != is an ordered comparison (false for NaN): nz() is "not zero" with
+    # NaN counted as not zero, and bigger() orders NaN above every number (LAPACK's
+    # pivot search keeps a NaN it meets first; here a NaN pivot is taken too).
+    lines.append("fn nz(x: T) -> bool { return isnan_T(x) || x < T(0.0) || x > T(0.0); }")
+    lines.append("""fn bigger(v: T, i: u32, w: T, j: u32) -> bool {
+  let a = isnan_T(v); let b = isnan_T(w);
+  if (a || b) { return a && (!b || i < j); }
+  return v > w || (v == w && i < j);
+}""")
     lines.append(_log(t))
     lines.append(f"fn neg_inf() -> T {{ return {_LIMITS[t][0]}; }}")
     lines.append(f"var<workgroup> wv: array<T, {WG}>;\nvar<workgroup> wi: array<u32, {WG}>;")
@@ -152,8 +161,7 @@ _TREE_ARGMAX = """  wv[l] = best; wi[l] = bi;
   workgroupBarrier();
   for (var h = WG / 2u; h > 0u; h = h >> 1u) {
     if (l < h) {
-      let v = wv[l + h];
-      if (v > wv[l] || (v == wv[l] && wi[l + h] < wi[l])) { wv[l] = v; wi[l] = wi[l + h]; }
+      if (bigger(wv[l + h], wi[l + h], wv[l], wi[l])) { wv[l] = wv[l + h]; wi[l] = wi[l + h]; }
     }
     workgroupBarrier();
   }
@@ -189,10 +197,10 @@ def lu_source(d: DType, mode: str, stage: str) -> str:
                         "{ sy(X + e, mk(select(T(0.0), T(1.0), e / K == e % K))); }\n")
     elif stage == "fwd":
         body.append("""  for (var c = p(20u); c < p(21u); c++) {
-    var best = T(-1.0); var bi = c;
+    var best = T(-1.0); var bi = n;
     for (var r = c + l; r < n; r += WG) {
       let v = ab1(ly(L + r * n + c));
-      if (v > best) { best = v; bi = r; }
+      if (bigger(v, r, best, bi)) { best = v; bi = r; }
     }
 """ + _TREE_ARGMAX + """    let pr = wi[0];
     if (pr != c) {
@@ -206,7 +214,7 @@ def lu_source(d: DType, mode: str, stage: str) -> str:
     }
     storageBarrier();
     let u = ly(L + c * n + c);
-    let ok = ab1(u) != T(0.0);
+    let ok = nz(ab1(u));
     if (!ok && l == 0u) { y[ST + 1u] = T(1.0); }
     if (ok) {
       for (var r = c + 1u + l; r < n; r += WG) { sy(L + r * n + c, dv(ly(L + r * n + c), u)); }
@@ -338,7 +346,7 @@ def qr_source(d: DType, stage: str) -> str:
       let alpha = ly(W + j * n + j);
       var tau = mk(T(0.0));
       var scale = mk(T(0.0));
-      if (xn2 != T(0.0) || aq(alpha) != aq(mk(re(alpha)))) {
+      if (nz(xn2) || nz(aq(alpha) - aq(mk(re(alpha))))) {
         let an = sqrt(aq(alpha) + xn2);
         let beta = select(an, -an, re(alpha) >= T(0.0));
         tau = (mk(beta) - alpha) / beta;
@@ -806,7 +814,7 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
       let alpha = ly(H + (j + 1u) * n + j);
       var tau = mk(T(0.0));
       var scale = mk(T(0.0));
-      if (xn2 != T(0.0) || alpha.y != T(0.0)) {
+      if (nz(xn2) || nz(alpha.y)) {
         let an = sqrt(aq(alpha) + xn2);
         let beta = select(an, -an, alpha.x >= T(0.0));
         tau = (mk(beta) - alpha) / beta;
@@ -885,7 +893,7 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
           let a = ly(H + k * n + k); let bb = ly(H + (k + 1u) * n + k);
           let aa = ab(a);
           var c = T(0.0); var sn = mk(T(1.0));
-          if (aa != T(0.0)) {
+          if (nz(aa)) {
             let nrm = sqrt(aa * aa + aq(bb));
             c = aa / nrm;
             sn = mul(a / aa, cj(bb)) / nrm;
