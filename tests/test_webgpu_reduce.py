@@ -207,6 +207,19 @@ def test_views(dtype, device):
                 np.testing.assert_array_equal(s, np.sum(hv, axis=axis))
 
 
+def test_broadcast_views(device):
+    # stride-0 axes, kept or reduced
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = xp.asarray(h, device=device)
+    b, hb = xp.broadcast_to(x[:, :1], (3, 5000)), np.broadcast_to(h[:, :1], (3, 5000))
+    c, hc = xp.broadcast_to(x[None], (5000, 3, 4)), np.broadcast_to(h[None], (5000, 3, 4))
+    for v, hv, axes in [(b, hb, (None, 0, 1)), (c, hc, (None, 0, (0, 2), 1))]:
+        for axis in axes:
+            assert_array(xp.max(v, axis=axis), np.max(hv, axis=axis))
+            assert_array(xp.sum(v, axis=axis), np.sum(hv.astype(np.float64), axis=axis)
+                         .astype(np.float32))
+
+
 @pytest.mark.parametrize("shape,axis", [((3000, 10), 1), ((2000, 40), 0), ((100_001,), None),
                                         ((10, 30000), 1)])
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])

@@ -108,6 +108,19 @@ def _decode(var: str, shape_at: int, n: int) -> str:
     return "\n      ".join(out)
 
 
+def _walk(rs: int, nr: int, T: int) -> str:
+    """WGSL opening the loop of lane ``q`` over reduced indices ``j0 + q, j0 + q + T, ...
+    < j1``, with ``e`` the element read. One reduced dimension (or none) steps the
+    address; more are decoded from ``j`` each time."""
+    if nr > 1:
+        return (f"for (var j = j0 + q; j < j1; j = j + {T}u) {{\n      "
+                f"{_decode('j', rs, nr)}\n      let e = u32(base + ej);")
+    stride = f"bitcast<i32>(p({rs + 1}u))" if nr else "0"
+    return (f"let rstride = {stride};\n    var ej = base + i32(j0 + q) * rstride;\n"
+            f"    for (var j = j0 + q; j < j1; j = j + {T}u) {{\n"
+            f"      let e = u32(ej);\n      ej = ej + {T} * rstride;")
+
+
 def _kahan_fns(acc: str) -> str:
     """WGSL helpers of a Kahan step. ``fence(v)`` is ``v`` in a form no compiler sees
     through (it flips one NaN payload into another): lavapipe simplifies
@@ -196,9 +209,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     {span}
     {_decode("oo", ks, nk)}
     let base = bitcast<i32>(p(2u)) + eoo;
-    for (var j = j0 + q; j < j1; j = j + {T}u) {{
-      {_decode("j", rs, nr)}
-      let e = u32(base + ej);
+    {_walk(rs, nr, T)}
       let v = {load};
       {fold}
     }}
