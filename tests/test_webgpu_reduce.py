@@ -270,6 +270,9 @@ def test_plan_choices(device):
     # a full reduction: split over many workgroups, a team of 256 each
     p = R.plan(1, 1 << 24, (), (), (1,))
     assert p.T == 256 and p.C >= 256
+    # no invocation loops more than llvmpipe allows (65535), however many outputs
+    p = R.plan(1 << 20, 100_000, (1 << 20,), (1,), (1 << 20,))
+    assert p.columns and p.T == 1 and -(-100_000 // p.C) <= R.MAX_ITERATIONS
     # a merge stage never splits again
     assert R.plan(1, 512, (), (), (1,), may_split=False).C == 1
 

@@ -24,8 +24,12 @@ layout (:func:`plan`), so that neighbouring invocations read neighbouring elemen
 Few workgroups of long reductions (a full reduction, a sum over the rows of a short wide
 matrix) would leave a GPU's cores idle: then each output is split into ``C`` chunks, a
 first dispatch writes the chunk results as a (C, nout) array and a second one reduces
-that over its first axis with this same template (sums stay pairwise: the chunk sums
-are combined by a tree).
+that over its first axis with this same template (so chunk sums are combined with the
+same compensated sums and trees). Complex arrays take sum and prod (vec2 values).
+
+Note: lavapipe's compiler simplifies ``((a + t) - a) - t`` to 0, so the Kahan step passes
+its sum through ``fence`` (see :func:`_kahan_fns`); without it the compensation vanished
+and a float32 column of 20000 elements summed left to right was 1e-5 off.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ WG = 256
 TARGET = 512
 # Fewest elements one invocation reads in a chunk of a split reduction.
 PER_INVOCATION = 16
-MAX_CHUNKS = 1024
+MAX_CHUNKS = 1024   # most chunks per output (TARGET keeps it far lower)
+# Most loop iterations of one invocation (see plan); a merge reads <= MAX_CHUNKS.
+MAX_ITERATIONS = 32768
 
 # The unpacked dtype each dtype reduces into.
 ACCUMULATOR = {"bool": "uint32", "int8": "int32", "int16": "int32", "uint8": "uint32",
@@ -252,9 +258,11 @@ def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
         # each chunk still gives every invocation >= PER_INVOCATION elements
         most = R // (T * PER_INVOCATION)
         C = min(-(-TARGET // groups), most, MAX_CHUNKS)
-        if C < 2:
-            C = 1
-    return Plan(T, columns, C)
+    if may_split:
+        # llvmpipe (lavapipe) silently stops an invocation after 65535 loop iterations;
+        # with TARGET workgroups no buffer gets near that, but keep it a guarantee
+        C = max(C, -(-R // (T * MAX_ITERATIONS)))
+    return Plan(T, columns, C if C >= 2 else 1)
 
 
 def _words(x: GPUArray, axes: tuple) -> tuple:
