@@ -236,6 +236,17 @@ def test_python_scalars_and_broadcasting(d, device):
 
 
 @pytest.mark.parametrize("d", CDTYPES, ids=lambda d: d.name)
+def test_pow_edges(d, device):
+    need(device, d)
+    # NumPy's: 0 ** w is 0 where Re w > 0, else NaN; z ** 0 is 1; integer powers
+    zero = arr([0j, 0j, 0j, 0j, 2 - 1j, 1 + 1j, -1j], d, device)
+    w = arr([1.5 + 1.5j, 2, -2 + 1j, 1j, 0j, -3, 7], d, device)
+    h = to_np(zero).astype(np.complex128) ** to_np(w).astype(np.complex128)
+    check_close(to_np(xp.pow(zero, w)), h.astype(d.name), d)
+    check_close(to_np(zero ** 2), (to_np(zero).astype(np.complex128) ** 2).astype(d.name), d)
+
+
+@pytest.mark.parametrize("d", CDTYPES, ids=lambda d: d.name)
 def test_round(d, device):
     need(device, d)
     h = np.array([1.5 - 2.5j, 0.4 + 3.5j, -0.5 - 0.5j, 12.345 + 67.891j], d.name)
@@ -319,6 +330,8 @@ def test_setitem_and_joins(d, device):
     assert_array(x, h, dtype=d)
     y = arr(h[:2] * 1j, d, device)
     assert_array(xp.concat([x, y], axis=0), np.concatenate([h, h[:2] * 1j]), dtype=d)
+    assert_array(xp.tril(x, k=1), np.tril(h, 1), dtype=d)
+    assert_array(xp.roll(x, 1, axis=1), np.roll(h, 1, axis=1), dtype=d)
     assert_array(xp.stack([x, x], axis=1), np.stack([h, h], axis=1), dtype=d)
 
 

@@ -374,12 +374,12 @@ _HELPERS = {
   return C(kcopysign_T(r.x, z.x), kcopysign_T(r.y, z.y));
 }""",
     "catan_C": "fn catan_C(z: C) -> C { let w = catanh_C(C(-z.y, z.x)); return C(w.y, -w.x); }",
-    # NumPy's power: 1 for a zero exponent, 0 ** w by the sign of Re w, small integer
+    # NumPy's power: 1 for a zero exponent, 0 ** w = 0 for Re w > 0 (else NaN), small integer
     # exponents by repeated squaring, else exp(w log z).
     "cpow_C": """fn cpow_C(a: C, b: C) -> C {
   if (b.x == T(0.0) && b.y == T(0.0)) { return C(T(1.0), T(0.0)); }
   if (a.x == T(0.0) && a.y == T(0.0)) {
-    if (b.x > T(0.0) && b.y == T(0.0)) { return C(T(0.0), T(0.0)); }
+    if (b.x > T(0.0)) { return C(T(0.0), T(0.0)); }
     return C(K_NAN, K_NAN);
   }
   if (b.y == T(0.0) && abs(b.x) < T(100.0) && floor(b.x) == b.x) {
