@@ -6,8 +6,8 @@ written once for ``T`` = f32 / f64; :func:`helpers` pulls in the ones a kernel u
 
 Accuracy: WGSL's built-in transcendentals have loose guarantees (lavapipe's f32
 asin/acos are thousands of ULP off) and SPIR-V has none at all for f64, so numr computes
-exp, log, the inverse trigonometric functions, pow and (in f64) sin/cos/tan with its own
-formulas: range reduction, then polynomials. Where a result needs more than the type's
+exp, log, the trigonometric functions and their inverses, pow (and in f64 everything)
+with its own formulas: range reduction, then polynomials. Where a result needs more than the type's
 precision on the way (pow's log, log2/log10, log1p, trig argument reduction) numr
 carries unevaluated sums hi + lo (double-word arithmetic, with ``fence_T`` keeping
 drivers from simplifying the rounding errors away). The max ULP error of each function
@@ -19,7 +19,8 @@ calling them: exp, expm1, log, log1p, log2, log10, sin, cos, tan, asin, acos, at
 atan2, sinh, cosh, tanh, asinh, acosh, atanh, hypot, pow, logaddexp, copysign, isnan,
 isinf; and the double-word pieces two_sum, fast_two_sum, two_prod (vec2: hi, lo),
 logdd (log x as hi + lo), expdd (exp of hi + lo), sinr/cosr (sin/cos of r + e for
-|r| <= pi/4) and rempio2 (x = k pi/2 + r: vec3 r hi, r lo, k).
+|r| <= pi/4) and rempio2 (x = k pi/2 + r: vec3 r hi, r lo, k). Kernels of other
+modules can add helpers of their own with :func:`add_helpers`.
 """
 
 from __future__ import annotations
@@ -856,9 +857,9 @@ def helpers(code: str, ct: str) -> str:
         for w in set(_WORD.findall(text)):
             if w.endswith("_" + ct):
                 base = w[: -len(ct)] + "T"
-                text = typed.get(base) or table.get(base)
-                if text is not None and base not in done:
-                    body = _specialise(text, ct)
+                src = typed.get(base) or table.get(base)
+                if src is not None and base not in done:
+                    body = _specialise(src, ct)
                     for k, v in consts.items():
                         body = re.sub(rf"\b{k}\b", v, body)
                     done[base] = body
@@ -866,3 +867,13 @@ def helpers(code: str, ct: str) -> str:
 
     visit(code)
     return "\n".join(done.values())
+
+
+def add_helpers(texts: dict) -> None:
+    """Add float helpers (``name_T`` -> WGSL text written for T = f32 / f64, using the
+    constants of ``_consts``) that :func:`helpers` then finds by name like its own;
+    for kernels of other modules (complex functions over these real ones)."""
+    for name, text in texts.items():
+        if not name.endswith("_T"):
+            raise ValueError(f"helper names end in _T: {name!r}")
+        _FLOAT_HELPERS[name] = text
