@@ -174,13 +174,12 @@ _FLOAT_HELPERS = {
 }""",
 
     # -- log -------------------------------------------------------------------------------
-    # log(j / 64) as hi + lo for j = 45..91 (made from Decimal at import).
-    "logtab_T": "const LOGTAB_T = array<T, 94>(LOGTAB);\n"
-                "fn logtab_T(i: i32) -> vec2<T> { return vec2<T>(LOGTAB_T[2 * i], "
-                "LOGTAB_T[2 * i + 1]); }",
-    # log(x) as hi + lo, relative error about 2^-70 (f64) for finite x > 0:
-    # x = 2^e m (e ln2 in three parts, the first two exact times e), m in [0.707, 1.414]; c = j / 64 nearest m; log m = log c + 2 atanh(s),
-    # s = (m - c) / (m + c), |s| <= 2^-8, carried as hi + lo, its series in one word.
+    # log(x) as hi + lo, relative error about 2^-73 (f64), 2^-45 (f32), finite x > 0:
+    # x = 2^e m, m in [0.707, 1.414] (e ln2 in three parts, the first two exact times e);
+    # c = j / 8 nearest m, log c as hi + lo; log(m / c) = 2 atanh(s), s = (m - c) / (m + c),
+    # |s| <= 0.045, s as hi + lo and 2 atanh(s) = 2s + 2s z P(z), z = s^2, in double-word
+    # arithmetic (P's tail in one word). No table: a dynamically indexed const array is
+    # copied per invocation by some drivers (lavapipe: 4x slower).
     "logdd_T": """fn logdd_T(x: T) -> vec2<T> {
   var v = x;
   var e = 0;
@@ -189,22 +188,24 @@ _FLOAT_HELPERS = {
   var m = fr.fract * T(2.0);
   e = e + i32(fr.exp) - 1;
   if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
-  let j = i32(round(m * T(64.0)));
-  let c = T(j) * T(0.015625);
+  let j = i32(round(m * T(8.0)));
+  let c = T(j) * T(0.125);
+  LOGC_SELECT
   let num = m - c;
   let den = two_sum_T(m, c);
   let sh = num / den.x;
   let q = two_prod_T(sh, den.x);
   let sl = (((num - q.x) - q.y) - sh * den.y) / den.x;
-  let z = sh * sh;
-  let tail = sh * z * (T(0.66666666666666667) + z * (T(0.4) + z * (T(0.28571428571428571)
-             + z * T(0.22222222222222222))));
-  let t = logtab_T(j - 45);
+  let zz = two_prod_T(sh, sh);
+  let z = fast_two_sum_T(zz.x, zz.y + T(2.0) * sh * sl);
+  let p = fast_two_sum_T(THIRD, THIRD_LO + z.x * (ATANHQ));
+  let t = ddmul_T(vec2<T>(sh, sl), ddmul_T(z, p));
+  let lm = ddadd_T(vec2<T>(sh, sl), t);
   let ef = T(e);
-  let a = two_sum_T(ef * LN2_C1, t.x);
-  let b = two_sum_T(a.x, T(2.0) * sh);
+  let a = two_sum_T(ef * LN2_C1, lc.x);
+  let b = two_sum_T(a.x, T(2.0) * lm.x);
   let d = two_sum_T(b.x, ef * LOG_C2);
-  return fast_two_sum_T(d.x, (a.y + b.y + d.y) + ((ef * LOG_C3 + t.y) + (T(2.0) * sl + tail)));
+  return fast_two_sum_T(d.x, (a.y + b.y + d.y) + ((T(2.0) * lm.y + lc.y) + ef * LOG_C3));
 }""",
     # The result of log-like functions off the regular domain (0 < x < inf): NaN below 0
     # and for NaN, -inf at 0, +inf at +inf; ``regular`` says whether x is regular.
@@ -432,16 +433,12 @@ _FLOAT_HELPERS = {
     # exp(a) as hi + lo (about twice the type's precision): a = k ln2 + r with ln 2 in
     # three parts, r as hi + lo, e^r by its Taylor series (1/n! as hi + lo) evaluated
     # in double-word arithmetic.
-    "expdw_T": """const EXPC_T = array<T, 30>(EXPC);
-fn expdw_T(a: T) -> vec2<T> {
+    "expdw_T": """fn expdw_T(a: T) -> vec2<T> {
   let k = round(a * INV_LN2);
   let c = two_prod_T(k, LN2_C2);
   let r0 = two_sum_T(a - k * LN2_C1, -c.x);
   let r = two_sum_T(r0.x, r0.y - (c.y + k * LN2_C3));
-  var e = vec2<T>(EXPC_T[28], EXPC_T[29]);
-  for (var n = 13; n >= 0; n--) {
-    e = ddadd_T(ddmul_T(e, r), vec2<T>(EXPC_T[2 * n], EXPC_T[2 * n + 1]));
-  }
+  EXPDW_HORNER
   let ki = i32(k);
   return vec2<T>(scale_T(e.x, ki), scale_T(e.y, ki));
 }""",
@@ -703,6 +700,7 @@ _VALUES = {
     "INV_LN10": "0.434294481903251827651128918916605082294397",
     "ATAN_HALF": "0.463647609000806116214256231461214402028537",
     "ATAN_1_5": "0.982793723247329067985710611014666014496877",
+    "THIRD": "0.333333333333333333333333333333333333333333",
 }
 # Polynomial coefficients (see the helpers using them).
 _ASINQ = [0.16666666666666666591, 0.075000000000001180369, 0.044642857142551232713,
@@ -781,29 +779,33 @@ def _consts(ct: str) -> dict:
         c2 = _chop(ln2 - Decimal(c1), sig - 11)   # the log's: e * LOG_C2 exact too
         c["LOG_C2"] = _lit(c2, ct)
         c["LOG_C3"] = _lit(_chop(ln2 - Decimal(c1) - Decimal(c2), sig), ct)
-        expc = []
-        for n in range(15):                  # 1/n! as hi + lo
+        horner = []                          # e^r = sum r^n / n!, 1/n! as hi + lo
+        for n in range(14, -1, -1):
             v = 1 / Decimal(math.factorial(n))
             hi = _chop(v, sig)
-            expc += [hi, _chop(v - Decimal(hi), sig) if v != Decimal(hi) else 0.0]
-        c["EXPC"] = ", ".join(_lit(t, ct) for t in expc)
+            term = f"vec2<{ct}>({_lit(hi, ct)}, {_lit(_chop(v - Decimal(hi), sig), ct)})"
+            horner.append(f"var e = {term};" if n == 14 else
+                          f"e = ddadd_{ct}(ddmul_{ct}(e, r), {term});")
+        c["EXPDW_HORNER"] = "\n  ".join(horner)
         rest = Decimal(_VALUES["PIO2"])      # pi/2 in 3 short parts + 1 (rempio2_T)
         for k in range(1, 5):
             part = _chop(rest, (33 if f64 else 12) if k < 4 else sig)
             c[f"PIO2_{k}"] = _lit(part, ct)
             rest -= Decimal(part)
-        tab = []
-        for j in range(45, 92):              # log(j / 64) as hi + lo
-            v = (Decimal(j) / 64).ln()
-            hi = _chop(v, sig) if j != 64 else 0.0
-            tab += [hi, _chop(v - Decimal(hi), sig) if j != 64 else 0.0]
-        c["LOGTAB"] = ", ".join(_lit(t, ct) for t in tab)
+        pick = [f"var lc = vec2<{ct}>({ct}(0.0), {ct}(0.0));"]
+        for j in (6, 7, 9, 10, 11):         # log(j / 8) as hi + lo (logdd_T)
+            v = (Decimal(j) / 8).ln()
+            hi = _chop(v, sig)
+            pick.append(f"if (j == {j}) {{ lc = vec2<{ct}>({_lit(hi, ct)}, "
+                        f"{_lit(_chop(v - Decimal(hi), sig), ct)}); }}")
+        c["LOGC_SELECT"] = "\n  ".join(pick)
     fact = [1 / math.factorial(n) for n in range(2, 15)]
     c["EXPQ"] = _horner(fact, "r", ct)
     c["SINQ"] = _horner([(-1) ** (n + 1) / math.factorial(2 * n + 3) for n in range(9)], "z", ct)
     c["COSQ"] = _horner([(-1) ** n / math.factorial(2 * n + 4) for n in range(9)], "z", ct)
     c["ASINQ"] = _horner(_ASINQ, "z", ct)
     c["ATANQ"] = _horner(_ATANQ, "z", ct)
+    c["ATANHQ"] = _horner([1 / (2 * k + 5) for k in range(8)], "z.x", ct)  # (P - 1/3) / z
     if f64:
         c.update(EXP_HI=_lit(709.782712893384, ct), EXP_LO=_lit(-745.1332191019412, ct),
                  EXPM1_BIG=_lit(40.0, ct), EMAX="1023", EMIN="-1022",
