@@ -105,8 +105,12 @@ class Storage:
         self.rt = rt
 
     def __del__(self):
+        # Only a list append: __del__ runs wherever the last reference goes, which may be
+        # inside the runtime itself (a garbage collection in the middle of recording a
+        # dispatch) or on another thread (wgpu's poller). Pool bookkeeping that can
+        # flush or destroy buffers then waits for the next alloc (see Runtime.collect).
         try:
-            self.rt.release(self.block)
+            self.rt.released.append(self.block)
         except Exception:  # interpreter shutdown: the device goes with it
             pass
 
@@ -137,6 +141,7 @@ class Runtime:
         self._serial = 0
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
         self._free_bytes = 0
+        self.released: list[Block] = []             # freed by Storage.__del__, not pooled yet
         self._used: set[Block] = set()               # blocks the pending batch binds
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
         self._pipelines: dict[Any, tuple] = {}       # kernel key -> (pipeline, layout)
@@ -162,6 +167,8 @@ class Runtime:
 
     def alloc(self, nbytes: int) -> Storage:
         """A Storage of at least ``nbytes`` bytes (contents undefined)."""
+        if self.released:
+            self.collect()
         size = bucket(max(nbytes, 4))
         free = self._free.get(size)
         if free:
@@ -184,6 +191,12 @@ class Runtime:
         self._serial += 1
         self.stats["buffers_created"] += 1
         return Storage(Block(buffer, size, self._serial), self)
+
+    def collect(self) -> None:
+        """Pool the blocks that arrays gave back since the last call."""
+        released = self.released
+        while released:
+            self.release(released.pop())
 
     def release(self, block: Block) -> None:
         """Back to the pool. Reuse by later recorded dispatches is safe (WebGPU orders
@@ -211,6 +224,7 @@ class Runtime:
             del self._bind_groups[key]
 
     def pooled_bytes(self) -> int:
+        self.collect()
         return self._free_bytes
 
     # -- transfers ---------------------------------------------------------------------
