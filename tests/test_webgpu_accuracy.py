@@ -121,11 +121,11 @@ def _ulp_error(got, ref, dt):
     """Per element |got - ref| in units of the spacing of ref in dtype ``dt``, where the
     reference is finite and representable; elsewhere got must equal ref."""
     info = np.finfo(dt)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):   # signaling NaNs cast quietly
         ok = np.isfinite(ref) & (np.abs(ref) <= info.max)
-    sp = np.spacing(np.abs(ref[ok]).astype(dt)).astype(np.float64)
-    err = np.abs(got[ok].astype(np.float64) - ref[ok]) / sp
-    rest_got, rest_ref = got[~ok].astype(np.float64), ref[~ok]
+        sp = np.spacing(np.abs(ref[ok]).astype(dt)).astype(np.float64)
+        err = np.abs(got[ok].astype(np.float64) - ref[ok]) / sp
+        rest_got, rest_ref = got[~ok].astype(np.float64), ref[~ok]
     overflow = np.isfinite(rest_ref)  # finite in float64, beyond the dtype: inf
     rest_ref = np.where(overflow, np.sign(rest_ref) * np.inf, rest_ref)
     np.testing.assert_array_equal(rest_got, rest_ref)
@@ -235,3 +235,28 @@ def test_binary_special_cases(webgpu, name, dt):
     for i in range(a.size):   # one by one, so that a failure names its operands
         _same(got[i:i + 1], ref[i:i + 1], dt, BOUNDS[name][dt == "float64"],
               f"{name} {dt}({a[i]!r}, {b[i]!r})")
+
+
+# --- random bit patterns: every kind of value (NaN, inf, subnormal, huge) ------------
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_random_bit_patterns(webgpu, dt):
+    rng = np.random.default_rng(5)
+    ut = np.uint32 if dt == "float32" else np.uint64
+    x, y = (rng.integers(0, np.iinfo(ut).max, 4000, dtype=ut, endpoint=True).view(dt)
+            for _ in range(2))
+    for name in BOUNDS:
+        hosts = (x, y) if name in BINARY else (x,)
+        got = np.asarray(getattr(xp, name)(*(xp.asarray(h, device="webgpu:0")
+                                             for h in hosts)).to_device("cpu"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = _np(name)(*(h.astype(np.float64) for h in hosts))
+        if name == "logaddexp" and dt == "float64":
+            fin = np.isfinite(x) & np.isfinite(y)
+            ref[fin] = _logaddexp_exact(x[fin], y[fin])
+        err = _ulp_error(got, ref, dt)   # also: NaN/inf exactly where NumPy has them
+        assert err.max() <= BOUNDS[name][dt == "float64"], f"{name} {dt}: {err.max():.2f} ULP"
+        zero = ref == 0
+        np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(ref[zero]),
+                                      err_msg=name)
