@@ -157,8 +157,7 @@ def test_reductions_any_axes():
 ULP_BOUNDS = {"sin": 2, "cos": 2, "tan": 3, "exp": 1.5, "expm1": 3, "log": 1.5,
               "log1p": 3, "log2": 2.5, "log10": 2.5, "sqrt": 0.5, "sinh": 4, "cosh": 3.5,
               "tanh": 3, "asinh": 3, "acosh": 1, "atanh": 3.5, "reciprocal": 0.5,
-              # WGSL built-ins, not yet replaced (a gap): loose
-              "asin": 4000, "acos": 4000, "atan": 400}
+              "asin": 1, "acos": 1, "atan": 1}
 _DOMAIN = {"sin": (-100, 100), "cos": (-100, 100), "tan": (-1.5, 1.5), "exp": (-80, 80),
            "expm1": (-5, 5), "log": (1e-30, 1e30), "log1p": (-0.99, 100),
            "log2": (1e-30, 1e30), "log10": (1e-30, 1e30), "sqrt": (0, 1e30),

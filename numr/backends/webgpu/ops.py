@@ -60,8 +60,6 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     def expr(name: str, d: dt.DType) -> str:
         if d.kind == "complex":
             raise _gap(name, d, device, "complex arithmetic has no WGSL kernels yet")
-        if d is dt.float64 and name in ex.F64_GAPS:
-            raise _gap(name, d, device, "WGSL/SPIR-V has no float64 " + name)
         e = ex.expression(name, KIND[d.kind], ctype(d))
         if e is None:
             raise TypeError(f"{name}: dtype {d} is not supported on {device}")
@@ -103,16 +101,23 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     _pow = ops["pow"]
 
     def pow(a, b):
-        if type(b) is int and b < 0 and getattr(a, "dtype", None) is not None \
-                and a.dtype.kind in ("int", "uint"):
-            raise ValueError("pow: integers to negative integer powers are not allowed")
+        d = a.dtype if type(a) is GPUArray else b.dtype
+        if d.kind == "int":
+            # The standard leaves it undefined; numr raises on every device, as NumPy.
+            # An array exponent costs one word read back (an error check, as on CUDA).
+            negative = type(b) is int and b < 0
+            if type(b) is GPUArray and b.size:
+                below = launch(rt, "less", expr("less", d), ((b, d), (0, d)), dt.bool, b.shape)
+                negative = bool(scalar(ops["any"](below, None, False)))
+            if negative:
+                raise ValueError("pow: integers to negative integer powers are not allowed")
         return _pow(a, b)
 
     def round(a, decimals=0):
         d = a.dtype
         if decimals == 0 or d.kind != "float":
             if decimals < 0 and d.kind in ("int", "uint"):
-                raise _gap("round", d, device, "negative decimals of integers")
+                return _round_int(a, -decimals)
             return ops["trunc"](a) if d.kind != "float" else \
                 launch(rt, "round", expr("round", d), ((a, d),), d, a.shape)
         # NumPy's way: scale, round half to even, unscale.
@@ -120,6 +125,21 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         e = "round(a * b) / b" if decimals > 0 else "round(a / b) * b"
         return launch(rt, "round" + ("+" if decimals > 0 else "-"), e, ((a, d), (s, d)),
                       d, a.shape)
+
+    def _round_int(a, k: int):
+        """Integers to a multiple of 10**k, half to even (NumPy's rule), in the compute
+        type: floor division q, remainder r = a - q * b, then r > b - r (which cannot
+        overflow where 2 * r could) or a tie with q odd rounds up."""
+        d = a.dtype
+        m = 10 ** k
+        if m > np.iinfo(d.name).max:
+            return full(a.shape, 0, d)
+        t = ctype(d)
+        q = f"(a / b - select({t}(0), {t}(1), a % b < {t}(0)))"
+        r = f"(a - {q} * b)"
+        up = f"({r} > b - {r} || ({r} == b - {r} && ({q} & {t}(1)) != {t}(0)))"
+        return launch(rt, "round_int", f"({q} + select({t}(0), {t}(1), {up})) * b",
+                      ((a, d), (m, d)), d, a.shape)
 
     def clip(a, lo, hi):
         r = a
