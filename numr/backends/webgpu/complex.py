@@ -33,19 +33,17 @@ class _Helpers:
     """The runtime, seen by map.launch, with complex helper functions appended to each
     kernel it compiles (the expression, in the pipeline key, says which are needed)."""
 
-    __slots__ = ("rt", "rtype", "wide", "plans")
+    __slots__ = ("rt", "rtype", "plans")
 
-    def __init__(self, rt: Any, rtype: str, wide: bool):
+    def __init__(self, rt: Any, rtype: str):
         self.rt = rt
         self.rtype = rtype
-        self.wide = wide  # the device holds float64: complex64 helpers may use it
         self.plans: dict = {}  # launch plans of complex kernels, apart from the core's
 
     def pipeline(self, key: Any, source, n: int) -> Any:
         expr = key[2]
-        return self.rt.pipeline(
-            ("complex", self.rtype) + tuple(key),
-            lambda: source() + "\n" + cx.helpers(expr, self.rtype, self.wide), n)
+        return self.rt.pipeline(("complex", self.rtype) + tuple(key),
+                                lambda: source() + "\n" + cx.helpers(expr, self.rtype), n)
 
     def alloc(self, nbytes: int) -> Any:
         return self.rt.alloc(nbytes)
@@ -75,8 +73,7 @@ def _parts(v: Any) -> tuple[float, float]:
 def register(ctx) -> None:
     """Wrap ctx.ops so complex dtypes are computed here."""
     rt, ops = ctx.rt, ctx.ops
-    wide = dt.float64 in ctx.held
-    wrapped = {"f32": _Helpers(rt, "f32", wide), "f64": _Helpers(rt, "f64", wide)}
+    wrapped = {"f32": _Helpers(rt, "f32"), "f64": _Helpers(rt, "f64")}
 
     def launch(name: str, expr: str, operands, out: dt.DType, shape: tuple,
                rtype: str, into: GPUArray | None = None) -> GPUArray:

@@ -194,18 +194,21 @@ _HELPERS = {
     # log(|z|) loses its digits; rescaled where |z| would overflow or underflow.
     "klogabs_T": """fn klogabs_T(x: T, y: T) -> T {
   let a = max(abs(x), abs(y)); let b = min(abs(x), abs(y));
-  if (a >= T(0.5) && a <= T(2.0)) { return T(0.5) * r_log1p_T(kunit_T(a, b)); }
+  if (a >= T(0.5) && a <= T(2.0)) { return T(0.5) * r_log1p_T(ksumsq_T(T(-1.0), a, b)); }
   if (a > K_BIG) { return r_log_T(khypot_T(T(0.5) * a, T(0.5) * b)) + T(0.69314718055994530942); }
   if (a < K_TINY) {
     return r_log_T(khypot_T(ldexp(a, K_UP), ldexp(b, K_UP))) - T(K_UP) * T(0.69314718055994530942);
   }
   return r_log_T(khypot_T(a, b));
 }""",
-    # a^2 + b^2 - 1 for a in [0.5, 2], b <= a, as (a - 1)(a + 1) + b^2 (a - 1 is exact);
-    # K_WIDE, where the device has it, a wider type holding both products exactly.
-    "kunit_T": """fn kunit_T(a: T, b: T) -> T {
-  let am1 = a - T(1.0);
-  return T(K_WIDE(am1) * (K_WIDE(a) + K_WIDE(1.0)) + K_WIDE(b) * K_WIDE(b));
+    # c + a^2 + b^2 with the squares as exact double words (expressions.py's two_prod)
+    # and the big terms' rounding errors kept (two_sum): where they cancel (|z| near 1
+    # in log, 2x + x^2 + y^2 near 0 in log1p) the difference stays accurate.
+    "ksumsq_T": """fn ksumsq_T(c: T, a: T, b: T) -> T {
+  let pa = two_prod_T(a, a); let pb = two_prod_T(b, b);
+  let s = two_sum_T(c, pa.x);
+  let t = two_sum_T(s.x, pb.x);
+  return t.x + (((t.y + s.y) + pa.y) + pb.y);
 }""",
     "clog_C": """fn clog_C(z: C) -> C {
   let x = z.x; let y = z.y;
@@ -214,13 +217,14 @@ _HELPERS = {
   if (x == T(0.0) && y == T(0.0)) { return C(-K_INF, katan2_T(y, x)); }
   return C(klogabs_T(x, y), katan2_T(y, x));
 }""",
-    # log(1 + z): 0.5 log1p(2x + x^2 + y^2) keeps the digits of small z; near z = -1
+    # log(1 + z): 0.5 log1p(2x + x^2 + y^2) keeps the digits of small z (the sum in
+    # double words); near z = -1
     # (where that argument nears -1) and for huge or non-finite z, log(1 + z) itself.
     "clog1p_C": """fn clog1p_C(z: C) -> C {
   let x = z.x; let y = z.y;
   let m = max(abs(x), abs(y));
   if (!(m < K_BIG)) { return clog_C(C(T(1.0) + x, y)); }
-  let w = x * (T(2.0) + x) + y * y;
+  let w = ksumsq_T(T(2.0) * x, x, y);
   if (w < T(-0.5)) { return clog_C(C(T(1.0) + x, y)); }
   return C(T(0.5) * r_log1p_T(w), katan2_T(y, T(1.0) + x));
 }""",
@@ -407,10 +411,8 @@ def _suffix(rt: str) -> str:
     return {"f32": "c64", "f64": "c128"}[rt]
 
 
-def _specialise(text: str, rt: str, wide: bool = False) -> str:
-    """Generic text -> WGSL for real type ``rt``: C, _C, T, _T and the K_ constants;
-    ``wide``: float32 helpers may compute in f64 (K_WIDE)."""
-    text = text.replace("K_WIDE", "f64" if wide and rt == "f32" else rt)
+def _specialise(text: str, rt: str) -> str:
+    """Generic text -> WGSL for real type ``rt``: C, _C, T, _T and the K_ constants."""
     text = _C_NAME.sub(lambda m: f"{m.group(1)}_{_suffix(rt)}", text)
     text = re.sub(r"\bC\b", f"vec2<{rt}>", text)
     for k, v in _CONSTS[rt].items():
@@ -435,7 +437,7 @@ def _real_wrapper(op: str, rt: str) -> str:
     return f"fn r_{op}_{rt}(a: {rt}) -> {rt} {{ return {body}; }}"
 
 
-def _closure(code: str, rt: str, wide: bool = False) -> tuple[dict, set]:
+def _closure(code: str, rt: str) -> tuple[dict, set]:
     """The complex/own helpers ``code`` needs (name -> WGSL) and the real ops it calls."""
     sfx = (_suffix(rt), rt)
     done: dict[str, str] = {}
@@ -452,7 +454,7 @@ def _closure(code: str, rt: str, wide: bool = False) -> tuple[dict, set]:
                     continue
                 base = w[: -len(sfx[1])] + "T"
             if base in _HELPERS and base not in done:
-                done[base] = _specialise(_HELPERS[base], rt, wide)
+                done[base] = _specialise(_HELPERS[base], rt)
                 visit(done[base])
 
     visit(code)
@@ -464,10 +466,10 @@ def real_ops(expr: str, rt: str) -> set:
     return _closure(expr, rt)[1]
 
 
-def helpers(expr: str, rt: str, wide: bool = False) -> str:
+def helpers(expr: str, rt: str) -> str:
     """Every WGSL function ``expr`` calls: complex helpers, real wrappers, and the
-    helpers of expressions.py those use. ``wide``: the device computes in f64 too."""
-    done, real = _closure(expr, rt, wide)
+    helpers of expressions.py those use (its double-word pieces too)."""
+    done, real = _closure(expr, rt)
     text = "\n".join(list(done.values()) + [_real_wrapper(op, rt) for op in sorted(real)])
     own = ex.helpers(text + "\n" + expr, rt)
     return "\n".join(t for t in (text, own) if t)
