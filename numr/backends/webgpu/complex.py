@@ -15,6 +15,7 @@ and broadcasting of map.py are reused unchanged.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 from typing import Any
 
@@ -91,6 +92,7 @@ def register(ctx) -> None:
         rd = _real_of(d)
         return [(re_, rd), (im, rd)], f"vec2<{ctype(rd)}>({names.pop(0)}, {names.pop(0)})"
 
+    @functools.cache  # expressions are rebuilt by regular expressions: once per signature
     def checked_expr(name: str, d: dt.DType, args: tuple) -> str:
         rtype = _rtype(d)
         e = cx.expression(name, rtype, args)
@@ -111,10 +113,10 @@ def register(ctx) -> None:
     # -- elementwise ---------------------------------------------------------------------
 
     def unary(name: str, core):
-        def op(a, *args, **kwargs):
+        def op(a):
             d = a.dtype
             if d.kind != "complex":
-                return core(a, *args, **kwargs)
+                return core(a)
             return launch(name, checked_expr(name, d, ("a",)), ((a, d),), result(name, d),
                           a.shape, _rtype(d))
         op.__name__ = name
@@ -142,7 +144,7 @@ def register(ctx) -> None:
 
     def expr(name: str, d: dt.DType) -> str:
         if d.kind == "complex" and name in _INLINE:
-            return cx.expression(name, _rtype(d), ("a", "b"))
+            return checked_expr(name, d, ("a", "b"))
         return core_expr(name, d)
 
     ctx.expr = expr
