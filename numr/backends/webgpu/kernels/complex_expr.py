@@ -153,53 +153,55 @@ _HELPERS = {
   if (ksignbit_T(x)) { r = T(3.1415926535897932) - r; }
   return kcopysign_T(r, y);
 }""",
+    # Each real function is called once (sin and cos of y shared by every case), so
+    # the kernel inlines each only once.
     "cexp_C": """fn cexp_C(z: C) -> C {
   let x = z.x; let y = z.y;
+  let xinf = kisinf_T(x);
   if (y == T(0.0)) { return C(r_exp_T(x), y); }
-  if (kisinf_T(x)) {
-    let fin = !kisinf_T(y) && !kisnan_T(y);
-    if (x < T(0.0)) {
-      if (!fin) { return C(T(0.0), T(0.0)); }
-      return C(kcopysign_T(T(0.0), r_cos_T(y)), kcopysign_T(T(0.0), r_sin_T(y)));
-    }
-    if (!fin) { return C(x, K_NAN); }
-    return C(x * r_cos_T(y), x * r_sin_T(y));
+  if (kisinf_T(y) || kisnan_T(y)) {
+    if (xinf) { return select(C(x, K_NAN), C(T(0.0), T(0.0)), x < T(0.0)); }
+    return C(K_NAN, K_NAN);
   }
-  if (kisnan_T(x) || kisnan_T(y) || kisinf_T(y)) { return C(K_NAN, K_NAN); }
-  if (x > K_EXPMAX) {
-    let h = r_exp_T(T(0.5) * x);
-    return C((h * r_cos_T(y)) * h, (h * r_sin_T(y)) * h);
+  if (kisnan_T(x)) { return C(K_NAN, K_NAN); }
+  let c = r_cos_T(y); let s = r_sin_T(y);
+  if (xinf) {
+    if (x < T(0.0)) { return C(kcopysign_T(T(0.0), c), kcopysign_T(T(0.0), s)); }
+    return C(x * c, x * s);
   }
-  let e = r_exp_T(x);
-  return C(e * r_cos_T(y), e * r_sin_T(y));
+  // exp(x) in halves where it alone would overflow but its product may not
+  let half = x > K_EXPMAX;
+  let h = r_exp_T(select(x, T(0.5) * x, half));
+  let m = select(T(1.0), h, half);
+  return C((h * c) * m, (h * s) * m);
 }""",
     # expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2)) + i exp(x) sin y.
     "cexpm1_C": """fn cexpm1_C(z: C) -> C {
   let x = z.x; let y = z.y;
-  if (y == T(0.0)) { return C(select(r_expm1_T(x), T(0.0), x == T(0.0)), y); }
-  if (kisinf_T(x)) {
-    if (x < T(0.0)) {
-      if (kisinf_T(y) || kisnan_T(y)) { return C(T(-1.0), T(0.0)); }
-      return C(T(-1.0), kcopysign_T(T(0.0), r_sin_T(y)));
-    }
-    if (kisinf_T(y) || kisnan_T(y)) { return C(x, K_NAN); }
-    return C(x * r_cos_T(y), x * r_sin_T(y));
+  let xinf = kisinf_T(x);
+  if (kisinf_T(y) || kisnan_T(y)) {
+    if (xinf) { return select(C(x, K_NAN), C(T(-1.0), T(0.0)), x < T(0.0)); }
+    return C(K_NAN, K_NAN);
   }
-  if (kisnan_T(x) || kisnan_T(y) || kisinf_T(y)) { return C(K_NAN, K_NAN); }
-  if (x > K_EXPMAX) { return cexp_C(z) - C(T(1.0), T(0.0)); }
-  let s = r_sin_T(T(0.5) * y);
-  return C(r_expm1_T(x) * r_cos_T(y) - T(2.0) * s * s, r_exp_T(x) * r_sin_T(y));
+  if (kisnan_T(x) && y != T(0.0)) { return C(K_NAN, K_NAN); }
+  let c = r_cos_T(y); let s = r_sin_T(y); let sh = r_sin_T(T(0.5) * y);
+  let big = x > K_EXPMAX;  // exp(x) in halves (+inf included)
+  let h = r_exp_T(select(x, T(0.5) * x, big));
+  let em1 = r_expm1_T(select(x, T(0.0), big));
+  var re = em1 * c - T(2.0) * sh * sh; var im = h * s;
+  if (big) { re = (h * c) * h; im = (h * s) * h; }
+  if (xinf && x < T(0.0)) { re = T(-1.0); im = kcopysign_T(T(0.0), s); }
+  if (y == T(0.0)) { re = select(re, select(em1, T(0.0), x == T(0.0)), !big); im = y; }
+  return C(re, im);
 }""",
     # log|z| of a finite nonzero z: through log1p(|z|^2 - 1) near the unit circle, where
     # log(|z|) loses its digits; rescaled where |z| would overflow or underflow.
     "klogabs_T": """fn klogabs_T(x: T, y: T) -> T {
   let a = max(abs(x), abs(y)); let b = min(abs(x), abs(y));
   if (a >= T(0.5) && a <= T(2.0)) { return T(0.5) * r_log1p_T(ksumsq_T(T(-1.0), a, b)); }
-  if (a > K_BIG) { return r_log_T(khypot_T(T(0.5) * a, T(0.5) * b)) + T(0.69314718055994530942); }
-  if (a < K_TINY) {
-    return r_log_T(khypot_T(ldexp(a, K_UP), ldexp(b, K_UP))) - T(K_UP) * T(0.69314718055994530942);
-  }
-  return r_log_T(khypot_T(a, b));
+  var k = 0;
+  if (a > K_BIG) { k = -1; } else if (a < K_TINY) { k = K_UP; }
+  return r_log_T(khypot_T(ldexp(a, k), ldexp(b, k))) - T(k) * T(0.69314718055994530942);
 }""",
     # c + a^2 + b^2 with the squares as exact double words (expressions.py's two_prod)
     # and the big terms' rounding errors kept (two_sum): where they cancel (|z| near 1
@@ -212,10 +214,11 @@ _HELPERS = {
 }""",
     "clog_C": """fn clog_C(z: C) -> C {
   let x = z.x; let y = z.y;
-  if (kisinf_T(x) || kisinf_T(y)) { return C(K_INF, katan2_T(y, x)); }
+  let im = katan2_T(y, x);
+  if (kisinf_T(x) || kisinf_T(y)) { return C(K_INF, im); }
   if (kisnan_T(x) || kisnan_T(y)) { return C(K_NAN, K_NAN); }
-  if (x == T(0.0) && y == T(0.0)) { return C(-K_INF, katan2_T(y, x)); }
-  return C(klogabs_T(x, y), katan2_T(y, x));
+  if (x == T(0.0) && y == T(0.0)) { return C(-K_INF, im); }
+  return C(klogabs_T(x, y), im);
 }""",
     # log(1 + z): 0.5 log1p(2x + x^2 + y^2) keeps the digits of small z (the sum in
     # double words); near z = -1
@@ -254,52 +257,56 @@ _HELPERS = {
 }""",
     "csinh_C": """fn csinh_C(z: C) -> C {
   let x = z.x; let y = z.y;
-  let yfin = !kisinf_T(y) && !kisnan_T(y);
-  if (y == T(0.0)) { return C(r_sinh_T(x), y); }
-  if (x == T(0.0) && !yfin) { return C(x, K_NAN); }
-  if (kisinf_T(x)) {
-    if (!yfin) { return C(x, K_NAN); }
-    return C(x * r_cos_T(y), K_INF * r_sin_T(y));
+  if (kisinf_T(y) || kisnan_T(y)) {
+    if (x == T(0.0) || kisinf_T(x)) { return C(x, K_NAN); }
+    return C(K_NAN, K_NAN);
   }
-  if (!yfin || kisnan_T(x)) { return C(K_NAN, K_NAN); }
-  if (abs(x) > K_EXPMAX) {
-    let h = r_exp_T(T(0.5) * abs(x));
-    return C(kcopysign_T(((T(0.5) * r_cos_T(y)) * h) * h, x), ((T(0.5) * r_sin_T(y)) * h) * h);
-  }
-  return C(r_sinh_T(x) * r_cos_T(y), r_cosh_T(x) * r_sin_T(y));
+  if (kisnan_T(x) && y != T(0.0)) { return C(K_NAN, K_NAN); }
+  let c = r_cos_T(y); let s = r_sin_T(y);
+  let big = abs(x) > K_EXPMAX;  // sinh and cosh from exp(|x|/2) twice (+-inf included)
+  let xs = select(x, T(0.0), big);
+  let sh = r_sinh_T(xs); let ch = r_cosh_T(xs);
+  let h = r_exp_T(select(T(0.0), T(0.5) * abs(x), big));
+  var re = sh * c; var im = ch * s;
+  if (big) { re = (kcopysign_T(T(0.5) * h, x) * c) * h; im = ((T(0.5) * h) * s) * h; }
+  if (y == T(0.0)) { im = y; }
+  return C(re, im);
 }""",
     "ccosh_C": """fn ccosh_C(z: C) -> C {
   let x = z.x; let y = z.y;
-  let yfin = !kisinf_T(y) && !kisnan_T(y);
-  if (y == T(0.0)) { return C(r_cosh_T(x), kcopysign_T(T(0.0), x) * y); }
-  if (x == T(0.0) && !yfin) { return C(K_NAN, T(0.0)); }
-  if (kisinf_T(x)) {
-    if (!yfin) { return C(K_INF, K_NAN); }
-    return C(K_INF * r_cos_T(y), x * r_sin_T(y));
+  if (kisinf_T(y) || kisnan_T(y)) {
+    if (x == T(0.0)) { return C(K_NAN, T(0.0)); }
+    if (kisinf_T(x)) { return C(K_INF, K_NAN); }
+    return C(K_NAN, K_NAN);
   }
-  if (!yfin || kisnan_T(x)) { return C(K_NAN, K_NAN); }
-  if (abs(x) > K_EXPMAX) {
-    let h = r_exp_T(T(0.5) * abs(x));
-    return C(((T(0.5) * r_cos_T(y)) * h) * h, kcopysign_T(((T(0.5) * r_sin_T(y)) * h) * h, x));
-  }
-  return C(r_cosh_T(x) * r_cos_T(y), r_sinh_T(x) * r_sin_T(y));
+  if (kisnan_T(x) && y != T(0.0)) { return C(K_NAN, K_NAN); }
+  let c = r_cos_T(y); let s = r_sin_T(y);
+  let big = abs(x) > K_EXPMAX;
+  let xs = select(x, T(0.0), big);
+  let sh = r_sinh_T(xs); let ch = r_cosh_T(xs);
+  let h = r_exp_T(select(T(0.0), T(0.5) * abs(x), big));
+  var re = ch * c; var im = sh * s;
+  if (big) { re = ((T(0.5) * h) * c) * h; im = (kcopysign_T(T(0.5) * h, x) * s) * h; }
+  if (y == T(0.0)) { im = kcopysign_T(T(0.0), x) * y; }
+  return C(re, im);
 }""",
     # tanh(x + iy) = (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): the
     # denominator is cosh 2x + cos 2y without its cancellation near y = pi/2.
     "ctanh_C": """fn ctanh_C(z: C) -> C {
   let x = z.x; let y = z.y;
-  if (y == T(0.0)) { return C(r_tanh_T(x), y); }
   if (kisinf_T(x)) { return C(kcopysign_T(T(1.0), x), kcopysign_T(T(0.0), y)); }
-  let yfin = !kisinf_T(y) && !kisnan_T(y);
-  if (x == T(0.0) && !yfin) { return C(x, K_NAN); }
-  if (!yfin || kisnan_T(x)) { return C(K_NAN, K_NAN); }
+  if (kisinf_T(y) || kisnan_T(y)) { return select(C(K_NAN, K_NAN), C(x, K_NAN), x == T(0.0)); }
+  if (kisnan_T(x) && y != T(0.0)) { return C(K_NAN, K_NAN); }
   let sy = r_sin_T(y); let cy = r_cos_T(y);
-  if (abs(x) > T(20.0)) {
-    return C(kcopysign_T(T(1.0), x), T(4.0) * sy * cy * r_exp_T(T(-2.0) * abs(x)));
-  }
-  let sx = r_sinh_T(x); let cx = r_cosh_T(x);
+  let big = abs(x) > T(20.0);  // tanh x rounds to +-1; the imaginary part ~ 4 e^(-2|x|)
+  let xs = select(x, T(0.0), big);
+  let sx = r_sinh_T(xs); let cx = r_cosh_T(xs);
+  let e = r_exp_T(select(T(0.0), T(-2.0) * abs(x), big));
   let d = sx * sx + cy * cy;
-  return C(sx * cx / d, sy * cy / d);
+  var re = sx * cx / d; var im = sy * cy / d;
+  if (big) { re = kcopysign_T(T(1.0), x); im = T(4.0) * sy * cy * e; }
+  if (y == T(0.0)) { im = y; }
+  return C(re, im);
 }""",
     # sin(z) = -i sinh(iz), tan(z) = -i tanh(iz) (the standard's definitions of their
     # special cases too).
