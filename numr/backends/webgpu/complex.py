@@ -75,6 +75,7 @@ def register(ctx) -> None:
     """Wrap ctx.ops so complex dtypes are computed here."""
     rt, ops = ctx.rt, ctx.ops
     wrapped = {"f32": _Helpers(rt, "f32"), "f64": _Helpers(rt, "f64")}
+    wide = dt.float64 in ctx.held  # complex64's pow and expm1 then compute in f64
 
     def launch(name: str, expr: str, operands, out: dt.DType, shape: tuple,
                rtype: str, into: GPUArray | None = None) -> GPUArray:
@@ -94,12 +95,11 @@ def register(ctx) -> None:
 
     @functools.cache  # expressions are rebuilt by regular expressions: once per signature
     def checked_expr(name: str, d: dt.DType, args: tuple) -> str:
-        rtype = _rtype(d)
-        e = cx.expression(name, rtype, args)
+        e = cx.expression(name, _rtype(d), args, wide)
         if e is None:
             raise TypeError(f"{name}: dtype {d} is not supported on {ctx.device}")
-        if rtype == "f64":
-            missing = sorted(op for op in cx.real_ops(e, rtype) if op in ex.F64_GAPS)
+        if "f64" in e:
+            missing = sorted(op for op in cx.real_ops(e, "f64") if op in ex.F64_GAPS)
             if missing:
                 raise ctx.gap(name, d, "it needs float64 " + ", ".join(missing)
                               + ", which WGSL lacks and numr has not written yet")

@@ -47,6 +47,10 @@ EXPRESSIONS = {
     "asinh": "casinh_C(X)", "asin": "casin_C(X)", "acosh": "cacosh_C(X)",
     "acos": "cacos_C(X)", "atanh": "catanh_C(X)", "atan": "catan_C(X)",
 }
+# complex64 ops computed in complex128 where the device has f64: those whose float32
+# formulas lose digits a wider type keeps (pow's exp(w log z) magnifies log's error by
+# |w log z|; expm1's real part cancels near x = -y^2/2).
+WIDENED = frozenset({"pow", "expm1"})
 BINARY_OPS = frozenset({"add", "subtract", "multiply", "divide", "pow", "equal", "not_equal"})
 REAL_RESULT = frozenset({"abs", "real", "imag"})
 BOOL_RESULT = frozenset({"equal", "not_equal", "isnan", "isinf", "isfinite"})
@@ -427,12 +431,18 @@ def _specialise(text: str, rt: str) -> str:
     return ex._specialise(text, rt)
 
 
-def expression(op: str, rt: str, operands: tuple[str, ...] = ("a", "b")) -> str | None:
+def expression(op: str, rt: str, operands: tuple[str, ...] = ("a", "b"),
+               wide: bool = False) -> str | None:
     """The WGSL of complex ``op`` with real part type ``rt``; ``operands`` are the WGSL
-    of X and Y (``vec2<T>(a, b)`` where a scalar came as two real parameters)."""
+    of X and Y (``vec2<T>(a, b)`` where a scalar came as two real parameters).
+    ``wide``: the device computes in f64 too, and the complex64 ops of :data:`WIDENED`
+    compute in complex128, rounding once."""
     e = EXPRESSIONS.get(op)
     if e is None:
         return None
+    if wide and rt == "f32" and op in WIDENED:
+        operands = tuple(f"vec2<f64>({x})" for x in operands)
+        return f"vec2<f32>({expression(op, 'f64', operands)})"
     e = re.sub(r"\bX\b", operands[0], e)
     if len(operands) > 1:
         e = re.sub(r"\bY\b", operands[1], e)
@@ -444,42 +454,44 @@ def _real_wrapper(op: str, rt: str) -> str:
     return f"fn r_{op}_{rt}(a: {rt}) -> {rt} {{ return {body}; }}"
 
 
-def _closure(code: str, rt: str) -> tuple[dict, set]:
-    """The complex/own helpers ``code`` needs (name -> WGSL) and the real ops it calls."""
-    sfx = (_suffix(rt), rt)
-    done: dict[str, str] = {}
+def _closure(code: str) -> tuple[dict, set]:
+    """The complex/own helpers ``code`` needs ((name, real type) -> WGSL) and the real
+    ops it calls ((op, real type)), of either real type."""
+    done: dict[tuple, str] = {}
     real: set = set()
 
     def visit(text: str) -> None:
         for w in set(_WORD.findall(text)):
-            base = None
-            if w.endswith("_" + sfx[0]):
-                base = w[: -len(sfx[0])] + "C"
-            elif w.endswith("_" + sfx[1]):
-                if w.startswith("r_"):
-                    real.add(w[2: -len(sfx[1]) - 1])
-                    continue
-                base = w[: -len(sfx[1])] + "T"
-            if base in _HELPERS and base not in done:
-                done[base] = _specialise(_HELPERS[base], rt)
-                visit(done[base])
+            for rt in ("f32", "f64"):
+                base = None
+                if w.endswith("_" + _suffix(rt)):
+                    base = w[: -len(_suffix(rt))] + "C"
+                elif w.endswith("_" + rt):
+                    if w.startswith("r_"):
+                        real.add((w[2: -len(rt) - 1], rt))
+                        continue
+                    base = w[: -len(rt)] + "T"
+                if base in _HELPERS and (base, rt) not in done:
+                    done[base, rt] = _specialise(_HELPERS[base], rt)
+                    visit(done[base, rt])
 
     visit(code)
     return done, real
 
 
 def real_ops(expr: str, rt: str) -> set:
-    """The real ops of expressions.py that ``expr`` (specialised WGSL) calls."""
-    return _closure(expr, rt)[1]
+    """The real ops of expressions.py of real type ``rt`` that ``expr`` calls."""
+    return {op for op, t in _closure(expr)[1] if t == rt}
 
 
 def helpers(expr: str, rt: str) -> str:
     """Every WGSL function ``expr`` calls: complex helpers, real wrappers, and the
     helpers of expressions.py those use (its double-word pieces too)."""
-    done, real = _closure(expr, rt)
-    text = "\n".join(list(done.values()) + [_real_wrapper(op, rt) for op in sorted(real)])
-    own = ex.helpers(text + "\n" + expr, rt)
-    return "\n".join(t for t in (text, own) if t)
+    done, real = _closure(expr)
+    text = "\n".join(list(done.values()) + [_real_wrapper(op, t) for op, t in sorted(real)])
+    types = {t for _, t in done} | {t for _, t in real} | {rt}
+    own = [ex.helpers(text + "\n" + expr, t) for t in sorted(types)]
+    return "\n".join(t for t in [text] + own if t)
 
 
 def prod_source(reduce_source: str, rt: str) -> str:
