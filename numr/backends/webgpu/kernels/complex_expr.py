@@ -51,7 +51,6 @@ EXPRESSIONS = {
 # formulas lose digits a wider type keeps (pow's exp(w log z) magnifies log's error by
 # |w log z|; expm1's real part cancels near x = -y^2/2).
 WIDENED = frozenset({"pow", "expm1"})
-BINARY_OPS = frozenset({"add", "subtract", "multiply", "divide", "pow", "equal", "not_equal"})
 REAL_RESULT = frozenset({"abs", "real", "imag"})
 BOOL_RESULT = frozenset({"equal", "not_equal", "isnan", "isinf", "isfinite"})
 
@@ -95,7 +94,8 @@ _HELPERS = {
   let r = n / m;
   return m * sqrt(T(1.0) + r * r);
 }""",
-    "cmul_C": "fn cmul_C(a: C, b: C) -> C { return C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }",
+    "cmul_C": "fn cmul_C(a: C, b: C) -> C { "
+              "return C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }",
     # Smith's division, as NumPy computes it (so overflow and 0/0 give NumPy's values).
     "cdiv_C": """fn cdiv_C(a: C, b: C) -> C {
   let ar = abs(b.x); let ai = abs(b.y);
@@ -109,7 +109,10 @@ _HELPERS = {
 }""",
     # 1 / z, as NumPy: NaN + NaN j for 0.
     "crecip_C": """fn crecip_C(z: C) -> C {
-  if (abs(z.y) <= abs(z.x)) { let r = z.y / z.x; let d = z.x + z.y * r; return C(T(1.0) / d, -r / d); }
+  if (abs(z.y) <= abs(z.x)) {
+    let r = z.y / z.x; let d = z.x + z.y * r;
+    return C(T(1.0) / d, -r / d);
+  }
   let r = z.x / z.y; let d = z.y + z.x * r;
   return C(r / d, T(-1.0) / d);
 }""",
@@ -352,7 +355,9 @@ _HELPERS = {
     return select(C(K_NAN, K_NAN), C(K_NAN, T(1.5707963267948966)), x == T(0.0));
   }
   if (kisinf_T(x)) {
-    if (kisinf_T(y)) { return C(K_INF, select(T(2.3561944901923449), T(0.78539816339744831), x > T(0.0))); }
+    if (kisinf_T(y)) {
+      return C(K_INF, select(T(2.3561944901923449), T(0.78539816339744831), x > T(0.0)));
+    }
     return C(K_INF, select(T(3.1415926535897932), T(0.0), x > T(0.0)));
   }
   if (kisinf_T(y)) { return C(K_INF, T(1.5707963267948966)); }
@@ -498,7 +503,7 @@ def prod_source(reduce_source: str, rt: str) -> str:
     """The complex product reduction, from reduce.py's complex sum kernel: its combine
     (``x + y``) becomes a complex multiplication and its identity 0 becomes 1."""
     ct = f"vec2<{rt}>"
-    parts = [(f"return x + y;", f"return cmul_{_suffix(rt)}(x, y);"),
+    parts = [("return x + y;", f"return cmul_{_suffix(rt)}(x, y);"),
              (f"var acc = {ct}(0);", f"var acc = {ct}(1.0, 0.0);")]
     src = reduce_source
     for old, new in parts:
