@@ -190,3 +190,23 @@ def test_split_over_dispatches(device):
     w, v = linalg.eig(arr(e, device))
     wn, vn = to_np(w), to_np(v)
     np.testing.assert_allclose(e @ vn, vn * wn, atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype,scale", [("float32", 1e37), ("float32", 1e-30),
+                                         ("float64", 1e300), ("complex64", 1e37)])
+def test_svd_of_extreme_finite_values(device, dtype, scale):
+    """Sums of squares of such entries overflow (or underflow) unless the matrix is
+    scaled first: the singular values and pinv must still match float64 NumPy."""
+    if getattr(xp, dtype) not in xp.__array_namespace_info__().dtypes(device=device).values():
+        pytest.skip(f"{device} does not hold {dtype}")
+    rng = np.random.default_rng(3)
+    h = (rng.standard_normal((2, 3, 4)) * (scale / 4)).astype(dtype)
+    wide = np.complex128 if dtype.startswith("complex") else np.float64
+    x = xp.asarray(h, device=device)
+    s = np.asarray(xp.linalg.svdvals(x).to_device("cpu"))
+    want = np.linalg.svd(h.astype(wide), compute_uv=False)
+    tol = 1e-5 if dtype != "float64" else 1e-12
+    assert np.max(np.abs(s - want)) <= tol * np.max(want)
+    p = np.asarray(xp.linalg.pinv(x).to_device("cpu"))
+    pw = np.linalg.pinv(h.astype(wide))
+    assert np.max(np.abs(p - pw)) <= 10 * tol * np.max(np.abs(pw))

@@ -313,8 +313,30 @@ def register(ctx) -> None:
 
     # -- SVD -------------------------------------------------------------------------------
 
+    def pow2_scale(a: GPUArray) -> tuple:
+        """(a / c, c): c a power of two near max|a| of each matrix (shape batch + (1, 1),
+        a's real dtype), 1 for zero or non-finite matrices. Dividing by a power of two is
+        exact, and it keeps the Jacobi sweeps' sums of squares from overflowing for
+        finite input as large as float32's 1e38 (LAPACK scales the same way)."""
+        r = real(a.dtype)
+        mx = ops["max"](ops["abs"](a), (a.ndim - 2, a.ndim - 1), True)
+        if r is dt.float64:
+            e = "bitcast<f64>(bitcast<u64>(a) & 0x7ff0000000000000lu)"
+            ok = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0lu && "
+                  "(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0x7ff0000000000000lu")
+            one = "f64(1.0)"
+        else:
+            e = "bitcast<f32>(bitcast<u32>(a) & 0x7f800000u)"
+            ok = ("(bitcast<u32>(a) & 0x7f800000u) != 0u && "
+                  "(bitcast<u32>(a) & 0x7f800000u) != 0x7f800000u")
+            one = "1.0"
+        c = ctx.launch(rt, "pow2_scale", f"select({one}, {e}, {ok})", ((mx, r),), r, mx.shape)
+        cd = c if a.dtype is r else ops["astype"](c, a.dtype, False)
+        return ops["divide"](a, ctx.ops["broadcast_to"](cd, a.shape)), c
+
     def svd(name: str, a, vectors: bool, full: bool):
-        """(U, S, Vh) or S, and the output buffer (pinv reads it)."""
+        """((U, S, Vh) or S, the output buffer (pinv reads it), the scale c): the
+        decomposition is of a / c; S is returned scaled back, U and Vh need nothing."""
         d0 = a.dtype
         m, n = a.shape[-2:]
         batch = a.shape[:-2]
@@ -326,13 +348,13 @@ def register(ctx) -> None:
         if nb == 0 or k == 0:
             s = new(rt, batch + (k,), real(d0))
             if not vectors:
-                return s, None
+                return s, None, None, 0
             u = identity(batch, *ushape[-2:], d0) if nb and math.prod(ushape) else \
                 new(rt, ushape, d0)
             vh = identity(batch, *vshape[-2:], d0) if nb and math.prod(vshape) else \
                 new(rt, vshape, d0)
-            return (u, s, vh), None
-        a = lift(a)
+            return (u, s, vh), None, None, 0
+        a, scale = pow2_scale(lift(a))
         d, c = a.dtype, width(a.dtype)
         usz = nb * math.prod(ushape[-2:]) if vectors else 0
         vsz = nb * math.prod(vshape[-2:]) if vectors else 0
@@ -361,12 +383,14 @@ def register(ctx) -> None:
             staged(key, src, [a], buf, params, nb, "out")
         if failed(buf, status, nb):
             raise error(name, "the singular value computation did not converge")
-        s = _view(buf, batch + (k,), sbase, real(d))
+        sv = _view(buf, batch + (k,), sbase, real(d))
+        s = ops["multiply"](sv, ops["broadcast_to"](ops["reshape"](scale, batch + (1,)),
+                                                    sv.shape))
         if not vectors:
-            return back(s, real(d0)), buf
+            return back(s, real(d0)), buf, scale, sv.offset
         u = _view(buf, ushape, 0, d)
         vh = _view(buf, vshape, usz, d)
-        return (back(u, d0), back(s, real(d0)), back(vh, d0)), buf
+        return (back(u, d0), back(s, real(d0)), back(vh, d0)), buf, scale, sv.offset
 
     def linalg_svd(a, full_matrices=True):
         return svd("svd", a, True, full_matrices)[0]
@@ -405,14 +429,17 @@ def register(ctx) -> None:
         d = a.dtype
         nb = math.prod(batch)
         k = min(m, n)
-        (u, s, vh), buf = svd("pinv", a, True, False)
+        # buf holds the SVD of a / scale; S unscaled at soff
+        (u, s, vh), buf, scale, soff = svd("pinv", a, True, False)
         tol, toff, tstride = tolerance(rtol, batch, real(d))
         out = new(rt, shape, d)
         per = max(1, BUDGET * WG // (k + 1))  # elements per dispatch: k iterations each
         for e0 in range(0, n * m, per):
             run(("pinv", d.name), lambda: K.pinv_source(d), [buf, tol], out,
-                [m, n, 0, s.offset, vh.offset, toff, tstride], nb, (e0, min(n * m, e0 + per)))
-        return back(out, d0)
+                [m, n, 0, soff, vh.offset, toff, tstride], nb, (e0, min(n * m, e0 + per)))
+        # pinv(a) = pinv(a / c) / c
+        cd = scale if d is real(d) else ops["astype"](scale, d, False)
+        return back(ops["divide"](out, ops["broadcast_to"](cd, out.shape)), d0)
 
     def linalg_matrix_rank(a, rtol):
         from . import array as A
@@ -425,7 +452,7 @@ def register(ctx) -> None:
         a = lift(A.broadcast(a, batch + (m, n)))
         d = a.dtype
         nb = math.prod(batch)
-        s, _ = svd("matrix_rank", a, False, False)
+        s = svd("matrix_rank", a, False, False)[0]
         tol, toff, tstride = tolerance(rtol, batch, real(d))
         out = new(rt, batch, idx_dtype)
         t = "i64" if idx_dtype is dt.int64 else "i32"
