@@ -248,11 +248,98 @@ def _torch_fns(torch, F, op, x, r, g, w, b, compile_torch):
     return out
 
 
+# --- WebGPU -----------------------------------------------------------------------------
+
+class WebGPUTimer:
+    """Median over reps of (wall time of ``batch`` calls + one read back of one element)
+    / batch: WebGPU has no timestamp queries in numr, and the read back waits for the
+    queue, which runs in order."""
+
+    def __init__(self, reps: int, batch: int = 10):
+        self.reps = reps
+        self.batch = batch
+
+    @staticmethod
+    def _wait(y) -> None:
+        import numr as xp
+
+        y = y[0] if isinstance(y, tuple) else y
+        np.asarray(xp.reshape(y, (-1,))[:1].to_device("cpu"))
+
+    def __call__(self, f) -> float:
+        self._wait(f())
+        ts = []
+        for _ in range(self.reps):
+            t = time.perf_counter()
+            for _ in range(self.batch):
+                y = f()
+            self._wait(y)
+            ts.append((time.perf_counter() - t) / self.batch)
+        return statistics.median(ts)
+
+
+def webgpu_cases(dtypes, shapes, timer):
+    """numr.nn's WGSL kernels on webgpu:0 against the copy bandwidth of CuPy (when a CUDA
+    GPU is there: the issue's anchor on the H200) or of numr's own WebGPU copy, and
+    against the numr composite (the namespace functions) on the same device."""
+    import numr as xp
+    from numr import nn
+    from numr.nn import _composite
+
+    try:
+        import cupy as cp
+
+        cp.cuda.runtime.getDeviceCount()
+    except Exception:
+        cp = None
+    dev = "webgpu:0"
+    rng = np.random.default_rng(0)
+    for dtname in dtypes:
+        dtype = getattr(xp, dtname)
+        for rows, n in shapes:
+            hx, hr, hg = (rng.standard_normal((rows, n)).astype(dtname) for _ in range(3))
+            hw, hb = rng.standard_normal(n).astype(dtname), rng.standard_normal(n).astype(dtname)
+            x, r, g, w, b = (xp.asarray(a, device=dev) for a in (hx, hr, hg, hw, hb))
+            if cp is not None:
+                src = cp.asarray(hx)
+                dst = cp.empty_like(src)
+                bw = 2 * hx.nbytes / CudaTimer(timer.reps)(lambda: cp.copyto(dst, src))
+                anchor_name = "CuPy copy"
+            else:
+                bw = 2 * hx.nbytes / timer(lambda: xp.asarray(x, copy=True))
+                anchor_name = "numr webgpu copy"
+            for op in OPS:
+                center = "layer" in op
+                add = op.startswith("add_")
+                bb = b if center else None
+                s = x + r
+                if add:
+                    fwd = (lambda: nn.add_layer_norm(x, r, w, b, eps=EPS)) if center else \
+                        (lambda: nn.add_rms_norm(x, r, w, eps=EPS))
+                    bwd = (lambda: nn.add_layer_norm_backward(g, g, s, w, b, eps=EPS)) \
+                        if center else (lambda: nn.add_rms_norm_backward(g, g, s, w, eps=EPS))
+                    ref = lambda: _composite.norm_forward(x, r, w, bb, EPS, center, True)  # noqa: E731
+                else:
+                    fwd = (lambda: nn.layer_norm(x, w, b, eps=EPS)) if center else \
+                        (lambda: nn.rms_norm(x, w, eps=EPS))
+                    bwd = (lambda: nn.layer_norm_backward(g, x, w, b, eps=EPS)) if center \
+                        else (lambda: nn.rms_norm_backward(g, x, w, eps=EPS))
+                    ref = lambda: _composite.norm_forward(x, None, w, bb, EPS, center, False)  # noqa: E731
+                for is_bwd, f in ((False, fwd), (True, bwd)):
+                    row = dict(op=op, dir="bwd" if is_bwd else "fwd", dtype=dtname,
+                               shape=f"{rows}x{n}", t=timer(f), copy_bw=bw,
+                               copy_name=anchor_name,
+                               bytes=min_bytes(op, is_bwd, rows, n, hx.itemsize))
+                    if not is_bwd:
+                        row["anchor"] = timer(ref)
+                    yield row
+
+
 # --- report -----------------------------------------------------------------------------
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda", "webgpu"])
     p.add_argument("--dtypes", default=None, help="comma-separated, e.g. float32,float16")
     p.add_argument("--shapes", default=None, help="comma-separated ROWSxN, e.g. 4096x4096")
     p.add_argument("--reps", type=int, default=None)
@@ -262,13 +349,24 @@ def main() -> None:
         dtypes = (a.dtypes or "float32").split(",")
         shapes = a.shapes or "4096x4096,16384x1024"
         timer = CpuTimer(a.reps or 7)
+    elif a.device == "webgpu":
+        dtypes = (a.dtypes or "float16,float32").split(",")
+        shapes = a.shapes or "32768x8192,4096x4096,16384x1024"
+        timer = WebGPUTimer(a.reps or 7)
     else:
         dtypes = (a.dtypes or "float16,float32").split(",")
         shapes = a.shapes or "32768x8192,4096x4096,16384x1024"
         timer = CudaTimer(a.reps or 20)
     shapes = [tuple(int(v) for v in s.split("x")) for s in shapes.split(",")]
-    anchor = "NumPy composite" if a.device == "cpu" else "torch eager"
-    if a.device == "cpu":
+    anchor = {"cpu": "NumPy composite", "cuda": "torch eager",
+              "webgpu": "numr composite"}[a.device]
+    if a.device == "webgpu":
+        from numr.backends.webgpu.runtime import adapters
+
+        print(f"# webgpu:0: {adapters()[0].info.get('device')}; '% copy' against CuPy's "
+              f"copy where a CUDA GPU is present, else numr's WebGPU copy")
+        rows = webgpu_cases(dtypes, shapes, timer)
+    elif a.device == "cpu":
         import numba
 
         print(f"# cpu: {platform.processor() or platform.machine()}, "

@@ -25,7 +25,6 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-os.environ.setdefault("NUMR_WEBGPU_EXPERIMENTAL", "1")  # until the backend is complete
 
 import numr as xp  # noqa: E402
 

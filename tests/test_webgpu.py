@@ -1,6 +1,6 @@
-"""The WebGPU backend, through numr's namespace (NUMR_WEBGPU_EXPERIMENTAL=1 semantics:
-the backend object is built directly, so the rest of the suite keeps treating webgpu as
-absent until the backend is complete). NumPy float64 is the oracle."""
+"""The WebGPU backend's own concerns (views, packing, pooling, batching, accuracy
+bounds, errors) on webgpu:0; the namespace tests cover it through the device fixture.
+NumPy float64 is the oracle."""
 
 from __future__ import annotations
 
@@ -14,37 +14,9 @@ wgpu = pytest.importorskip("wgpu", reason="wgpu is not installed (pip install nu
 import numr as xp  # noqa: E402
 from numr import backends  # noqa: E402
 
-
-def _backend():
-    from numr.backends.webgpu import WebGPUBackend
-
-    b = WebGPUBackend()
-    if not b.device_indices():
-        return None
-    return b
-
-
-_B = _backend()
-pytestmark = pytest.mark.skipif(_B is None, reason="no WebGPU adapter (install a Vulkan "
-                                                     "driver, e.g. mesa-vulkan-drivers)")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _experimental_webgpu():
-    """Serve webgpu:0 for this module's tests only: other tests in the same worker keep
-    seeing webgpu as absent (the device fixture must not pick up half a backend)."""
-    from numr import _devices
-
-    previous = backends._loaded.get("webgpu", None)
-    had = "webgpu" in backends._loaded
-    backends._loaded["webgpu"] = _B
-    yield
-    for key in [k for k in _devices._devices if k[0] == "webgpu"]:
-        del _devices._devices[key]
-    if had:
-        backends._loaded["webgpu"] = previous
-    else:
-        del backends._loaded["webgpu"]
+pytestmark = pytest.mark.skipif(
+    backends.load_backend("webgpu") is None,
+    reason="no WebGPU adapter (install a Vulkan driver, e.g. mesa-vulkan-drivers)")
 
 D = "webgpu:0"
 
@@ -62,7 +34,7 @@ def rt():
 def test_dtypes_follow_adapter_features():
     info = xp.__array_namespace_info__()
     held = set(info.dtypes(device=D).values())
-    f = set(_B._features(0))
+    f = set(backends.load_backend("webgpu")._features(0))
     assert (xp.float64 in held) == ("shader-f64" in f)
     assert (xp.int64 in held) == ("shader-int64" in f)
     assert {xp.float32, xp.int32, xp.uint8, xp.bool} <= held

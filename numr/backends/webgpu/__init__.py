@@ -1,22 +1,17 @@
 """The WebGPU backend: devices ``webgpu:0..N`` are wgpu-py's adapters, arrays are GPU
 buffers with strides (:mod:`.array`), work is recorded and batched (:mod:`.runtime`),
-kernels are WGSL generated from a few templates (:mod:`.kernels`).
+kernels are WGSL generated from a few templates (:mod:`.kernels`), one module per op
+group beside :mod:`.ops` (see ``ops.GROUPS``).
 
-Incomplete backend rule: until this backend provides every op of the contract
-(tests/test_contract.py), ``BACKEND`` is None -- numr treats webgpu as absent, so the
-device fixture and CI do not run the whole suite on half a backend -- unless the
-environment variable ``NUMR_WEBGPU_EXPERIMENTAL=1`` is set when the backend is first
-loaded. tests/test_webgpu.py sets it to test what exists; README.md's "WebGPU status"
-lists what does and what does not yet.
+The backend is present where wgpu-py imports and finds an adapter (any Vulkan, Metal or
+D3D12 GPU, or Mesa's lavapipe on a CPU-only machine).
 """
 
 from __future__ import annotations
 
-import os
+import wgpu  # noqa: F401  (absent: ImportError, and numr treats webgpu as absent)
 
 from ... import _dtypes as dt
-
-EXPERIMENTAL = os.environ.get("NUMR_WEBGPU_EXPERIMENTAL") == "1"
 
 
 class WebGPUBackend:
@@ -61,4 +56,4 @@ class WebGPUBackend:
         return build(device, self.dtypes(device.index))
 
 
-BACKEND = WebGPUBackend() if EXPERIMENTAL else None
+BACKEND = WebGPUBackend()
