@@ -41,7 +41,11 @@ WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
 SLOT_WORDS = 128
 SLOT_BYTES = SLOT_WORDS * 4
 ARENA_SLOTS = 2048                  # dispatches per batch before a forced submit
-POOL_KEEP_BYTES = 512 * 2**20       # free buffers kept for reuse beyond this are destroyed
+# Free buffers kept for reuse; beyond this the largest are destroyed. Note: a fresh
+# buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
+# zero fill), so the pool must hold a few of the largest arrays a loop makes; an alloc
+# that fails empties the pool and tries again.
+POOL_KEEP_BYTES = 4 * 2**30
 
 _STORAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
 _STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
