@@ -135,7 +135,7 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         if m > np.iinfo(d.name).max:
             return full(a.shape, 0, d)
         t = ctype(d)
-        q = f"(a / b - select({t}(0), {t}(1), a % b < {t}(0)))"
+        q = f"(a / b - select({t}(0), {t}(1), a - (a / b) * b < {t}(0)))"  # no signed %
         r = f"(a - {q} * b)"
         up = f"({r} > b - {r} || ({r} == b - {r} && ({q} & {t}(1)) != {t}(0)))"
         return launch(rt, "round_int", f"({q} + select({t}(0), {t}(1), {up})) * b",
@@ -231,8 +231,10 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         if dtype.kind == "float":
             n = builtins.max(math.ceil((stop - start) / step), 0)
             w = ctype(wide)
-            r = launch(rt, "arange", f"a + {w}(i) * b", ((start, wide), (step, wide)),
-                       wide, (n,))
+            # fenced: a driver contracting a + i * b into one fma (NVIDIA's does) rounds
+            # differently from NumPy's start + i * step
+            r = launch(rt, "arange", f"a + fence_{w}({w}(i) * b)",
+                       ((start, wide), (step, wide)), wide, (n,))
             return r if dtype is wide else astype(r, dtype, False)
         n = len(range(start, stop, step))
         t = ctype(dtype)
@@ -246,7 +248,7 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         step = (stop - start) / div if div > 0 else 0.0
         last = num - 1 if endpoint and num > 1 else num
         w = ctype(wide)
-        e = f"select(a + {w}(i) * b, c, i == d)"
+        e = f"select(a + fence_{w}({w}(i) * b), c, i == d)"
         if dtype.kind in ("int", "uint"):
             e = f"floor({e})"  # Note: NumPy rounds integer linspace results towards -inf
         r = launch(rt, "linspace" + dtype.kind, e, ((float(start), wide), (step, wide),

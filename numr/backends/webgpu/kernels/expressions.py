@@ -184,9 +184,11 @@ _FLOAT_HELPERS = {
   var v = x;
   var e = 0;
   if (v < TINY) { v = v * SCALE_UP; e = -SCALE_EXP; }
-  let fr = frexp(v);
-  var m = fr.fract * T(2.0);
-  e = e + i32(fr.exp) - 1;
+  // frexp by bits: NVIDIA's compiler (NVVM) fails on a float64 frexp, as lavapipe's LLVM
+  // did elsewhere; v is normal here.
+  let fr = frexp1_T(v);
+  var m = fr.x;
+  e = e + i32(fr.y);
   if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
   let j = i32(round(m * T(8.0)));
   let c = T(j) * T(0.125);
@@ -553,17 +555,31 @@ _FLOAT_HELPERS = {
 # Per-type replacements of the helpers above (filled below).
 _TYPED_HELPERS: dict = {"f32": {}, "f64": {}}
 
+# v = m * 2^e with m in [1, 2), as vec2(m, e), for normal v (by bits; see logdd_T).
+_TYPED_HELPERS["f32"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
+  let u = bitcast<u32>(v);
+  let m = bitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
+  return vec2<f32>(m, f32(i32((u >> 23u) & 0xffu) - 127));
+}"""
+_TYPED_HELPERS["f64"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
+  let u = bitcast<u64>(v);
+  let m = bitcast<f64>((u & 0xffffffffffffflu) | 0x3ff0000000000000lu);
+  return vec2<f64>(m, f64(i32((u >> 52u) & 0x7fflu) - 1023));
+}"""
+
 _INT_HELPERS = {
     # Python's floor division and modulo; division by zero gives 0, as NumPy.
     "floor_divide_T": """fn floor_divide_T(x: T, y: T) -> T {
   if (y == T(0)) { return T(0); }
   var q = x / y;
-  if (SIGNED && (x % y) != T(0) && ((x < T(0)) != (y < T(0)))) { q = q - T(1); }
+  if (SIGNED && (x - q * y) != T(0) && ((x < T(0)) != (y < T(0)))) { q = q - T(1); }
   return q;
 }""",
     "remainder_T": """fn remainder_T(x: T, y: T) -> T {
   if (y == T(0)) { return T(0); }
-  var r = x % y;
+  // Note: x - (x / y) * y, not x % y: NVIDIA's Vulkan driver computed signed % wrongly
+  // for negative x (-128 % 3 gave -1), while / is right.
+  var r = x - (x / y) * y;
   if (SIGNED && r != T(0) && ((r < T(0)) != (y < T(0)))) { r = r + y; }
   return r;
 }""",

@@ -80,13 +80,22 @@ def _log(t: str) -> str:
     [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by
     its series (11 terms reach f64 precision), and e ln 2 in two parts."""
     terms = " + z * (".join(f"T({1.0 / (2 * k + 1)!r})" for k in range(12))
+    # x = fract * 2^ex with fract in [0.5, 1), by bits: NVIDIA's compiler (NVVM) fails on
+    # a float64 frexp. x is normal where this is used (a scaled norm).
+    if t == "f64":
+        parts = ("let u = bitcast<u64>(x);\n"
+                 "  let fract = bitcast<f64>((u & 0xffffffffffffflu) | 0x3fe0000000000000lu);\n"
+                 "  let ex = f64(i32((u >> 52u) & 0x7fflu) - 1022);")
+    else:
+        parts = ("let u = bitcast<u32>(x);\n"
+                 "  let fract = bitcast<f32>((u & 0x7fffffu) | 0x3f000000u);\n"
+                 "  let ex = f32(i32((u >> 23u) & 0xffu) - 126);")
     return f"""fn lg(x: T) -> T {{
-  let fr = frexp(x);
+  {parts}
   // selects, not a branch: lavapipe's LLVM fails on the branchy form in f64
-  // (frexp's exponent is then an i64)
-  let lo = fr.fract < T(0.70710678118654752);
-  let m = select(fr.fract, fr.fract * T(2.0), lo);
-  let ef = T(fr.exp) - select(T(0.0), T(1.0), lo);
+  let lo = fract < T(0.70710678118654752);
+  let m = select(fract, fract * T(2.0), lo);
+  let ef = ex - select(T(0.0), T(1.0), lo);
   let f = m - T(1.0);
   let s = f / (T(2.0) + f);
   let z = s * s;
