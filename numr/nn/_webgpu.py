@@ -383,6 +383,13 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     rows = x.size // n if n else 0
     x, residual, weight, bias = (_prep(a, per) for a in (x, residual, weight, bias))
     has_r = residual is not None
+    if has_r and 2 * x.size * x.dtype.itemsize > rt.max_buffer:
+        # y and s do not fit one buffer: s first (one more read of it), then the norm
+        from ..backends.webgpu.kernels.map import launch
+
+        s = launch(rt, "add", "a + b", ((x, x.dtype), (residual, x.dtype)), x.dtype, shape)
+        y, _ = norm_forward(s, None, weight, bias, eps, center, False)
+        return y, (s if want_sum else None)
     total = x.size * (2 if has_r else 1)
     out = rt.alloc(total * x.dtype.itemsize)
     y = GPUArray(out, rt, shape, c_strides(shape), 0, x.dtype)
