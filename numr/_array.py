@@ -93,6 +93,22 @@ class Array:
 
         return numr
 
+    def __copy__(self) -> "Array":
+        """A copy of the data on the same device, as NumPy's ndarray gives."""
+        from ._creation import asarray
+
+        return asarray(self, copy=True)
+
+    def __deepcopy__(self, memo: dict) -> "Array":
+        # Note: never the generic deepcopy, which would duplicate the native array's
+        # handles (a GPU buffer object) member by member: a half-built duplicate released
+        # the original WebGPU buffer when it was collected.
+        return self.__copy__()
+
+    def __reduce__(self):
+        # Pickled as host data plus the device's name (a read back for GPU arrays).
+        return (_unpickle, (self._device.ops.to_host(self._data), str(self._device)))
+
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
         from ._transfer import to_device
 
@@ -213,3 +229,9 @@ from . import _elementwise as _ew  # noqa: E402
 from ._indexing import getitem as _getitem, setitem as _setitem  # noqa: E402
 
 _ew.attach_operators(Array)
+
+
+def _unpickle(host: Any, device: str) -> Array:
+    from ._creation import asarray
+
+    return asarray(host, device=device)

@@ -202,3 +202,17 @@ def test_set_default_device():
         assert numr.asarray([1]).device == cpu
     finally:
         numr.set_default_device(previous)
+
+
+def test_copy_deepcopy_and_pickle_copy_the_data(device):
+    import copy
+
+    x = numr.asarray([1.0, 2.0, 3.0], device=device)
+    for y in (copy.copy(x), copy.deepcopy(x), copy.deepcopy([x])[0]):
+        assert y.device == device and y.dtype == x.dtype
+        y[0] = 9.0
+        assert_array(x, [1.0, 2.0, 3.0])
+        assert_array(y, [9.0, 2.0, 3.0])
+    z = pickle.loads(pickle.dumps(x))
+    assert z.device == device and z.dtype == x.dtype
+    assert_array(z, [1.0, 2.0, 3.0])

@@ -55,6 +55,14 @@ class GPUArray:
             s *= n
         return True
 
+    def __copy__(self) -> "GPUArray":
+        # Copies share the buffer: duplicating GPU handles member by member is never safe
+        # (numr.Array.__deepcopy__ makes real copies of the data).
+        return self
+
+    def __deepcopy__(self, memo) -> "GPUArray":
+        return self
+
     def view(self, shape: tuple, strides: tuple, offset: int) -> "GPUArray":
         return GPUArray(self.storage, self.rt, shape, strides, offset, self.dtype)
 

@@ -87,6 +87,14 @@ class Block:
 
     __slots__ = ("buffer", "nbytes", "serial")
 
+    # One Block per GPU buffer, ever: copying one would duplicate the buffer's handle, and
+    # a collected duplicate releases the buffer under the original.
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
     def __init__(self, buffer: Any, nbytes: int, serial: int):
         self.buffer = buffer
         self.nbytes = nbytes
@@ -103,6 +111,12 @@ class Storage:
     """
 
     __slots__ = ("block", "rt")
+
+    def __copy__(self):  # shared, like the Block (see Block.__copy__)
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __init__(self, block: Block, rt: "Runtime"):
         self.block = block
@@ -121,6 +135,12 @@ class Storage:
 
 class Runtime:
     """One WebGPU device (one adapter): queue, pending encoder, pools and caches."""
+
+    def __copy__(self):  # one per device (see Block.__copy__)
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __init__(self, index: int):
         adapter = adapters()[index]
