@@ -103,7 +103,24 @@ def normalize_key(x: Array, key: Any, func: str) -> tuple:
         else:
             out.append(k)  # a slice, or a Python bool (a 0-d mask, as in NumPy)
         axis += _width(k)
+    _check_index_shapes(items, func)
     return tuple(out)
+
+
+def _check_index_shapes(items: list, func: str) -> None:
+    """Integer index arrays (and Python ints among them) must broadcast together: an
+    IndexError here on every device (CuPy raises ValueError, WebGPU would see a shape
+    it cannot place)."""
+    shapes = [tuple(k._data.shape) for k in items
+              if type(k) is Array and k._dtype.kind != "bool"]
+    if len(shapes) < 2:
+        return
+    nd = max(len(sh) for sh in shapes)
+    for j in range(nd):
+        sizes = {sh[j - nd + len(sh)] for sh in shapes if j - nd + len(sh) >= 0} - {1}
+        if len(sizes) > 1:
+            raise IndexError(f"{func}: shape mismatch: index arrays of shapes "
+                             f"{', '.join(map(str, shapes))} cannot be broadcast together")
 
 
 def _item(x: Array, k: Any, func: str) -> Any:

@@ -180,7 +180,10 @@ def test_setitem_boolean_masks(device, name):
                                   "complex64", "complex128"])
 def test_setitem_repeated_indices_last_wins(device, name):
     """NumPy assigns in order, so the last of repeated indices wins; numr gives the same
-    on every device (packed and 64/128-bit elements are never mixed or torn)."""
+    on the CPU and WebGPU (packed and 64/128-bit elements are never mixed or torn)."""
+    if device.kind == "cuda":
+        pytest.skip("CuPy's scatter leaves the winner of repeated indices unspecified, "
+                    "as the standard does")
     held(device, name)
     h = np.zeros(9, dtype=name)
     v = sample((40,), name, seed=4)

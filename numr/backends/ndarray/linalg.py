@@ -205,6 +205,17 @@ def build(c) -> dict:
             base = _matmul(base, base)
         return result.copy() if result is a else result
 
+    is_numpy = xp.__name__ == "numpy"
+
+    def svd(a, name, **kw):
+        """The library's SVD of ``a`` (lifted); LAPACK refuses NaN or infinite input
+        (did not converge), cuSOLVER returns NaNs: CuPy input is checked (a sync), so
+        every device raises."""
+        if not is_numpy and a.size and not bool(xp.isfinite(a).all()):
+            raise LinAlgError(f"{name}: the singular value computation did not converge "
+                              f"(the matrix holds infinities or NaNs)")
+        return la.svd(lift(a), **kw)
+
     def _tolerance(s, rtol):
         """rtol * largest singular value, shaped to compare with s (..., K)."""
         smax = s.max(axis=-1, keepdims=True)
@@ -219,7 +230,7 @@ def build(c) -> dict:
         if min(a.shape[-2:]) == 0:
             shape = batch if type(rtol) is not ndarray else _np.broadcast_shapes(batch, rtol.shape)
             return xp.zeros(shape, dtype=idx)
-        s = la.svd(lift(a), compute_uv=False)
+        s = svd(a, "matrix_rank", compute_uv=False)
         return out(xp.count_nonzero(s > _tolerance(s, rtol), axis=-1), idx)
 
     def linalg_outer(a, b):
@@ -233,7 +244,7 @@ def build(c) -> dict:
             batch = _np.broadcast_shapes(batch, rtol.shape)
         if m == 0 or n == 0:
             return xp.zeros(batch + (n, m), dtype=a.dtype)
-        u, s, vh = la.svd(lift(a), full_matrices=False)
+        u, s, vh = svd(a, "pinv", full_matrices=False)
         keep = s > _tolerance(s, rtol)
         s_inv = xp.where(keep, 1 / xp.where(keep, s, 1), 0)
         r = _matmul(mH(vh) * s_inv[..., None, :], mH(u))
@@ -268,12 +279,12 @@ def build(c) -> dict:
 
     @guarded("svd", "the singular value computation did not converge")
     def linalg_svd(a, full_matrices=True):
-        u, s, vh = la.svd(lift(a), full_matrices=full_matrices)
+        u, s, vh = svd(a, "svd", full_matrices=full_matrices)
         return out(u, a.dtype), out(s, real_of(a.dtype)), out(vh, a.dtype)
 
     @guarded("svdvals", "the singular value computation did not converge")
     def linalg_svdvals(a):
-        return out(la.svd(lift(a), compute_uv=False), real_of(a.dtype))
+        return out(svd(a, "svdvals", compute_uv=False), real_of(a.dtype))
 
     def linalg_trace(a, offset=0, dtype=None):
         d = c.native[dtype]
