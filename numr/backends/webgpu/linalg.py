@@ -328,8 +328,8 @@ def register(ctx) -> None:
         pw = "powpos64" if ct == "f64" else "powpos32"
         extra = K.POW64 if ct == "f64" else K.POW32
         return contract("normp", a, None, s, red, acc, "sum",
-                        f"{pw}({ab} / s, {ct}({p!r}))",
-                        f"select(s * {pw}(r, {ct}({1.0 / p!r})), s, {done})", extra)
+                        f"{pw}({ab} / s, {_literal(p, ct)})",
+                        f"select(s * {pw}(r, {_literal(1.0 / p, ct)}), s, {done})", extra)
 
     def linalg_vector_norm(a, axis=None, keepdims=False, ord=2):
         red = tuple(range(a.ndim)) if axis is None else tuple(axis)
@@ -413,3 +413,16 @@ def register(ctx) -> None:
         linalg_outer=linalg_outer, linalg_vector_norm=linalg_vector_norm,
         linalg_matrix_norm=linalg_matrix_norm, linalg_matrix_power=linalg_matrix_power)
 
+
+def _literal(v: float, ct: str) -> str:
+    """WGSL for the value v rounded to ct, by its bits: naga refuses a decimal literal
+    that f32 cannot hold (ord=2.5e243 overflows to inf, as it does in NumPy float32)."""
+    import struct
+
+    if ct == "f64":
+        return f"bitcast<f64>({struct.unpack('<Q', struct.pack('<d', v))[0]:#x}lu)"
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        bits = int(np.float32(v).view(np.uint32))
+    return f"bitcast<f32>({bits:#x}u)"

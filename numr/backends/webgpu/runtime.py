@@ -240,7 +240,10 @@ class Runtime:
                     # recorded work still reads it: submit that work before destroying
                     self.flush()
                 self._free_bytes -= size
-                block.buffer.destroy()
+                # Note: dropped, not destroy()ed: wgpu releases the buffer when its last
+                # reference goes, so a stale reference anywhere (a cached bind group, a
+                # recorded pass) keeps it valid instead of aborting the process, as an
+                # explicit destroy() did on the H200 and lavapipe (in create_bind_group).
                 self._forget(block)
 
     def _forget(self, block: Block) -> None:
