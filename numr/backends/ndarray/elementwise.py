@@ -115,9 +115,16 @@ def build(c) -> dict:
         if is_numpy:
             return r  # NumPy 2: x / |x| for complex, 0 for 0, NaN for NaN
         k = a.dtype.kind
-        if k == "c":  # CuPy gives the sign of the real part
+        if k == "c":  # CuPy gives the sign of the real part; NumPy 2's rule follows
             mag = xp.abs(a)
-            r = a / where(mag == 0, 1, mag)
+            re, im = a.real, a.imag
+            m = where(mag == 0, 1, mag)  # each part over the real |z|, as NumPy
+            r = where(mag == 0, 0, complex_of(re / m, im / m, a))  # 0 -> +0+0j
+            ire, iim = isinf(re), isinf(im)
+            # one infinite part: +-1 there and +0 in the other (both: NaN, from inf/inf)
+            unit = complex_of(where(ire, copysign(1, re), 0), where(iim, copysign(1, im), 0),
+                              a)
+            r = where(ire ^ iim, unit, r)
         elif k == "f":
             r = where(isnan(a), a, r)  # CuPy's sign(NaN) is 0
         return r

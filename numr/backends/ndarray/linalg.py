@@ -82,8 +82,26 @@ def build(c) -> dict:
             # CuPy returns inf/nan for a singular matrix unless asked to check the
             # solver's status (a sync point); numr raises on every device.
             return cupyx.errstate(linalg="raise")
+        def unchecked():
+            return cupyx.errstate(linalg="ignore")
     else:
-        checking = _Null
+        checking = unchecked = _Null
+
+    def nonfinite_passes(f):
+        """LAPACK's LU does not call a NaN pivot singular (its result is NaN); cuSOLVER's
+        does. Where CuPy's checked call fails on a matrix holding NaN or inf, it runs
+        again unchecked, so every device returns the NaNs instead of raising."""
+        def op(a, *args):
+            try:
+                with checking():
+                    return f(a, *args)
+            except library_error:
+                if xp.__name__ == "numpy" or bool(xp.isfinite(a).all()):
+                    raise
+                with unchecked():
+                    return f(a, *args)
+        op.__name__ = f.__name__
+        return op
 
     def guarded(name, what):
         """Run a LAPACK-backed function, turning the library's error into numr's."""
@@ -172,6 +190,7 @@ def build(c) -> dict:
         return tuple(xp.asarray(t) for t in r) if vectors else xp.asarray(r)
 
     @guarded("inv", "a matrix is singular")
+    @nonfinite_passes
     def linalg_inv(a):
         return out(la.inv(lift(a)), a.dtype)
 
@@ -261,6 +280,7 @@ def build(c) -> dict:
         return out(sign, a.dtype), out(logabs, real_of(a.dtype))
 
     @guarded("solve", "a matrix is singular")
+    @nonfinite_passes
     def linalg_solve(a, b):
         # One batched call on explicitly broadcast stacks: NumPy and CuPy differ on
         # how they broadcast, and a 1-D b is one vector for every matrix.
