@@ -99,6 +99,23 @@ def build(c) -> dict:
         im = where(edge & (x < 0), 0.0, im)
         return complex_of(re, im, a)
 
+    np_log1p = xp.log1p
+
+    def log1p(a):
+        if a.dtype.kind != "c":
+            return c.arr(np_log1p(a))
+        # NumPy's and CuPy's complex log1p is log(1 + z), which loses the digits of small
+        # z; there |1 + z|^2 - 1 = x (2 + x) + y^2 is formed without the 1 (the library's
+        # value stays for |z| > 1/2 and for infinities and NaNs, with their special cases).
+        r = c.arr(np_log1p(a))
+        x, y = a.real, a.imag
+        small = abs(a) <= 0.5
+        if not bool(small.any()):
+            return r
+        re = 0.5 * np_log1p(x * (2 + x) + y * y)
+        im = xp.arctan2(y, 1 + x)
+        return where(small, complex_of(re, im, a), r)
+
     def tanh(a):
         r = c.arr(np_tanh(a))
         if a.dtype.kind != "c":
@@ -187,7 +204,7 @@ def build(c) -> dict:
             raise ValueError("pow: integers to negative integer powers are not allowed")
         return r
 
-    ops.update(floor_divide=floor_divide, expm1=expm1, tanh=tanh, sign=sign, pow=integer_pow,
+    ops.update(floor_divide=floor_divide, expm1=expm1, log1p=log1p, tanh=tanh, sign=sign, pow=integer_pow,
                imag=imag,
                remainder=remainder,
                ceil=rounding(xp.ceil), floor=rounding(xp.floor), trunc=rounding(xp.trunc),
