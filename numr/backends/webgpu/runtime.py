@@ -40,7 +40,8 @@ WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
 # (and a multiple of every adapter's uniform offset alignment, at most 256).
 SLOT_WORDS = 128
 SLOT_BYTES = SLOT_WORDS * 4
-ARENA_SLOTS = 2048                  # dispatches per batch before a forced submit
+ARENA_SLOTS = 2048                  # parameter slots (dispatches) of one submitted batch
+SUBMIT_EVERY = 256                  # dispatches recorded before a submit (<= ARENA_SLOTS)
 # Free buffers kept for reuse; beyond this the largest are destroyed. Note: a fresh
 # buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
 # zero fill), so the pool must hold a few of the largest arrays a loop makes; an alloc
@@ -178,6 +179,9 @@ class Runtime:
         self._arena_host = bytearray(ARENA_SLOTS * SLOT_BYTES)
         self._packers: dict[int, Any] = {}           # n words -> struct.Struct
         self._slots = 0
+        # Recorded work is submitted every so many dispatches, so the device runs while
+        # Python records the rest (a sync point submits whatever is left).
+        self.submit_every = int(os.environ.get("NUMR_WEBGPU_SUBMIT_EVERY", SUBMIT_EVERY))
         self._encoder = None
         self._pass = None
         self._pass_ptr = None                        # the open pass's native handle
@@ -357,7 +361,7 @@ class Runtime:
             raise ValueError(f"webgpu: a kernel needs {len(params)} parameter words; at "
                              f"most {SLOT_WORDS} (too many dimensions)")
         slot = self._slots
-        if slot == ARENA_SLOTS:
+        if slot == self.submit_every:
             self.flush()
             slot = 0
         self._slots = slot + 1
