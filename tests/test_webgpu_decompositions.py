@@ -212,3 +212,15 @@ def test_svd_of_extreme_finite_values(device, dtype, scale):
     p = np.asarray(xp.linalg.pinv(x).to_device("cpu"))
     pw = np.linalg.pinv(h.astype(wide))
     assert np.max(np.abs(p - pw)) <= 10 * tol * np.max(np.abs(pw))
+
+
+def test_svd_converges_with_underflowing_columns(device):
+    """A column whose squares underflow beside a huge one: the Jacobi rotation between
+    them is the identity in float32, which must not count as work left (it kept the
+    sweeps from converging: conformance test_matrix_rank / test_pinv)."""
+    h = np.array([[1e20, 1e-20, 1.0], [0.0, 0.0, 0.0], [1e-45, 0.0, 0.0]], np.float32)
+    x = xp.asarray(h, device=device)
+    s = to_np(linalg.svdvals(x))
+    want = np.linalg.svd(h.astype(np.float64), compute_uv=False)
+    np.testing.assert_allclose(s, want, rtol=1e-5, atol=1e-6 * want.max())
+    assert int(linalg.matrix_rank(x)) == np.linalg.matrix_rank(h)

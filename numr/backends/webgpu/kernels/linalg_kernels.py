@@ -423,6 +423,10 @@ fn rotation(o: u32, a: T, d: T, apq: S, tol: T) -> bool {
   var t = T(1.0) / (abs(th) + sqrt(th * th + T(1.0)));
   if (isinf_T(th * th)) { t = T(0.5) / abs(th); }
   if (th < T(0.0)) { t = -t; }
+  // apq tiny beside a huge |d - a| (a column whose squares underflow): the rotation is
+  // the identity in this precision, so nothing is left to do (counting it as a rotation
+  // would keep the sweeps from ever converging).
+  if (t == T(0.0)) { y[o] = T(0.0); return false; }
   let c = T(1.0) / sqrt(t * t + T(1.0));
   y[o] = T(1.0); y[o + 1u] = c; y[o + 2u] = t * c; y[o + 3u] = t; y[o + 4u] = bb;
   y[o + 5u] = a; y[o + 6u] = d;
