@@ -106,8 +106,8 @@ def _fwd_source(d: str, t: int, k: int, center: bool, has_r: bool, has_w: bool,
     # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of x, r, w, b (units),
     # 7 offset of s in the output (units), 8-9 eps
     src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
-    load = (f"let e = ld(st(ld(X[p(3u) + base + u]) + ld(R[p(4u) + base + u])));\n"
-            f"      Y[p(7u) + base + u] = st(e);") if has_r else \
+    load = ("let e = ld(st(ld(X[p(3u) + base + u]) + ld(R[p(4u) + base + u])));\n"
+            "      Y[p(7u) + base + u] = st(e);") if has_r else \
         "let e = ld(X[p(3u) + base + u]);"
     term = "hsum(e)" if center else "hsum(e * e)"
     affine = ""
@@ -370,17 +370,25 @@ def _units(off: int, per: int) -> int:
     return off // per
 
 
+def _rows_of(a: GPUArray) -> Optional[tuple]:
+    """(dtype name, elements per unit, shape, row width n, rows), or None for float16
+    rows of odd width (two rows would share a word: the composite runs those)."""
+    d = a.dtype.name
+    per = _TYPES[d][3]
+    n = a.shape[-1] if a.shape else 1
+    if n % per:
+        return None
+    return d, per, a.shape, n, (a.size // n if n else 0)
+
+
 def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
     """(y, s) as numr.nn._cpu.norm_forward on GPUArrays; None where the composite must
     run (float16 rows of odd width)."""
-    d = x.dtype.name
-    per = _TYPES[d][3]
-    shape = x.shape
-    n = shape[-1] if shape else 1
-    if n % per:
+    form = _rows_of(x)
+    if form is None:
         return None
+    d, per, shape, n, rows = form
     rt = x.rt
-    rows = x.size // n if n else 0
     x, residual, weight, bias = (_prep(a, per) for a in (x, residual, weight, bias))
     has_r = residual is not None
     if has_r and 2 * x.size * x.dtype.itemsize > rt.max_buffer:
@@ -412,14 +420,11 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
                   want_bias: bool):
     """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward; None where
     the composite must run."""
-    d = s.dtype.name
-    per = _TYPES[d][3]
-    shape = s.shape
-    n = shape[-1] if shape else 1
-    if n % per:
+    form = _rows_of(s)
+    if form is None:
         return None
+    d, per, shape, n, rows = form
     rt = s.rt
-    rows = s.size // n if n else 0
     grad_y, s, grad_s, weight = (_prep(a, per) for a in (grad_y, s, grad_s, weight))
     want = want_weight or want_bias
     units = n // per

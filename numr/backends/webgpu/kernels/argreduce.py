@@ -17,12 +17,10 @@ materialised) is shared with :mod:`.moments`.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ...._dtypes import DType
 from ..array import GPUArray, new
-from .map import _collapse
 from .types import LAYOUT, ctype, load_fn
 
 WG = 256
@@ -39,15 +37,11 @@ def layout(x: GPUArray, axes: tuple) -> tuple:
     keeps the row-major order of both index spaces). ``columns``: neighbouring outputs
     read neighbouring elements (the last kept stride is +-1), as in a reduction over
     the leading axis of a C-contiguous array."""
-    kept = [k for k in range(x.ndim) if k not in axes]
-    out_shape = tuple(x.shape[k] for k in kept)
-    kshape, (kstrides,) = _collapse(out_shape, [tuple(x.strides[k] for k in kept)])
-    red = tuple(x.shape[k] for k in axes)
-    rshape, (rstrides,) = _collapse(red, [tuple(x.strides[k] for k in axes)])
-    words = [x.offset & 0xFFFFFFFF, *kshape, *[s & 0xFFFFFFFF for s in kstrides],
-             *rshape, *[s & 0xFFFFFFFF for s in rstrides]]
+    from .reduce import _words  # one decoding of reduction layouts for every template
+
+    out_shape, R, kshape, kstrides, rshape, _, words = _words(x, axes)
     columns = bool(kstrides) and abs(kstrides[-1]) == 1
-    return out_shape, math.prod(red), len(kshape), len(rshape), words, columns
+    return out_shape, R, len(kshape), len(rshape), words, columns
 
 
 def team(R: int, nout: int = 1, columns: bool = False) -> int:
