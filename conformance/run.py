@@ -99,10 +99,17 @@ def parse_counts(summary: str) -> dict[str, int]:
 def record(row: dict[str, str]) -> None:
     """Write ``row`` into RESULTS.md, replacing the row of the same device."""
     rows: list[list[str]] = []
+    notes: list[str] = []  # the text after the table (notes on runs) is kept as it is
     if RESULTS.exists():
+        in_table = seen_table = False
         for line in RESULTS.read_text().splitlines():
+            in_table = line.startswith("|")
+            seen_table = seen_table or in_table
+            if seen_table and not in_table:
+                notes.append(line)
+                continue
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if line.startswith("|") and len(cells) == len(COLUMNS) and cells[0] not in \
+            if in_table and len(cells) == len(COLUMNS) and cells[0] not in \
                     ("device", "") and not set(cells[0]) <= set("-: "):
                 rows.append(cells)
     rows = [r for r in rows if r[0] != row["device"]] + [[row[c] for c in COLUMNS]]
@@ -118,7 +125,7 @@ def record(row: dict[str, str]) -> None:
         "|" + "---|" * len(COLUMNS),
     ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    RESULTS.write_text("\n".join(lines) + "\n")
+    RESULTS.write_text("\n".join(lines + notes).rstrip("\n") + "\n")
 
 
 def has_xdist() -> bool:
