@@ -87,6 +87,7 @@ def normalize_key(x: Array, key: Any, func: str) -> tuple:
         at = next(i for i, k in enumerate(items) if k is Ellipsis)
         items[at:at + 1] = [slice(None)] * (ndim - consumed)
     out = []
+    shapes = []  # of the integer index arrays, which must broadcast together
     axis = 0
     for k in items:
         if k is None:
@@ -100,21 +101,19 @@ def normalize_key(x: Array, key: Any, func: str) -> tuple:
             out.append(k + size if k < 0 else k)
         elif type(k) is Array:
             out.append(_array_index(k, shape, axis, func))
+            if k._dtype.kind != "bool":
+                shapes.append(tuple(k._data.shape))
         else:
             out.append(k)  # a slice, or a Python bool (a 0-d mask, as in NumPy)
         axis += _width(k)
-    _check_index_shapes(items, func)
+    if len(shapes) > 1:
+        _check_index_shapes(shapes, func)
     return tuple(out)
 
 
-def _check_index_shapes(items: list, func: str) -> None:
-    """Integer index arrays (and Python ints among them) must broadcast together: an
-    IndexError here on every device (CuPy raises ValueError, WebGPU would see a shape
-    it cannot place)."""
-    shapes = [tuple(k._data.shape) for k in items
-              if type(k) is Array and k._dtype.kind != "bool"]
-    if len(shapes) < 2:
-        return
+def _check_index_shapes(shapes: list, func: str) -> None:
+    """Integer index arrays must broadcast together: an IndexError here on every device
+    (CuPy raises ValueError, WebGPU would see a shape it cannot place)."""
     nd = max(len(sh) for sh in shapes)
     for j in range(nd):
         sizes = {sh[j - nd + len(sh)] for sh in shapes if j - nd + len(sh) >= 0} - {1}

@@ -100,6 +100,15 @@ fn rowsum2(l: u32, x: {a}, y: {a}) -> vec2<{a}> {{
 }}"""
 
 
+def _moments(a: str, dev: str, center: bool) -> str:
+    """WGSL giving the row's mean ``mu`` and variance ``vr`` from ``total`` (its sum, or
+    sum of squares for rms), the second pass ``dev`` over the row for layer norm."""
+    if not center:
+        return f"let mu = {a}(0);\n  let vr = total / n;"
+    return (f"let mu = total / n;\n  var dev = {a}(0);\n  if (live) {{\n    {dev}\n  }}\n"
+            f"  let vr = rowsum(l, dev) / n;")
+
+
 def _fwd_source(d: str, t: int, k: int, center: bool, has_r: bool, has_w: bool,
                 has_b: bool) -> str:
     s, v, a, _ = _TYPES[d]
@@ -145,13 +154,7 @@ def _fwd_source(d: str, t: int, k: int, center: bool, has_r: bool, has_w: bool,
         write = f"""for (var u = tt; u < U; u = u + {t}u) {{
       Y[base + u] = st((ld({src}) - mu) * rstd{affine});
     }}"""
-    center_part = f"""  let mu = total / n;
-  var dev = {a}(0);
-  if (live) {{
-    {dev}
-  }}
-  let vr = rowsum(l, dev) / n;""" if center else f"""  let mu = {a}(0);
-  let vr = total / n;"""
+    center_part = _moments(a, dev, center)
     return f"""{_common(d, t)}
 @group(0) @binding(1) var<storage, read> X: array<{s}>;
 @group(0) @binding(2) var<storage, read> R: array<{s}>;
@@ -270,17 +273,11 @@ def _bwd_source(d: str, t: int, k: int, center: bool, has_gs: bool, has_w: bool,
         flush = ""
         init = f"""  if (want && prow_live) {{
     for (var u = tt; u < U; u = u + {t}u) {{
-      {part_wr("pw0", a + "(0)" if per == 1 else "vec2<f32>(0.0)")}
-      {part_wr("pb0", a + "(0)" if per == 1 else "vec2<f32>(0.0)")}
+      {part_wr("pw0", f"{v}(0)")}
+      {part_wr("pb0", f"{v}(0)")}
     }}
   }}""" if want else ""
-    center_part = f"""let mu = total / n;
-      var dev = {a}(0);
-      if (live) {{
-        {dev}
-      }}
-      let vr = rowsum(l, dev) / n;""" if center else f"""let mu = {a}(0);
-      let vr = total / n;"""
+    center_part = _moments(a, dev, center)
     return f"""{_common(d, t)}
 @group(0) @binding(1) var<storage, read> GY: array<{_TYPES[d][0]}>;
 @group(0) @binding(2) var<storage, read> S: array<{_TYPES[d][0]}>;
