@@ -349,8 +349,13 @@ def _nonzero_fn(d: DType) -> str:
 
 
 _SCAN = """var<workgroup> sh: array<u32, 256>;
-// Inclusive scan of sh (Hillis-Steele); every invocation of the workgroup calls it.
+// Inclusive scan of sh (Hillis-Steele); every invocation of the workgroup calls it after
+// writing its own sh[l]. The first barrier makes those writes visible before anyone reads
+// a neighbour's: without it a fast subgroup reads sh[l - s] before a slower one has
+// stored it (lavapipe runs a workgroup's subgroups one after another up to each barrier,
+// so it never shows; an NVIDIA GPU does).
 fn wg_scan(l: u32) {
+  workgroupBarrier();
   for (var s = 1u; s < 256u; s = s << 1u) {
     var v = 0u;
     if (l >= s) { v = sh[l - s]; }
