@@ -20,6 +20,7 @@ it is short.
 
 from __future__ import annotations
 
+import os
 import re
 
 from ...._dtypes import DType
@@ -50,11 +51,65 @@ def global_vec_ok(d: DType) -> bool:
     return d.kind != "complex" and per_word == 1 and storage == ct
 
 
+# -- tile choice ----------------------------------------------------------------------
+
+# Large float32 products run the "register-tiled" kernel (:func:`tiled_source`), whose
+# tile is chosen once per process by this variable so a GPU can be swept without code
+# edits: ``BMxBNxBK`` (BM, BN in 64/128, BK in 8/16/32, whole vec4 tile loads per
+# invocation) or ``old`` (the generic kernel's 128 x 128 x 8 for every large product).
+TILE_ENV = "NUMR_WEBGPU_MATMUL_TILE"
+DEFAULT_TILE = "128x128x8"
+TILED_MIN = 512  # both result sides at least this: smaller products use 64 x 64 tiles
+_choice: dict = {}
+
+
+def parse_tile(spec: str) -> tuple | None:
+    """(BM, BN, BK, TM, TN, "tiled") for ``spec``, or None for ``old``."""
+    s = spec.strip().lower()
+    if s == "old":
+        return None
+    try:
+        bm, bn, bk = (int(v) for v in s.split("x"))
+    except ValueError:
+        bm = bn = bk = 0
+    ok = (bm in (64, 128) and bn in (64, 128) and bk in (8, 16, 32)
+          and (bm * bk // 4) % THREADS == 0 and (bn * bk // 4) % THREADS == 0)
+    if not ok:
+        raise ValueError(f"{TILE_ENV}={spec!r}: expected 'old' or BMxBNxBK with BM, BN in "
+                         "64/128, BK in 8/16/32 and BM*BK, BN*BK multiples of 1024, e.g. "
+                         "128x128x8, 128x128x16, 128x64x16, 64x64x16")
+    return bm, bn, bk, bm // WY, bn // WX, "tiled"
+
+
+def set_tile(spec: str | None = None, min_size: int | None = None) -> tuple:
+    """Choose the tile of large float32 products (``spec`` as in TILE_ENV; None: the
+    variable's value or DEFAULT_TILE) and the smallest result side that gets it.
+    Returns the previous (spec, min_size), for tests that switch and restore."""
+    prev = (_choice.get("spec"), _choice.get("min", TILED_MIN))
+    spec = spec or os.environ.get(TILE_ENV) or DEFAULT_TILE
+    _choice.update(spec=spec, cfg=parse_tile(spec),
+                   min=TILED_MIN if min_size is None else min_size)
+    return prev
+
+
+def smem_bytes(cfg: tuple, size: int = 4) -> int:
+    """Workgroup memory of either kernel for ``cfg``: two A and two B tiles."""
+    return 2 * (cfg[0] + cfg[1]) * cfg[2] * size
+
+
 def config(d: DType, M: int, N: int, smem: int) -> tuple:
-    """(BM, BN, BK, TM, TN) for a product of ``d`` with an M x N result: 128 x 128
-    tiles (8 x 8 per invocation) for large float32 products, 64 x 64 (4 x 4) otherwise;
-    BK as deep as the workgroup memory limit ``smem`` allows."""
+    """(BM, BN, BK, TM, TN[, "tiled"]) for a product of ``d`` with an M x N result: the
+    chosen tile (see TILE_ENV) for large float32 products, 128 x 128 (8 x 8 per
+    invocation) for other large 32-bit ones, 64 x 64 (4 x 4) otherwise; BK as deep as
+    the workgroup memory limit ``smem`` allows. A 6th entry "tiled" marks the tile
+    :func:`matmul_source` gives to :func:`tiled_source` where its operands allow."""
+    if "cfg" not in _choice:
+        set_tile()
     size = 16 if d.name == "complex128" else 8 if d.itemsize == 8 else 4
+    big = M >= _choice["min"] and N >= _choice["min"]
+    cfg = _choice["cfg"]
+    if d.name == "float32" and big and cfg is not None and smem_bytes(cfg) <= smem:
+        return cfg
     if d.name in ("float32", "int32", "uint32") and M >= 512 and N >= 512:
         return 128, 128, 8, 8, 8
     bk = 16
@@ -71,6 +126,35 @@ def _mac(d: DType, ct: str) -> str:
     return f"fn mac(c: {ct}, a: {ct}, b: {ct}) -> {ct} {{ return c + a * b; }}"
 
 
+def _entry(BM: int, BN: int, nb: int) -> list[str]:
+    """WGSL opening ``main``: this workgroup's batch and tile (m0, n0) and its operands'
+    offsets offA, offB (parameters as in :func:`matmul_source`)."""
+    body = [f"""@compute @workgroup_size({THREADS})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {{
+  let M = p(0u); let N = p(1u); let K = p(2u);
+  let tilesM = p(3u); let tilesN = p(4u);
+  let per = tilesM * tilesN;
+  let wid = wg.x + wg.y * nw.x;
+  if (wid >= per * p(5u)) {{ return; }}
+  var bi = wid / per;
+  let t = wid % per;
+  // Groups of 8 tile rows walk their tile columns together, so the A rows and B
+  // columns one wave of workgroups reads stay in the cache.
+  let width = 8u * tilesN;
+  let first = (t / width) * 8u;
+  let gm = min(tilesM - first, 8u);
+  let m0 = (first + (t % width) % gm) * {BM}u;
+  let n0 = ((t % width) / gm) * {BN}u;
+  var offA = ip(6u); var offB = ip(9u);"""]
+    for k in range(nb - 1, -1, -1):
+        base = 12 + 3 * k
+        body.append(f"  {{ let n = p({base}u); let c = i32(bi % n); bi = bi / n;\n"
+                    f"    offA = offA + c * ip({base + 1}u);\n"
+                    f"    offB = offB + c * ip({base + 2}u); }}")
+    return body
+
+
 def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str | None,
                   vec_out: bool, a_major: str, b_major: str) -> str:
     """WGSL of one product kernel.
@@ -82,7 +166,9 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str |
     'x' (A's m, B's n) or 'k'. ``a_major``/``b_major`` ('x'/'k'): the axis consecutive
     invocations walk when loading scalars (the contiguous one, so loads coalesce).
     """
-    BM, BN, BK, TM, TN = cfg
+    if cfg[5:] == ("tiled",) and d.name == "float32" and vec_a and vec_b:
+        return tiled_source(cfg, nb, vec_a, vec_b, vec_out)
+    BM, BN, BK, TM, TN = cfg[:5]
     ct = compute_type(d)
     vw = 4 if vector_ok(d) else 1
     W = f"vec4<{ct}>" if vw == 4 else ct
@@ -112,30 +198,7 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str |
     assert LA * THREADS == na and LB * THREADS == nbl
     ra = f"vec4<{ct}>" if vec_a else ct
     rb = f"vec4<{ct}>" if vec_b else ct
-    body = []
-    body.append(f"""@compute @workgroup_size({THREADS})
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {{
-  let M = p(0u); let N = p(1u); let K = p(2u);
-  let tilesM = p(3u); let tilesN = p(4u);
-  let per = tilesM * tilesN;
-  let wid = wg.x + wg.y * nw.x;
-  if (wid >= per * p(5u)) {{ return; }}
-  var bi = wid / per;
-  let t = wid % per;
-  // Groups of 8 tile rows walk their tile columns together, so the A rows and B
-  // columns one wave of workgroups reads stay in the cache.
-  let width = 8u * tilesN;
-  let first = (t / width) * 8u;
-  let gm = min(tilesM - first, 8u);
-  let m0 = (first + (t % width) % gm) * {BM}u;
-  let n0 = ((t % width) / gm) * {BN}u;
-  var offA = ip(6u); var offB = ip(9u);""")
-    for k in range(nb - 1, -1, -1):
-        base = 12 + 3 * k
-        body.append(f"  {{ let n = p({base}u); let c = i32(bi % n); bi = bi / n;\n"
-                    f"    offA = offA + c * ip({base + 1}u);\n"
-                    f"    offB = offB + c * ip({base + 2}u); }}")
+    body = _entry(BM, BN, nb)
     body.append(f"""  let sAm = ip(7u); let sAk = ip(8u); let sBk = ip(10u); let sBn = ip(11u);
   let ty = l / {WX}u; let tx = l % {WX}u;""")
     for i in range(LA):
@@ -283,6 +346,170 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
             body.append("  }")
     body.append("}")
     return "\n".join(L + body)
+
+
+def tiled_source(cfg: tuple, nb: int, vec_a: str, vec_b: str, vec_out: bool) -> str:
+    """WGSL of the float32 product for operands read as vec4s (``vec_a``/``vec_b`` as in
+    :func:`matmul_source`, same parameters and tile order).
+
+    The same scheme as the generic kernel (16 x 16 invocations, a TM x TN register block
+    each, K-major double-buffered tiles, next tile prefetched into registers during the
+    multiply), written so the inner loop is loads and FMAs only. WebGPU clamps every
+    dynamic index into workgroup memory (naga's "Restrict" bounds policy); a flat
+    ``As[ca + c + ty]`` costs an add and a min per load. Here each tile is an array of
+    16-vec4 rows, ``As[c][ty]``: with the K step unrolled and the two buffers alternated
+    by unrolling two steps per loop turn, ``c`` is a constant (no check) and the clamp of
+    ``ty`` is one expression the driver computes once. Row r of a tile holds, for one k
+    of one buffer, the vec4 chunks of 16 consecutive invocations, so a wave's reads hit
+    consecutive 16-byte words (no bank conflicts, no padding), as in the generic kernel.
+    """
+    BM, BN, BK, TM, TN = cfg[:5]
+    CA, CB = TM // 4, TN // 4  # vec4 chunks per invocation along m and along n
+    L = list(_HEAD)
+    L.append("@group(0) @binding(1) var<storage, read> xa: array<vec4<f32>>;")
+    L.append("@group(0) @binding(2) var<storage, read> xb: array<vec4<f32>>;")
+    L.append(f"@group(0) @binding(3) var<storage, read_write> y: "
+             f"array<{'vec4<f32>' if vec_out else 'f32'}>;")
+    # Row (buf * BK + k) * C + c holds chunks c * 16 + 0..15 of that k.
+    L.append(f"var<workgroup> As: array<array<vec4<f32>, 16>, {2 * BK * CA}>;")
+    L.append(f"var<workgroup> Bs: array<array<vec4<f32>, 16>, {2 * BK * CB}>;")
+    body = _entry(BM, BN, nb)
+    body.append("  let sAm = ip(7u); let sAk = ip(8u); let sBk = ip(10u); let sBn = ip(11u);\n"
+                f"  let ty = l / {WX}u; let tx = l % {WX}u;")
+    ops = (dict(name="a", buf="xa", tile="As", X=BM, C=CA, x0="m0", xlim="M", off="offA",
+                sx="sAm", sk="sAk", vec=vec_a),
+           dict(name="b", buf="xb", tile="Bs", X=BN, C=CB, x0="n0", xlim="N", off="offB",
+                sx="sBn", sk="sBk", vec=vec_b))
+    for o in ops:
+        body += _tiled_loader_setup(o, BK)
+    for r in range(TM):
+        for c in range(CB):
+            body.append(f"  var c{r}_{c} = vec4<f32>();")
+
+    def fetch(k0: str) -> list[str]:
+        return [ln for o in ops for ln in _tiled_fetch(o, BK, k0)]
+
+    def store(buf: int) -> list[str]:
+        return [ln for o in ops for ln in _tiled_store(o, BK, buf)]
+
+    def step(buf: int, nxt_k0: str) -> list[str]:
+        """Multiply buffer ``buf`` while the tile at ``nxt_k0`` goes to the other."""
+        out = [f"    {{ let more = {nxt_k0} < K;",
+               f"    if (more) {{ let k0 = {nxt_k0};"] + fetch("k0") + ["    }"]
+        out += _tiled_multiply(BK, CA, CB, buf)
+        out += ["    if (more) {"] + store(1 - buf) + ["    }",
+                "    workgroupBarrier();"]
+        return out
+
+    body.append("  if (K > 0u) { let k0 = 0u;")
+    body += fetch("k0") + store(0)
+    body.append("  }")
+    body.append("  workgroupBarrier();")
+    # One barrier per step: the next tile goes to the other buffer, which nobody reads
+    # until after the barrier that ends this step.
+    body.append(f"  for (var k0 = 0u; k0 < K; k0 = k0 + {2 * BK}u) {{")
+    body += step(0, f"k0 + {BK}u")
+    body.append("    if (!more) { break; } }")  # K uniform: the break is too
+    body += step(1, f"k0 + {2 * BK}u")
+    body.append("    }")
+    body.append("  }")
+    body += _tiled_write(TM, CB, vec_out)
+    body.append("}")
+    return "\n".join(L + body)
+
+
+def _tiled_loader_setup(o: dict, BK: int) -> list[str]:
+    """Per vec4 load i of operand o: its tile coordinates (k{i}, x{i}), whether its row
+    or column is inside the matrix, its element offset at k = 0 and its place in the
+    tile (row offset w{i} within a buffer, column u{i}, component e{i} when a vec4
+    along k is spread over four rows)."""
+    X, C, n, vec = o["X"], o["C"], o["name"], o["vec"]
+    loads = X * BK // 4 // THREADS
+    o["n"] = loads
+    out = []
+    for i in range(loads):
+        q = f"({i * THREADS}u + l)"
+        if vec == "x":  # vec4 along x: consecutive invocations read consecutive vec4s
+            tk, tx = f"{q} / {X // 4}u", f"({q} % {X // 4}u) * 4u"
+        else:           # vec4 along k: BK / 4 invocations cover one row's step
+            tk, tx = f"({q} % {BK // 4}u) * 4u", f"{q} / {BK // 4}u"
+        out += [f"  let {n}k{i} = {tk}; let {n}x{i} = {tx};",
+                f"  let {n}in{i} = {o['x0']} + {n}x{i} < {o['xlim']};",
+                f"  let {n}at{i} = {o['off']} + i32({o['x0']} + {n}x{i}) * {o['sx']} "
+                f"+ i32({n}k{i}) * {o['sk']};",
+                # chunk x / 4 = c * 16 + u: row offset k * C + c, column u
+                f"  let {n}w{i} = {n}k{i} * {C}u + {n}x{i} / 64u; "
+                f"let {n}u{i} = ({n}x{i} / 4u) % 16u; let {n}e{i} = {n}x{i} % 4u;",
+                f"  var {n}r{i} = vec4<f32>();"]
+    return out
+
+
+def _tiled_fetch(o: dict, BK: int, k0: str) -> list[str]:
+    """Global -> registers: operand o's vec4s of the tile starting at k0 (zeros
+    outside the matrix; K and the vec4 axis are multiples of 4, so a vec4 is inside
+    or outside whole)."""
+    n, out = o["name"], []
+    for i in range(o["n"]):
+        out.append(f"      {n}r{i} = vec4<f32>();\n"
+                   f"      if ({n}in{i} && {k0} + {n}k{i} < K) {{ {n}r{i} = {o['buf']}["
+                   f"u32({n}at{i} + i32({k0}) * {o['sk']}) >> 2u]; }}")
+    return out
+
+
+def _tiled_store(o: dict, BK: int, buf: int) -> list[str]:
+    """Registers -> buffer ``buf`` of operand o's tile."""
+    n, C, T, out = o["name"], o["C"], o["tile"], []
+    base = buf * BK * C
+    for i in range(o["n"]):
+        if o["vec"] == "x":
+            out.append(f"      {T}[{base}u + {n}w{i}][{n}u{i}] = {n}r{i};")
+        else:  # four consecutive k: four rows, one component each
+            for j in range(4):
+                out.append(f"      {T}[{base + j * C}u + {n}w{i}][{n}u{i}][{n}e{i}] = "
+                           f"{n}r{i}[{j}];")
+    return out
+
+
+def _tiled_multiply(BK: int, CA: int, CB: int, buf: int) -> list[str]:
+    """The step's multiply from buffer ``buf``, every workgroup index but ty/tx constant.
+    Invocation (ty, tx) owns rows (c * 16 + ty) * 4 + 0..3 and columns
+    (c * 16 + tx) * 4 + 0..3 of the tile."""
+    out = []
+    for kk in range(BK):
+        ra, rb = (buf * BK + kk) * CA, (buf * BK + kk) * CB
+        for c in range(CA):
+            out.append(f"    let a{c}_{kk} = As[{ra + c}][ty];")
+        for c in range(CB):
+            out.append(f"    let b{c}_{kk} = Bs[{rb + c}][tx];")
+        for ca in range(CA):
+            for r in range(4):
+                for cb in range(CB):
+                    acc = f"c{ca * 4 + r}_{cb}"
+                    out.append(f"    {acc} = fma(vec4<f32>(a{ca}_{kk}[{r}]), b{cb}_{kk}, "
+                               f"{acc});")
+    return out
+
+
+def _tiled_write(TM: int, CB: int, vec_out: bool) -> list[str]:
+    """Accumulators -> y, the contiguous (batch, M, N) result, inside the matrix only."""
+    out = ["  let yb = (wid / per) * M * N;"]
+    for row in range(TM):
+        ca, r = divmod(row, 4)
+        out.append(f"  {{ let m = m0 + ({ca * 16}u + ty) * 4u + {r}u;")
+        out.append("    if (m < M) {")
+        for cb in range(CB):
+            col = f"n0 + ({cb * 16}u + tx) * 4u"
+            acc = f"c{row}_{cb}"
+            if vec_out:  # N % 4 == 0: a vec4 is inside or outside whole
+                out.append(f"      {{ let n = {col}; if (n < N) {{ "
+                           f"y[(yb + m * N + n) >> 2u] = {acc}; }} }}")
+            else:
+                for j in range(4):
+                    out.append(f"      {{ let n = {col} + {j}u; if (n < N) {{ "
+                               f"y[yb + m * N + n] = {acc}[{j}]; }} }}")
+        out.append("    }")
+        out.append("  }")
+    return out
 
 
 # -- contraction ------------------------------------------------------------------------
