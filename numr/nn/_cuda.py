@@ -21,6 +21,7 @@ without it). Kernel functions take and return CuPy arrays, like the CPU module.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -494,8 +495,8 @@ def _blocks_per_sm(threads: int) -> int:
     return max(1, 2048 // threads)
 
 
-def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
-    """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays."""
+def _norm_forward_old(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
+    """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays (first-generation kernels)."""
     import cupy
     import numpy as np
 
@@ -523,9 +524,10 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     return y, (s if want_sum else None)
 
 
-def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
-                  want_bias: bool):
-    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy."""
+def _norm_backward_old(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
+                       want_bias: bool):
+    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy
+    (first-generation kernels)."""
     import cupy
     import numpy as np
 
@@ -543,7 +545,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     gs2 = _rows(grad_s, n) if grad_s is not None else None
     w = cupy.ascontiguousarray(weight) if weight is not None else None
     p = plan(dtype.name, n, _aligned(s2, gy2, gs2, w, gx), "bwd")
-    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+    sms = _sm_count()
     # persistent grid: enough blocks to fill the GPU, each with a partial row
     grid = min(-(-rows // p.rows), sms * _blocks_per_sm(p.group * p.rows))
     part = cupy.empty((2, grid, n) if want else (2, 1, 1), acc)
@@ -560,6 +562,49 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     return gx, gw, gb
 
 
+_sms: dict[int, int] = {}
+
+
+def _sm_count() -> int:
+    """The current device's SM count, read once per device (Device().attributes reads
+    every attribute: tens of microseconds a call)."""
+    import cupy
+
+    dev = cupy.cuda.runtime.getDevice()
+    v = _sms.get(dev)
+    if v is None:
+        try:  # cudaDevAttrMultiProcessorCount is 16 in the CUDA runtime's enum
+            v = cupy.cuda.runtime.deviceGetAttribute(
+                getattr(cupy.cuda.runtime, "cudaDevAttrMultiProcessorCount", 16), dev)
+        except Exception:
+            v = cupy.cuda.Device(dev).attributes["MultiProcessorCount"]
+        _sms[dev] = v = int(v)
+    return v
+
+
+# Which kernels run: the second generation (numr.nn._cuda_fast, the default) or, with
+# NUMR_NN_CUDA_KERNELS=old in the environment when numr.nn._cuda is first imported, the
+# first (above), for comparing the two in one run.
+KERNELS = "old" if os.environ.get("NUMR_NN_CUDA_KERNELS", "").strip().lower() == "old" else "fast"
+
+
+def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
+    """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays."""
+    if KERNELS == "old":
+        return _norm_forward_old(x, residual, weight, bias, eps, center, want_sum)
+    return _cuda_fast.norm_forward(x, residual, weight, bias, eps, center, want_sum)
+
+
+def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
+                  want_bias: bool):
+    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy."""
+    if KERNELS == "old":
+        return _norm_backward_old(grad_y, s, grad_s, weight, eps, center, want_weight,
+                                  want_bias)
+    return _cuda_fast.norm_backward(grad_y, s, grad_s, weight, eps, center, want_weight,
+                                    want_bias)
+
+
 def available() -> Optional[str]:
     """None when CuPy and a GPU are present, else why not (for tests and benchmarks)."""
     try:
@@ -569,3 +614,6 @@ def available() -> Optional[str]:
     except Exception as e:  # ImportError, or CUDA errors without a driver/GPU
         return f"cupy/CUDA unavailable: {type(e).__name__}: {e}"
     return None
+
+
+from . import _cuda_fast  # noqa: E402  (it builds on the definitions above)

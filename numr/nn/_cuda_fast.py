@@ -1,0 +1,558 @@
+"""Second-generation CUDA kernels of numr.nn (the default; NUMR_NN_CUDA_KERNELS=old selects
+the first generation in numr.nn._cuda for comparison).
+
+What the first generation measured on the H200 and what changes here:
+
+* float16 backward ran at 41-62% of copy bandwidth at 32768x8192: one 512-thread block per
+  SM (registers: the row and the weight-gradient partials, all as float32) walked its rows
+  one at a time, so an SM had one row's loads (32 KB) in flight and then waited through two
+  block-wide sums. Here the row is held as loaded (packed halves: half the registers), each
+  thread holds 8 columns (partials 16 registers), and a row-group takes RB rows per step:
+  their loads are issued together and their sums share the barriers.
+* 4096x4096 and 16384x1024 backward ran at 18-72%: the grid had up to 8 blocks per SM, each
+  with its own partial row, so the partial matrix (2 x 1056 x 4096 floats at 4096 wide) was a
+  third of the traffic, and the reduce read it in 8 strided loops. Here the grid is exactly
+  the blocks that stay resident (from the kernel's register count), rows are dealt evenly,
+  narrow rows share a block (a block's row-groups combine their partials before writing one
+  partial row), and one launch reduces both weight and bias partials, 16 partial rows at a
+  time per column tile.
+* Host work per call: the SM count was read through Device().attributes (every attribute,
+  each call); grad_weight/bias were zero-filled (a kernel each) though the reduce writes
+  every column; arrays were reshaped. Here the launch shape is cached per (dtype, rows,
+  width, flags, alignment), outputs are cupy.empty, and arrays go to the kernel unreshaped
+  (a contiguous array's rows are its memory, whatever its shape).
+* Forward: the row is held as loaded (packed), several rows per block for narrow rows, no
+  early return (rows of more than a warp share barriers), and s = x + r is written only
+  when the caller wants it.
+
+Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
+16 forward) and float64 use the first-generation kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from . import _cuda as old
+
+FAST_SOURCE = r"""
+template <typename T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> zero_pack() {
+    Pack<T, VEC> p;
+#pragma unroll
+    for (int e = 0; e < VEC; ++e) p.v[e] = from_acc<T>(typename Acc<T>::type(0));
+    return p;
+}
+
+// K sums at once over the GROUP threads (threadIdx.x) of each row-group (threadIdx.y);
+// every thread gets its row-group's totals. smem: ROWS * K * 32 values. GROUP > 32: every
+// thread of the block must call this (barriers).
+template <typename A, int GROUP, int K>
+__device__ __forceinline__ void sums(A (&v)[K], A* smem) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = warp_sum(v[k]);
+    if (GROUP == 32) return;
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    A* sm = smem + threadIdx.y * (K * 32);
+    __syncthreads();  // the previous call's readers are done with smem
+    if (lane == 0) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) sm[k * 32 + wid] = v[k];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = warp_sum(lane < GROUP / 32 ? sm[k * 32 + lane] : A(0));
+}
+
+// Forward: y = norm(s) * w + b with s = x + r (flags: 1 r, 2 w, 4 b, 8 store s).
+// blockDim (GROUP, ROWS), one row per row-group; each thread holds ITERS packs of its row,
+// as stored (s rounded to T, like the value written), between the sums and the write.
+template <typename T, int VEC, int ITERS, int GROUP, int ROWS, bool CENTER>
+__global__ void __launch_bounds__(GROUP * ROWS)
+norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__ w,
+          const T* __restrict__ b, T* __restrict__ y, T* __restrict__ s,
+          long long rows, int n, double eps_, int flags)
+{
+    typedef typename Acc<T>::type A;
+    typedef Pack<T, VEC> P;
+    __shared__ A smem[ROWS * 32];
+    const bool has_r = flags & 1, has_w = flags & 2, has_b = flags & 4, store_s = flags & 8;
+    const int tid = threadIdx.x, nv = n / VEC;
+    const long long row = (long long)blockIdx.x * ROWS + threadIdx.y;
+    const bool live = row < rows;  // no early return: row-groups may share barriers
+    const size_t off = (size_t)(live ? row : 0) * (size_t)n;
+    const P* xr = reinterpret_cast<const P*>(x + off);
+    const P* rr = reinterpret_cast<const P*>(r + off);
+    P* sr = reinterpret_cast<P*>(s + off);
+    P* yr = reinterpret_cast<P*>(y + off);
+    P v[ITERS];
+    A acc[1] = {A(0)};
+#pragma unroll
+    for (int k = 0; k < ITERS; ++k) {
+        const int i = tid + k * GROUP;
+        v[k] = zero_pack<T, VEC>();
+        if (live && i < nv) v[k] = xr[i];
+    }
+    if (has_r) {
+#pragma unroll
+        for (int k = 0; k < ITERS; ++k) {
+            const int i = tid + k * GROUP;
+            if (live && i < nv) {
+                const P pr = rr[i];
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    v[k].v[e] = from_acc<T>(to_acc(v[k].v[e]) + to_acc(pr.v[e]));
+                if (store_s) sr[i] = v[k];
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < ITERS; ++k)
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) {
+            const A t = to_acc(v[k].v[e]);  // zero outside the row
+            acc[0] += CENTER ? t : t * t;
+        }
+    sums<A, GROUP, 1>(acc, smem);
+    A mu = 0;
+    if (CENTER) {
+        mu = acc[0] / n;
+        acc[0] = 0;  // second pass over registers: exact two-pass variance
+#pragma unroll
+        for (int k = 0; k < ITERS; ++k)
+            if (tid + k * GROUP < nv)
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) { const A d = to_acc(v[k].v[e]) - mu; acc[0] += d * d; }
+        sums<A, GROUP, 1>(acc, smem);
+    }
+    const A rstd = rsqrt_acc(acc[0] / n + (A)eps_);
+    if (!live) return;  // after the last barrier
+    const P* wp = reinterpret_cast<const P*>(w);
+    const P* bp = reinterpret_cast<const P*>(b);
+#pragma unroll
+    for (int k = 0; k < ITERS; ++k) {
+        const int i = tid + k * GROUP;
+        if (i < nv) {
+            P py, pw, pb;
+            if (has_w) pw = wp[i];
+            if (has_b) pb = bp[i];
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                A t = (to_acc(v[k].v[e]) - mu) * rstd;
+                if (has_w) t *= to_acc(pw.v[e]);
+                if (has_b) t += to_acc(pb.v[e]);
+                py.v[e] = from_acc<T>(t);
+            }
+            yr[i] = py;
+        }
+    }
+}
+
+// Backward of y = norm(s) * w + b: gx = rstd * (g - mean(g) - xhat * mean(g * xhat)) + gs
+// with g = gy * w (flags: 1 gs, 2 w, 4 want grad w, 8 want grad b). blockDim (GROUP, ROWS);
+// a persistent grid walks the rows, ROWS * RB per block step: each row-group takes RB rows,
+// issuing all their loads before the first sum. Each thread owns ITERS packs of columns
+// for the whole kernel and keeps their partial sums of gy * xhat and gy in registers;
+// at the end the block's row-groups add theirs into one partial row of part
+// ((2, gridDim.x, n): weight, then bias), reduced by reduce_parts2.
+// Launch bound: 1024 threads per SM at least (64 registers a thread): the conversions of
+// the held packs are cheaper to redo than the occupancy they cost when hoisted.
+template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER>
+__global__ void __launch_bounds__(GROUP * ROWS, GROUP * ROWS >= 1024 ? 1 : 1024 / (GROUP * ROWS))
+norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict__ gs,
+          const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
+          long long rows, int n, double eps_, int flags)
+{
+    typedef typename Acc<T>::type A;
+    typedef Pack<T, VEC> P;
+    __shared__ A smem[ROWS * 2 * RB * 32];
+    const bool has_gs = flags & 1, has_w = flags & 2, want_w = flags & 4, want_b = flags & 8;
+    const int tid = threadIdx.x, nv = n / VEC;
+    const A eps = (A)eps_;
+    P wr[ITERS];  // this thread's columns of the weight, loaded once
+    A pw[ITERS][VEC], pb[ITERS][VEC];
+#pragma unroll
+    for (int k = 0; k < ITERS; ++k) {
+        const int i = tid + k * GROUP;
+        wr[k] = zero_pack<T, VEC>();
+        if (has_w && i < nv) wr[k] = reinterpret_cast<const P*>(w)[i];
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) { pw[k][e] = 0; pb[k][e] = 0; }
+    }
+    const long long step = (long long)gridDim.x * (ROWS * RB);
+    // uniform trip count over the block (barriers); rows past the end are masked
+    for (long long blk = (long long)blockIdx.x * (ROWS * RB); blk < rows; blk += step) {
+        const long long row0 = blk + (long long)threadIdx.y * RB;
+        P ps[RB][ITERS], pg[RB][ITERS];
+        bool live[RB];
+        A a[RB], mu[RB], rstd[RB];
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            live[j] = row0 + j < rows;
+            const size_t off = (size_t)(live[j] ? row0 + j : 0) * (size_t)n;
+            const P* sr = reinterpret_cast<const P*>(s + off);
+            const P* gr = reinterpret_cast<const P*>(gy + off);
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k) {
+                const int i = tid + k * GROUP;
+                ps[j][k] = zero_pack<T, VEC>();
+                pg[j][k] = zero_pack<T, VEC>();
+                if (live[j] && i < nv) { ps[j][k] = sr[i]; pg[j][k] = gr[i]; }
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            a[j] = 0;
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k)
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) {
+                    const A t = to_acc(ps[j][k].v[e]);  // zero outside the row
+                    a[j] += CENTER ? t : t * t;
+                }
+        }
+        sums<A, GROUP, RB>(a, smem);
+#pragma unroll
+        for (int j = 0; j < RB; ++j) mu[j] = CENTER ? a[j] / n : A(0);
+        if (CENTER) {
+#pragma unroll
+            for (int j = 0; j < RB; ++j) {
+                a[j] = 0;
+#pragma unroll
+                for (int k = 0; k < ITERS; ++k)
+                    if (tid + k * GROUP < nv)
+#pragma unroll
+                        for (int e = 0; e < VEC; ++e) {
+                            const A d = to_acc(ps[j][k].v[e]) - mu[j];
+                            a[j] += d * d;
+                        }
+            }
+            sums<A, GROUP, RB>(a, smem);
+        }
+        // c[j]: sum of g; c[RB + j]: sum of g * xhat (g = gy * w)
+        A c[2 * RB];
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            rstd[j] = rsqrt_acc(a[j] / n + eps);
+            c[j] = 0;
+            c[RB + j] = 0;
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k)
+                if (live[j] && tid + k * GROUP < nv)  // masked rows: rstd may be inf (eps 0)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
+                        const A gv = to_acc(pg[j][k].v[e]);
+                        pw[k][e] += gv * xh;
+                        if (CENTER) pb[k][e] += gv;  // rms norm has no bias
+                        const A g = has_w ? gv * to_acc(wr[k].v[e]) : gv;
+                        c[j] += g;
+                        c[RB + j] += g * xh;
+                    }
+        }
+        sums<A, GROUP, 2 * RB>(c, smem);
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            if (!live[j]) continue;  // no barrier follows in this step
+            const A mg = CENTER ? c[j] / n : A(0), mgx = c[RB + j] / n;
+            const size_t off = (size_t)(row0 + j) * (size_t)n;
+            const P* gsr = reinterpret_cast<const P*>(gs + off);
+            P* gxr = reinterpret_cast<P*>(gx + off);
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k) {
+                const int i = tid + k * GROUP;
+                if (i < nv) {
+                    P out, pgs;
+                    if (has_gs) pgs = gsr[i];
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
+                        const A gv = to_acc(pg[j][k].v[e]);
+                        const A g = has_w ? gv * to_acc(wr[k].v[e]) : gv;
+                        A t = rstd[j] * (g - mg - xh * mgx);
+                        if (has_gs) t += to_acc(pgs.v[e]);
+                        out.v[e] = from_acc<T>(t);
+                    }
+                    gxr[i] = out;
+                }
+            }
+        }
+    }
+    if (!(want_w || want_b)) return;
+    // the row-groups add their partials into the block's partial row in turn; global
+    // writes are visible to the block after __syncthreads
+    A* pw_out = part + (size_t)blockIdx.x * (size_t)n;
+    A* pb_out = part + ((size_t)gridDim.x + blockIdx.x) * (size_t)n;
+    for (int yy = 0; yy < ROWS; ++yy) {
+        if (ROWS > 1) __syncthreads();
+        if ((int)threadIdx.y == yy) {
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k) {
+                const int i = tid + k * GROUP;
+                if (i < nv) {
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        const int col = i * VEC + e;
+                        if (want_w) pw_out[col] = (yy ? pw_out[col] : A(0)) + pw[k][e];
+                        if (CENTER && want_b) pb_out[col] = (yy ? pb_out[col] : A(0)) + pb[k][e];
+                    }
+                }
+            }
+        }
+    }
+}
+
+// out[c] = sum over p of part[q][p][c], q = blockIdx.y + first (0: weight -> out_w,
+// 1: bias -> out_b). blockDim (32, 16): each warp reads 32 consecutive columns (128 bytes)
+// of a partial row, the 16 warps take every 16th partial row (two loads in flight each),
+// then combine through shared memory.
+template <typename T>
+__global__ void __launch_bounds__(512)
+reduce_parts2(const typename Acc<T>::type* __restrict__ part, int nparts, int n,
+              T* __restrict__ out_w, T* __restrict__ out_b, int first)
+{
+    typedef typename Acc<T>::type A;
+    __shared__ A sm[16][33];
+    const int q = blockIdx.y + first;
+    T* out = q ? out_b : out_w;
+    const A* src = part + (size_t)q * (size_t)nparts * (size_t)n;
+    const int c = blockIdx.x * 32 + threadIdx.x;
+    A a0 = 0, a1 = 0;
+    if (c < n) {
+        int p = threadIdx.y;
+        for (; p + 16 < nparts; p += 32) {
+            a0 += src[(size_t)p * n + c];
+            a1 += src[(size_t)(p + 16) * n + c];
+        }
+        if (p < nparts) a0 += src[(size_t)p * n + c];
+    }
+    sm[threadIdx.y][threadIdx.x] = a0 + a1;
+    __syncthreads();
+    if (threadIdx.y == 0 && c < n) {
+        A t = 0;
+#pragma unroll
+        for (int k = 0; k < 16; ++k) t += sm[k][threadIdx.x];
+        out[c] = from_acc<T>(t);
+    }
+}
+"""
+
+SOURCE = old.SOURCE + FAST_SOURCE
+
+_ITEMSIZE = old._ITEMSIZE
+_CTYPE = old._CTYPE
+
+
+@dataclass(frozen=True)
+class Plan:
+    vec: int      # elements per load
+    iters: int    # packs per thread (the row's, held in registers)
+    group: int    # threads per row
+    rows: int     # row-groups per block
+    rb: int = 1   # rows per row-group per step (backward)
+
+    @property
+    def block(self) -> tuple[int, int, int]:
+        return (self.group, self.rows, 1)
+
+
+def _pow2ceil(v: int) -> int:
+    return 1 << max(0, (v - 1).bit_length())
+
+
+def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
+    """The launch shape for rows of width n, or None for the first-generation kernels
+    (float64, and rows wider than the register tile). Pure Python (testable anywhere)."""
+    if dtype == "float64" or n < 1:
+        return None
+    isz = _ITEMSIZE[dtype]
+    vec = 16 // isz
+    if not aligned or n % vec:
+        vec = 1
+    nv = n // vec
+    regs_per_pack = max(1, vec * isz // 4)
+    if direction == "fwd":
+        # the row held as loaded: at most 16 registers a thread
+        imax, threads = 16 // regs_per_pack, 256
+    else:
+        # at most 8 columns a thread: two float32 partials each (16 registers)
+        imax, threads = max(1, 8 // vec), 512
+    group = min(1024, max(32, _pow2ceil(-(-nv // imax))))
+    iters = -(-nv // group)
+    if iters > imax:
+        return None
+    rows = max(1, threads // group)
+    rb = 1
+    if direction == "bwd" and iters * vec * isz <= 16 and (vec > 1 or iters <= 2):
+        rb = 2  # a thread's share of a row is one 16-byte pack or less: take two rows
+    return Plan(vec, iters, group, rows, rb)
+
+
+def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
+    c = "true" if center else "false"
+    if direction == "fwd":
+        return f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}>"
+    return f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}>"
+
+
+_modules: dict[str, Any] = {}
+
+
+def _kernel(name: str):
+    """The compiled kernel for a template instantiation, compiled once per process."""
+    fn = _modules.get(name)
+    if fn is None:
+        import cupy
+
+        mod = cupy.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=[name])
+        fn = _modules[name] = mod.get_function(name)
+    return fn
+
+
+def _resident_blocks(fn, threads: int) -> int:
+    """Blocks of `threads` that stay resident on one SM (registers and threads; the
+    shared memory here is a few KB), from the compiled kernel's register count."""
+    try:
+        regs = int(fn.num_regs)
+    except Exception:  # an older CuPy: assume the launch bound's worst case
+        regs = 65536 // max(threads, 1024)
+    per_warp = -(-max(regs, 1) * 32 // 256) * 256  # allocated per warp, 256 at a time
+    warps = threads // 32
+    by_regs = (65536 // per_warp) // warps
+    return max(1, min(2048 // threads, 32, by_regs))
+
+
+def _contig(a):
+    return a if a.flags.c_contiguous else _cupy().ascontiguousarray(a)
+
+
+_cp = None
+
+
+def _cupy():
+    global _cp
+    if _cp is None:
+        import cupy
+
+        _cp = cupy
+    return _cp
+
+
+# launch shapes per (device, dtype, rows, n, center, flags, aligned): the planning, name
+# formatting, occupancy and numpy scalar arguments are done once per shape
+_fwd_cache: dict[tuple, Any] = {}
+_bwd_cache: dict[tuple, Any] = {}
+
+
+def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
+    import numpy as np
+
+    p = plan(dtype.name, n, aligned, "fwd")
+    if p is None:
+        entry = None
+    else:
+        fn = _kernel(_name("fwd", dtype.name, p, center))
+        entry = (fn, (-(-rows // p.rows),), p.block, np.int64(rows), np.int32(n),
+                 np.int32(flags))
+    _fwd_cache[key] = entry
+    return entry
+
+
+def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
+    """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays."""
+    import numpy as np
+
+    cp = _cupy()
+    shape, dtype = x.shape, x.dtype
+    n = shape[-1]
+    y = cp.empty(shape, dtype)
+    if y.size == 0:
+        return y, (cp.empty(shape, dtype) if want_sum else None)
+    x = _contig(x)
+    r = _contig(residual) if residual is not None else None
+    w = _contig(weight) if weight is not None else None
+    b = _contig(bias) if bias is not None else None
+    s = cp.empty(shape, dtype) if (want_sum and r is not None) else None
+    aligned = all(a is None or a.data.ptr % 16 == 0 for a in (x, r, w, b, y, s))
+    flags = (r is not None) | (w is not None) << 1 | (b is not None) << 2 | (s is not None) << 3
+    rows = y.size // n
+    key = (cp.cuda.runtime.getDevice(), dtype, rows, n, center, flags, aligned)
+    entry = _fwd_cache.get(key, False)
+    if entry is False:
+        entry = _fwd_launch(key, dtype, rows, n, aligned, center, flags)
+    if entry is None:
+        return old._norm_forward_old(x, residual, weight, bias, eps, center, want_sum)
+    fn, grid, block, rows64, n32, flags32 = entry
+    fn(grid, block, (x, r if r is not None else x, w if w is not None else x,
+                     b if b is not None else x, y, s if s is not None else y,
+                     rows64, n32, np.float64(eps), flags32))
+    if want_sum and s is None:  # no residual: s is x itself
+        s = x
+    return y, s
+
+
+def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
+    import numpy as np
+
+    p = plan(dtype.name, n, aligned, "bwd")
+    if p is None:
+        _bwd_cache[key] = None
+        return None
+    fn = _kernel(_name("bwd", dtype.name, p, center))
+    threads = p.group * p.rows
+    cap = old._sm_count() * _resident_blocks(fn, threads)
+    # deal the row steps evenly: every block gets `per` steps (the last may get fewer)
+    steps = -(-rows // (p.rows * p.rb))
+    per = -(-steps // cap)
+    grid = -(-steps // per)
+    want_w, want_b = bool(flags & 4), bool(flags & 8)
+    red = None
+    if want_w or want_b:
+        red = (_kernel(f"reduce_parts2<{_CTYPE[dtype.name]}>"),
+               (-(-n // 32), int(want_w) + int(want_b), 1), (32, 16, 1),
+               np.int32(0 if want_w else 1))
+    entry = (fn, (grid,), p.block, np.int64(rows), np.int32(n), np.int32(flags),
+             np.int32(grid), red)
+    _bwd_cache[key] = entry
+    return entry
+
+
+def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
+                  want_bias: bool):
+    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy."""
+    import numpy as np
+
+    cp = _cupy()
+    shape, dtype = s.shape, s.dtype
+    n = shape[-1]
+    gx = cp.empty(shape, dtype)
+    if gx.size == 0:  # no rows (or no columns): the sums over rows are zero
+        return (gx, cp.zeros(n, dtype) if want_weight else None,
+                cp.zeros(n, dtype) if want_bias else None)
+    s = _contig(s)
+    gy = _contig(grad_y)
+    gs = _contig(grad_s) if grad_s is not None else None
+    w = _contig(weight) if weight is not None else None
+    aligned = all(a is None or a.data.ptr % 16 == 0 for a in (s, gy, gs, w, gx))
+    flags = ((gs is not None) | (w is not None) << 1 | bool(want_weight) << 2
+             | bool(want_bias) << 3)
+    rows = gx.size // n
+    key = (cp.cuda.runtime.getDevice(), dtype, rows, n, center, flags, aligned)
+    entry = _bwd_cache.get(key, False)
+    if entry is False:
+        entry = _bwd_launch(key, dtype, rows, n, aligned, center, flags)
+    if entry is None or (want_bias and not center):  # the kernel sums gy for layer only
+        return old._norm_backward_old(grad_y, s, grad_s, weight, eps, center, want_weight,
+                                      want_bias)
+    fn, grid, block, rows64, n32, flags32, grid32, red = entry
+    gw = cp.empty(n, dtype) if want_weight else None
+    gb = cp.empty(n, dtype) if want_bias else None
+    part = cp.empty((2, grid[0], n), np.float32) if red is not None else gx
+    fn(grid, block, (gy, s, gs if gs is not None else gy, w if w is not None else s, gx,
+                     part, rows64, n32, np.float64(eps), flags32))
+    if red is not None:
+        rfn, rgrid, rblock, first = red
+        rfn(rgrid, rblock, (part, grid32, n32, gw if gw is not None else gb,
+                            gb if gb is not None else gw, first))
+    return gx, gw, gb
