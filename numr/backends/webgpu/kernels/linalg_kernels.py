@@ -52,6 +52,8 @@ fn cj(a: S) -> S { return S(a.x, -a.y); }
 fn mul(a: S, b: S) -> S { return S(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 fn aq(a: S) -> T { return a.x * a.x + a.y * a.y; }
 fn ab1(a: S) -> T { return abs(a.x) + abs(a.y); }
+fn am(a: S) -> T { return max(abs(a.x), abs(a.y)); }
+fn im(a: S) -> T { return a.y; }
 fn ab(a: S) -> T {
   let u = abs(a.x); let v = abs(a.y); let m = max(u, v);
   if (m == T(0.0)) { return m; }
@@ -70,6 +72,8 @@ fn cj(a: S) -> S { return a; }
 fn mul(a: S, b: S) -> S { return a * b; }
 fn aq(a: S) -> T { return a * a; }
 fn ab1(a: S) -> T { return abs(a); }
+fn am(a: S) -> T { return abs(a); }
+fn im(a: S) -> T { return T(0.0); }
 fn ab(a: S) -> T { return abs(a); }
 fn dv(a: S, b: S) -> S { return a / b; }
 fn unit(a: S, m: T) -> S { return select(T(-1.0), T(1.0), a > T(0.0)); }"""
@@ -331,11 +335,32 @@ def cholesky_source(d: DType, stage: str) -> str:
 
 # -- Householder QR -----------------------------------------------------------------------
 
+_TREE_MAX = """  wv[l] = big;
+  workgroupBarrier();
+  for (var h = WG / 2u; h > 0u; h = h >> 1u) {
+    if (l < h) { wv[l] = max(wv[l], wv[l + h]); }
+    workgroupBarrier();
+  }
+"""
+
+# Overflow-safe norms for the Householder vectors (LAPACK's nrm2 and lapy3 scale the same
+# way): squares are taken of values divided by the largest component; the scale is 1
+# where that is zero or not finite (inf and NaN then propagate as without scaling).
+_QR_EXTRA = """var<workgroup> wsc: S;
+fn scale_of(big: T) -> T { return select(T(1.0), big, big > T(0.0) && big <= TMAX); }
+fn hypot3(a: S, xn: T) -> T {
+  let f = scale_of(max(am(a), xn));
+  let u = a / f; let v = xn / f;
+  return f * sqrt(aq(u) + v * v);
+}
+"""
+
+
 def qr_source(d: DType, stage: str) -> str:
     """params: nb, m, n, A offset, qc (Q columns), rr (R rows), Q base, R base, W base
     (m x n working copy), tau base (S units). stage: 'init', 'house' (reflectors
     p(20)..p(21)), 'r', 'q' (Q from the reflectors, in reverse, steps p(20)..p(21))."""
-    extra = "var<workgroup> wsc: S;"
+    extra = _QR_EXTRA
     head = prelude(d, 1, extra=extra) + "\n" + _MAIN + """  let m = p(1u); let n = p(2u);
   let qc = p(4u); let rr = p(5u);
   let k = min(m, n);
@@ -348,27 +373,37 @@ def qr_source(d: DType, stage: str) -> str:
     parts = {"init": """  for (var e = l; e < m * n; e += WG) { sy(W + e, lx0(A0 + e)); }
   for (var e = l; e < m * qc; e += WG) { sy(Q + e, mk(select(T(0.0), T(1.0), e / qc == e % qc))); }
 """, "house": """  for (var j = p(20u); j < p(21u); j++) {
+    // xnorm = ||W[j+1.., j]||, scaled by its largest component as LAPACK's nrm2 does:
+    // squares of float32 values beyond 1.8e19 overflow and those below 1e-19 underflow
+    var big = T(0.0);
+    for (var r = j + 1u + l; r < m; r += WG) { big = max(big, am(ly(W + r * n + j))); }
+""" + _TREE_MAX + """    let f = scale_of(wv[0]);
+    workgroupBarrier();
     var acc = T(0.0);
-    for (var r = j + 1u + l; r < m; r += WG) { acc = acc + aq(ly(W + r * n + j)); }
-""" + _TREE_SUM + """    let xn2 = wv[0];
+    for (var r = j + 1u + l; r < m; r += WG) { acc = acc + aq(ly(W + r * n + j) / f); }
+""" + _TREE_SUM + """    let xnorm = f * sqrt(wv[0]);
     if (l == 0u) {
       let alpha = ly(W + j * n + j);
       var tau = mk(T(0.0));
-      var scale = mk(T(0.0));
-      if (nz(xn2) || nz(aq(alpha) - aq(mk(re(alpha))))) {
-        let an = sqrt(aq(alpha) + xn2);
+      var den = mk(T(1.0));
+      // LAPACK's larfg: H = I (tau = 0) when x is zero and alpha is real
+      if (nz(xnorm) || nz(im(alpha))) {
+        let an = hypot3(alpha, xnorm);
         let beta = select(an, -an, re(alpha) >= T(0.0));
         tau = (mk(beta) - alpha) / beta;
-        scale = dv(mk(T(1.0)), alpha - mk(beta));
+        den = alpha - mk(beta);
         sy(W + j * n + j, mk(beta));
       }
       sy(TAU + j, tau);
-      wsc = scale;
+      wsc = den;
     }
     workgroupBarrier();
     storageBarrier();
-    let scale = wsc;
-    for (var r = j + 1u + l; r < m; r += WG) { sy(W + r * n + j, mul(ly(W + r * n + j), scale)); }
+    // v = x / (alpha - beta), a division rather than a product with the reciprocal,
+    // which overflows when alpha - beta is subnormal (LAPACK rescales there instead)
+    // (den is 1 where tau = 0: x is zero then)
+    let den = wsc;
+    for (var r = j + 1u + l; r < m; r += WG) { sy(W + r * n + j, dv(ly(W + r * n + j), den)); }
     storageBarrier();
     let ct = cj(ly(TAU + j));
     for (var c = j + 1u + l; c < n; c += WG) {
