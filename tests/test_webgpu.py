@@ -254,6 +254,26 @@ def test_in_place_operators_use_assign():
     np.testing.assert_array_equal(host(view), h[1])   # written in place, views see it
 
 
+def test_arrays_freed_by_the_cycle_collector_keep_their_buffers():
+    """An array reachable only from a reference cycle is freed by the cyclic collector,
+    which used to release its wgpu buffer while the pool took the block back: the next
+    bind group of that block aborted the process. Run in a child process, since the
+    failure is an abort."""
+    import subprocess
+    import sys
+    code = (
+        "import gc, numr as xp\n"
+        "class Holder: pass\n"
+        "for _ in range(3):\n"
+        "    h = Holder(); h.me = h; h.a = xp.asarray([3.0] * 64, device='webgpu:0')\n"
+        "    del h; gc.collect()\n"
+        "    assert float(xp.sum(xp.ones(64, device='webgpu:0') + 1.0)) == 128.0\n"
+        "print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
 def test_sync_waits():
     r = rt()
     x = xp.ones((1000,), device=D, dtype=xp.float32) * 2.0
@@ -263,12 +283,66 @@ def test_sync_waits():
     assert float(xp.sum(x)) == 2000.0
 
 
-def test_dlpack_host_copy_only():
+def _capsule_tensor(cap, name):
+    import ctypes
+
+    from numr.backends.webgpu import dlpack as DL
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    address = get(cap, name)
+    kind = DL._Versioned if name.endswith(b"versioned") else DL._Managed
+    return address, kind.from_address(address)
+
+
+@pytest.mark.parametrize("versioned", [False, True])
+def test_dlpack_export_on_own_device(versioned):
+    """__dlpack__() without dl_device views the buffer in place as kDLWebGPU: the data
+    pointer is the opaque WGPUBuffer handle, offset and strides those of the view."""
+    import ctypes
+
+    from numr.backends.webgpu import dlpack as DL
+    a = xp.asarray(np.arange(24, dtype=np.int16).reshape(4, 6), device=D)[1:, ::2]
+    kw = {"max_version": (1, 0)} if versioned else {}
+    name = b"dltensor_versioned" if versioned else b"dltensor"
+    cap = a.__dlpack__(**kw)
+    address, m = _capsule_tensor(cap, name)
+    t = m.dl_tensor
+    assert (t.device.device_type, t.device.device_id) == (15, 0)
+    assert (t.ndim, t.dtype.code, t.dtype.bits, t.dtype.lanes) == (2, 0, 16, 1)
+    assert [t.shape[i] for i in range(2)] == [3, 3]
+    assert [t.strides[i] for i in range(2)] == [6, 2]
+    assert t.byte_offset == 6 * 2
+    assert t.data == DL._handle(a._data.storage.block.buffer)
+    # a consumer renames the capsule and later calls the deleter: numr lets go then
+    setname = ctypes.pythonapi.PyCapsule_SetName
+    setname.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    setname(cap, b"used_" + name)
+    del cap
+    a.__dlpack__()                                          # a sweep keeps the taken one
+    assert address in DL._LIVE
+    m.deleter(address)
+    assert address not in DL._LIVE
+    copied = a.__dlpack__(copy=True, **kw)                  # a copy is a new buffer
+    t2 = _capsule_tensor(copied, name)[1].dl_tensor
+    assert t2.data != t.data and t2.byte_offset == 0
+
+
+def test_dlpack_unconsumed_capsules_are_released():
+    from numr.backends.webgpu import dlpack as DL
+    a = xp.ones(3, device=D)
+    for _ in range(5):
+        a.__dlpack__()                                      # dropped, never consumed
+    assert len(DL._LIVE) <= 1
+    with pytest.raises(BufferError, match="own device"):
+        a.__dlpack__(dl_device=(2, 0))
+    with pytest.raises(ValueError, match="stream"):
+        a.__dlpack__(stream=7)
+
+
+def test_dlpack_host_copy():
     h = np.arange(6, dtype=np.float32).reshape(2, 3)
     a = xp.asarray(h, device=D)
     assert a.__dlpack_device__() == (15, 0)                 # kDLWebGPU
-    with pytest.raises(BufferError, match="dl_device"):
-        a.__dlpack__()
     with pytest.raises(BufferError, match="copy=False"):
         a.__dlpack__(dl_device=(1, 0), copy=False)
     cap = a.__dlpack__(dl_device=(1, 0), copy=True)

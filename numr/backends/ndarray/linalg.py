@@ -90,7 +90,7 @@ def build(c) -> dict:
     def nonfinite_passes(f):
         """LAPACK's LU does not call a NaN pivot singular (its result is NaN); cuSOLVER's
         does. Where CuPy's checked call fails on a matrix holding NaN or inf, it runs
-        again unchecked, so every device returns the NaNs instead of raising."""
+        again unchecked, so every device returns NaNs instead of raising."""
         def op(a, *args):  # runs inside guarded's checking()
             try:
                 return f(a, *args)
@@ -98,9 +98,17 @@ def build(c) -> dict:
                 if xp.__name__ == "numpy" or bool(xp.isfinite(a).all()):
                     raise
                 with unchecked():
-                    return f(a, *args)
+                    return poison(f(a, *args), a)
         op.__name__ = f.__name__
         return op
+
+    def poison(r, a):
+        """r with NaN wherever its matrix (or vector) came from a non-finite matrix of a:
+        unchecked cuSOLVER may pivot past the NaN and return finite numbers or inf."""
+        bad = ~xp.isfinite(a).all(axis=(-2, -1))
+        tail = 1 if r.ndim == a.ndim - 1 else 2   # solve's vector b gives vectors
+        bad = bad.reshape(bad.shape + (1,) * tail)
+        return xp.where(bad, xp.asarray(_np.nan, dtype=r.dtype), r)
 
     def guarded(name, what):
         """Run a LAPACK-backed function, turning the library's error into numr's."""

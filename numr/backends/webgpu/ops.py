@@ -23,6 +23,7 @@ import numpy as np
 from ... import _dtypes as dt
 from ..._elementwise import BINARY, UNARY
 from . import array as A
+from . import dlpack as DL
 from .array import GPUArray, new
 from .kernels import expressions as ex
 from .kernels import map as M
@@ -400,28 +401,15 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     def sync() -> None:
         rt.wait()
 
-    # DLPack. Note: DLPack names a WebGPU device type (kDLWebGPU = 15), but wgpu exposes
-    # no device pointer to a buffer, so no consumer can read one in place: the array
-    # reports (15, index), and __dlpack__ exports only a host copy, when the consumer
-    # asks for dl_device=(1, 0) (kDLCPU) and allows a copy; anything else is BufferError.
-    _DL_CPU, _DL_WEBGPU = 1, 15
+    # DLPack (numr/backends/webgpu/dlpack.py): arrays report (kDLWebGPU = 15, index) and
+    # export in place on their own device, or as a host copy for dl_device=(1, 0).
+    _DL_CPU = 1
 
     def dlpack_device(a: GPUArray) -> tuple:
-        return (_DL_WEBGPU, device.index)
+        return (DL.KDL_WEBGPU, device.index)
 
     def dlpack(a: GPUArray, stream, max_version, dl_device, copy):
-        if dl_device is None or (int(dl_device[0]), int(dl_device[1])) != (_DL_CPU, 0):
-            raise BufferError(f"__dlpack__: an array on {device} cannot be shared through "
-                              f"DLPack (WebGPU buffers have no device pointer); ask for "
-                              f"dl_device=(1, 0) for a host copy, or use to_device('cpu') "
-                              f"(dl_device={dl_device!r})")
-        if copy is False:
-            raise BufferError(f"__dlpack__: exporting an array on {device} to the CPU needs "
-                              f"a copy, but copy=False")
-        kwargs: dict[str, Any] = {}
-        if max_version is not None:
-            kwargs["max_version"] = max_version
-        return to_host(a).__dlpack__(**kwargs)  # a fresh host copy, the consumer's alone
+        return DL.dlpack(a, device, _copy, to_host, stream, max_version, dl_device, copy)
 
     def from_dlpack(obj: Any, copy=None) -> GPUArray:
         """Host (kDLCPU) producers only, through a copy: nothing else can reach a

@@ -166,6 +166,7 @@ class Runtime:
         self._serial = 0
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
         self._free_bytes = 0
+        self._blocks: set[Block] = set()             # every block not yet trimmed (see alloc)
         self.released: list[Block] = []             # freed by Storage.__del__, not pooled yet
         self._used: set[Block] = set()               # blocks the pending batch binds
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
@@ -218,7 +219,14 @@ class Runtime:
                                   f"{nbytes} bytes ({e})") from None
         self._serial += 1
         self.stats["buffers_created"] += 1
-        return Storage(Block(buffer, size, self._serial), self)
+        block = Block(buffer, size, self._serial)
+        # The runtime holds every block until trim forgets it. Otherwise an array caught in
+        # a reference cycle (an exception's traceback holding a frame, say) is freed by the
+        # cyclic collector, which runs the wgpu buffer's __del__ (releasing its handle) in
+        # the same pass as Storage.__del__ (which hands the block back to the pool): a
+        # later bind group of that block then aborted the process in create_bind_group.
+        self._blocks.add(block)
+        return Storage(block, self)
 
     def collect(self) -> None:
         """Pool the blocks that arrays gave back since the last call."""
@@ -251,6 +259,7 @@ class Runtime:
                 self._forget(block)
 
     def _forget(self, block: Block) -> None:
+        self._blocks.discard(block)
         for key in [k for k in self._bind_groups if block in k]:
             del self._bind_groups[key]
 
