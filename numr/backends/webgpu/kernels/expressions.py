@@ -35,7 +35,7 @@ F64_GAPS: frozenset = frozenset()
 
 # Float expressions (T: f32 or f64). ``_T`` suffixes are replaced with the type.
 FLOAT_UNARY = {
-    "abs": "abs(a)", "acos": "acos_T(a)", "asin": "asin_T(a)", "atan": "atan_T(a)",
+    "abs": "absb_T(a)", "acos": "acos_T(a)", "asin": "asin_T(a)", "atan": "atan_T(a)",
     "acosh": "acosh_T(a)", "asinh": "asinh_T(a)", "atanh": "atanh_T(a)",
     "ceil": "ceil(a)", "floor": "floor(a)", "trunc": "trunc(a)", "round": "round(a)",
     "conj": "a", "positive": "a", "real": "a", "imag": "T(0.0)",
@@ -44,14 +44,14 @@ FLOAT_UNARY = {
     "exp": "exp_T(a)", "expm1": "expm1_T(a)", "log": "log_T(a)", "log1p": "log1p_T(a)",
     "log2": "log2_T(a)", "log10": "log10_T(a)",
     "isfinite": "!isinf_T(a) && !isnan_T(a)", "isinf": "isinf_T(a)", "isnan": "isnan_T(a)",
-    "negative": "-a", "reciprocal": "T(1.0) / a",
+    "negative": "negb_T(a)", "reciprocal": "div_T(T(1.0), a)",
     # NumPy: sign(-0.0) is +0.0, sign(nan) nan.
-    "sign": "select(select(select(a, T(0.0), a == T(0.0)), T(-1.0), a < T(0.0)), T(1.0), a > T(0.0))",
-    "signbit": "signbit_T(a)", "square": "a * a", "sqrt": "sqrt(a)",
+    "sign": "sign_T(a)",
+    "signbit": "signbit_T(a)", "square": "a * a", "sqrt": "sqrt_T(a)",
 }
 # Note: float != is written !(a == b): naga emits an ordered not-equal, false for NaN.
 FLOAT_BINARY = {
-    "add": "a + b", "subtract": "a - b", "multiply": "a * b", "divide": "a / b",
+    "add": "a + b", "subtract": "a - b", "multiply": "a * b", "divide": "div_T(a, b)",
     "atan2": "atan2_T(a, b)", "copysign": "copysign_T(a, b)",
     "equal": "a == b", "not_equal": "!(a == b)", "less": "a < b", "less_equal": "a <= b",
     "greater": "a > b", "greater_equal": "a >= b",
@@ -112,26 +112,34 @@ _FLOAT_HELPERS = {
   return bitcast<T>(u ^ U(u == FENCE));
 }""",
     # a + b = s + e exactly (Knuth's TwoSum); vec2(s, e).
-    "two_sum_T": """fn two_sum_T(a: T, b: T) -> vec2<T> {
+    "two_sum_T": """fn two_sum_T(a0: T, b0: T) -> vec2<T> {
+  let a = fence_T(a0);
+  let b = fence_T(b0);
   let s = fence_T(a + b);
   let v = fence_T(s - a);
-  return vec2<T>(s, (a - (s - v)) + (b - v));
+  let w = fence_T(s - v);
+  return vec2<T>(s, fence_T(a - w) + fence_T(b - v));
 }""",
     # a + b = s + e exactly where |a| >= |b| (Dekker's Fast2Sum).
-    "fast_two_sum_T": """fn fast_two_sum_T(a: T, b: T) -> vec2<T> {
+    "fast_two_sum_T": """fn fast_two_sum_T(a0: T, b0: T) -> vec2<T> {
+  let a = fence_T(a0);
+  let b = fence_T(b0);
   let s = fence_T(a + b);
-  return vec2<T>(s, b - (s - a));
+  return vec2<T>(s, b - fence_T(s - a));
 }""",
     # a * b = p + e (Dekker's product, without fma: drivers may not fuse it). The halves
     # are cut by masking mantissa bits, which no compiler folds; every partial product
     # but the last is exact, so e is exact up to far below its last bit.
-    "two_prod_T": """fn two_prod_T(a: T, b: T) -> vec2<T> {
-  let p = a * b;
+    "two_prod_T": """fn two_prod_T(a0: T, b0: T) -> vec2<T> {
+  let a = fence_T(a0);
+  let b = fence_T(b0);
+  let p = fence_T(a * b);
   let ah = bitcast<T>(bitcast<U>(a) & SPLIT);
   let bh = bitcast<T>(bitcast<U>(b) & SPLIT);
-  let al = a - ah;
-  let bl = b - bh;
-  return vec2<T>(p, ((ah * bh - p) + ah * bl + al * bh) + al * bl);
+  let al = fence_T(a - ah);
+  let bl = fence_T(b - bh);
+  let t = fence_T(fence_T(ah * bh - p) + ah * bl);
+  return vec2<T>(p, fence_T(t + al * bh) + al * bl);
 }""",
     # v * 2^k where 2^k alone would overflow or underflow (one ldexp may compute it);
     # the result rounds once.
@@ -154,14 +162,15 @@ _FLOAT_HELPERS = {
   let r = two_sum_T(a - k * LN2_C1, b - k * LN2_C2);
   let p = fast_two_sum_T(r.x, r.y + r.x * r.x * expq_T(r.x));
   let s = fast_two_sum_T(T(1.0), p.x);
-  return scale_T(s.x + (s.y + p.y), i32(k));
+  let v = fast_two_sum_T(s.x, fence_T(s.y + p.y));
+  return scaledd_T(v.x, v.y, i32(k));
 }""",
     "exp_T": "fn exp_T(x: T) -> T { if (isnan_T(x)) { return x; } return expdd_T(x, T(0.0)); }",
     "xexp_T": "fn xexp_T(x: T) -> T { return exp_T(x); }",  # an earlier name
     # exp(x) - 1 without cancellation: the series near 0; further out
     # 2^k (1 + p) - 1 = (2^k - 1) + 2^k p, p = exp(r) - 1 as hi + lo.
     "expm1_T": """fn expm1_T(x: T) -> T {
-  if (isnan_T(x) || x == T(0.0)) { return x; }
+  if (isnan_T(x) || tiny_T(x)) { return x; }
   if (x > EXPM1_BIG) { return exp_T(x); }
   if (x < -EXPM1_BIG) { return T(-1.0); }
   if (abs(x) < T(0.34657359027997264)) { return x + x * x * expq_T(x); }
@@ -170,7 +179,7 @@ _FLOAT_HELPERS = {
   let p = fast_two_sum_T(r.x, r.y + r.x * r.x * expq_T(r.x));
   let ki = i32(k);
   let s = two_sum_T(ldexp(T(1.0), ki) - T(1.0), ldexp(p.x, ki));
-  return s.x + (s.y + ldexp(p.y, ki));
+  return s.x + fence_T(s.y + ldexp(p.y, ki));
 }""",
 
     # -- log -------------------------------------------------------------------------------
@@ -181,14 +190,11 @@ _FLOAT_HELPERS = {
     # arithmetic (P's tail in one word). No table: a dynamically indexed const array is
     # copied per invocation by some drivers (lavapipe: 4x slower).
     "logdd_T": """fn logdd_T(x: T) -> vec2<T> {
-  var v = x;
-  var e = 0;
-  if (v < TINY) { v = v * SCALE_UP; e = -SCALE_EXP; }
   // frexp by bits: NVIDIA's compiler (NVVM) fails on a float64 frexp, as lavapipe's LLVM
-  // did elsewhere; v is normal here.
-  let fr = frexp1_T(v);
+  // did elsewhere; and float32 subnormals must not meet arithmetic (frexp1_T).
+  let fr = frexp1_T(x);
   var m = fr.x;
-  e = e + i32(fr.y);
+  var e = i32(fr.y);
   if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
   let j = i32(round(m * T(8.0)));
   let c = T(j) * T(0.125);
@@ -197,7 +203,7 @@ _FLOAT_HELPERS = {
   let den = two_sum_T(m, c);
   let sh = num / den.x;
   let q = two_prod_T(sh, den.x);
-  let sl = (((num - q.x) - q.y) - sh * den.y) / den.x;
+  let sl = fence_T(fence_T(fence_T(num - q.x) - q.y) - sh * den.y) / den.x;
   let zz = two_prod_T(sh, sh);
   let z = fast_two_sum_T(zz.x, zz.y + T(2.0) * sh * sl);
   let p = fast_two_sum_T(THIRD, THIRD_LO + z.x * (ATANHQ));
@@ -207,16 +213,18 @@ _FLOAT_HELPERS = {
   let a = two_sum_T(ef * LN2_C1, lc.x);
   let b = two_sum_T(a.x, T(2.0) * lm.x);
   let d = two_sum_T(b.x, ef * LOG_C2);
-  return fast_two_sum_T(d.x, (a.y + b.y + d.y) + ((T(2.0) * lm.y + lc.y) + ef * LOG_C3));
+  return fast_two_sum_T(d.x, fence_T(a.y + b.y + d.y) + fence_T(fence_T(T(2.0) * lm.y + lc.y) + ef * LOG_C3));
 }""",
     # The result of log-like functions off the regular domain (0 < x < inf): NaN below 0
     # and for NaN, -inf at 0, +inf at +inf; ``regular`` says whether x is regular.
     "logedge_T": """fn logedge_T(x: T) -> T {
-  if (x == T(0.0)) { return -bitcast<T>(EXPO); }
-  if (x > T(0.0)) { return x; }
+  let u = bitcast<U>(x);
+  if ((u & ABS) == U(0)) { return -bitcast<T>(EXPO); }
+  if (u == EXPO) { return x; }
   return nan_T();
 }""",
-    "logregular_T": "fn logregular_T(x: T) -> bool { return x > T(0.0) && !isinf_T(x); }",
+    # 0 < x < inf, by bits (float32 subnormals included).
+    "logregular_T": "fn logregular_T(x: T) -> bool { return bitcast<U>(x) - U(1) < EXPO - U(1); }",
     "log_T": """fn log_T(x: T) -> T {
   if (!logregular_T(x)) { return logedge_T(x); }
   let l = logdd_T(x);
@@ -229,22 +237,22 @@ _FLOAT_HELPERS = {
   if (!logregular_T(x)) { return logedge_T(x); }
   let l = logdd_T(x);
   let p = two_prod_T(l.x, INV_LN2);
-  return p.x + (p.y + (l.x * INV_LN2_LO + l.y * INV_LN2));
+  return p.x + fence_T(p.y + fence_T(l.x * INV_LN2_LO + l.y * INV_LN2));
 }""",
     "log10_T": """fn log10_T(x: T) -> T {
   if (!logregular_T(x)) { return logedge_T(x); }
   let l = logdd_T(x);
   let p = two_prod_T(l.x, INV_LN10);
-  return p.x + (p.y + (l.x * INV_LN10_LO + l.y * INV_LN10));
+  return p.x + fence_T(p.y + fence_T(l.x * INV_LN10_LO + l.y * INV_LN10));
 }""",
     # log(1 + x): 1 + x = u + d exactly, log(u + d) = log u + d / u.
     "log1p_T": """fn log1p_T(x: T) -> T {
   if (x == T(-1.0)) { return -bitcast<T>(EXPO); }
   if (!(x >= T(-1.0))) { return nan_T(); }
-  if (isinf_T(x) || x == T(0.0)) { return x; }
+  if (isinf_T(x) || tiny_T(x)) { return x; }
   let u = two_sum_T(T(1.0), x);
   let l = logdd_T(u.x);
-  return l.x + (l.y + u.y / u.x);
+  return l.x + fence_T(l.y + u.y / u.x);
 }""",
     # log(1 + f), f in [-0.29, 0.41], in one word (kept for callers of the earlier name).
     "log1pcore_T": """fn log1pcore_T(f: T) -> T {
@@ -259,15 +267,16 @@ _FLOAT_HELPERS = {
     "sinh_T": """fn sinh_T(x: T) -> T {
   let y = abs(x);
   var r: T;
-  if (y < T(1.0)) { let e = expm1_T(y); r = T(0.5) * (e + e / (e + T(1.0))); }
-  else if (y < EXP_HI) { let h = exp_T(y); r = T(0.5) * h - T(0.5) / h; }
+  if (tiny_T(x)) { return x; }
+  if (y < T(1.0)) { let e = expm1_T(y); r = T(0.5) * (e + divr_T(e, e + T(1.0))); }
+  else if (y < EXP_HI) { let h = exp_T(y); r = T(0.5) * h - divr_T(T(0.5), h); }
   else { let h = exp_T(y * T(0.5)); r = (T(0.5) * h) * h; }
   return copysign_T(r, x);
 }""",
     # (e^y + e^-y) / 2; past exp's overflow, (e^(y/2))^2 / 2.
     "cosh_T": """fn cosh_T(x: T) -> T {
   let y = abs(x);
-  if (y < EXP_HI) { let h = exp_T(y); return T(0.5) * h + T(0.5) / h; }
+  if (y < EXP_HI) { let h = exp_T(y); return T(0.5) * h + divr_T(T(0.5), h); }
   let h = exp_T(y * T(0.5));
   return (T(0.5) * h) * h;
 }""",
@@ -275,25 +284,26 @@ _FLOAT_HELPERS = {
   let y = abs(x);
   var r: T;
   if (y > T(22.0)) { r = T(1.0); }
-  else { let e = expm1_T(T(2.0) * y); r = e / (e + T(2.0)); }
-  return select(copysign_T(r, x), x, isnan_T(x));
+  else { let e = expm1_T(T(2.0) * y); r = divr_T(e, e + T(2.0)); }
+  return select(copysign_T(r, x), x, isnan_T(x) || tiny_T(x));
 }""",
     "asinh_T": """fn asinh_T(x: T) -> T {
   let y = abs(x);
   var r: T;
   if (y > T(1e18)) { r = log_T(y) + T(0.69314718055994530942); }
-  else { let y2 = y * y; r = log1p_T(y + y2 / (T(1.0) + sqrt(T(1.0) + y2))); }
-  return select(copysign_T(r, x), x, isnan_T(x) || isinf_T(x));
+  else { let y2 = y * y; r = log1p_T(y + divr_T(y2, T(1.0) + sqrt(T(1.0) + y2))); }
+  return select(copysign_T(r, x), x, isnan_T(x) || isinf_T(x) || tiny_T(x));
 }""",
     "acosh_T": """fn acosh_T(x: T) -> T {
   if (!(x >= T(1.0))) { return nan_T(); }
   if (x > T(1e18)) { return select(log_T(x) + T(0.69314718055994530942), x, isinf_T(x)); }
   let t = x - T(1.0);
-  return log1p_T(t + sqrt(t * (x + T(1.0))));
+  return log1p_T(t + sqrt_T(t * (x + T(1.0))));
 }""",
     "atanh_T": """fn atanh_T(x: T) -> T {
+  if (tiny_T(x)) { return x; }
   let y = abs(x);
-  return copysign_T(T(0.5) * log1p_T(T(2.0) * y / (T(1.0) - y)), x);
+  return copysign_T(T(0.5) * log1p_T(div_T(T(2.0) * y, T(1.0) - y)), x);
 }""",
 
     # -- trigonometric -------------------------------------------------------------------
@@ -312,17 +322,17 @@ _FLOAT_HELPERS = {
     # sin(r + e) for |r| <= pi/4, e tiny: Taylor to r^19 (the error term is < 2^-60 r).
     "sinr_T": """fn sinr_T(r: T, e: T) -> T {
   let z = r * r;
-  return r + (e * (T(1.0) - T(0.5) * z) + r * z * (SINQ));
+  return r + fence_T(e * (T(1.0) - T(0.5) * z) + r * z * (SINQ));
 }""",
     # cos(r + e): 1 - z/2 rounded, plus its rounding error (exact), plus the rest.
     "cosr_T": """fn cosr_T(r: T, e: T) -> T {
   let z = r * r;
   let hz = T(0.5) * z;
   let w = fence_T(T(1.0) - hz);
-  return w + (((T(1.0) - w) - hz) + (z * z * (COSQ) - r * e));
+  return w + fence_T(fence_T(fence_T(T(1.0) - w) - hz) + (z * z * (COSQ) - r * e));
 }""",
     "sin_T": """fn sin_T(x: T) -> T {
-  if (abs(x) < T(1e-9) || isnan_T(x)) { return x; }
+  if (tiny_T(x) || isnan_T(x)) { return x; }
   if (isinf_T(x)) { return nan_T(); }
   let q = rempio2_T(x);
   let n = i32(q.z) & 3;
@@ -338,12 +348,12 @@ _FLOAT_HELPERS = {
   return select(v, -v, n == 1 || n == 2);
 }""",
     "tan_T": """fn tan_T(x: T) -> T {
-  if (abs(x) < T(1e-9) || isnan_T(x)) { return x; }
+  if (tiny_T(x) || isnan_T(x)) { return x; }
   if (isinf_T(x)) { return nan_T(); }
   let q = rempio2_T(x);
   let s = sinr_T(q.x, q.y);
   let c = cosr_T(q.x, q.y);
-  return select(s / c, -c / s, (i32(q.z) & 1) == 1);
+  return select(divr_T(s, c), -divr_T(c, s), (i32(q.z) & 1) == 1);
 }""",
 
     # -- inverse trigonometric -------------------------------------------------------
@@ -353,14 +363,15 @@ _FLOAT_HELPERS = {
     # asin(x) = x + x z q(z) for |x| < 1/2; else pi/2 - 2 asin(s), s = sqrt((1 - |x|)/2),
     # with s = sh + sc, sh of half the bits, so that pi/2 - 2 sh is exact.
     "asin_T": """fn asin_T(x: T) -> T {
+  if (tiny_T(x)) { return x; }
   let a = abs(x);
   if (!(a <= T(1.0))) { return select(nan_T(), x, isnan_T(x)); }
-  if (a < T(0.5)) { let z = x * x; return x + x * z * asinq_T(z); }
+  if (a < T(0.5)) { let z = x * x; return x + fence_T(x * z * asinq_T(z)); }
   let w = (T(1.0) - a) * T(0.5);
   let s = sqrt(w);
   let sh = bitcast<T>(bitcast<U>(s) & SPLIT);
-  let sc = select((w - sh * sh) / (s + sh), T(0.0), s == T(0.0));
-  let r = (PIO2 - T(2.0) * sh) + (PIO2_LO - T(2.0) * (sc + s * w * asinq_T(w)));
+  let sc = select(fence_T(w - sh * sh) / (s + sh), T(0.0), s == T(0.0));
+  let r = fence_T(PIO2 - T(2.0) * sh) + fence_T(PIO2_LO - T(2.0) * fence_T(sc + s * w * asinq_T(w)));
   return copysign_T(r, x);
 }""",
     # acos(x) = pi/2 - asin(x) for |x| < 1/2; pi - 2 asin(s) below, 2 asin(s) above,
@@ -368,60 +379,67 @@ _FLOAT_HELPERS = {
     "acos_T": """fn acos_T(x: T) -> T {
   let a = abs(x);
   if (!(a <= T(1.0))) { return select(nan_T(), x, isnan_T(x)); }
-  if (a < T(0.5)) { let z = x * x; return PIO2 - (x - (PIO2_LO - x * z * asinq_T(z))); }
+  if (a < T(0.5)) { let z = x * x; return PIO2 - fence_T(x - fence_T(PIO2_LO - x * z * asinq_T(z))); }
   let w = (T(1.0) - a) * T(0.5);
-  let s = sqrt(w);
-  if (x < T(0.0)) { return PI - T(2.0) * (s + (s * w * asinq_T(w) - PIO2_LO)); }
+  let s = sqrt_T(w);
+  if (x < T(0.0)) { return PI - T(2.0) * fence_T(s + fence_T(s * w * asinq_T(w) - PIO2_LO)); }
   let sh = bitcast<T>(bitcast<U>(s) & SPLIT);
-  let sc = select((w - sh * sh) / (s + sh), T(0.0), s == T(0.0));
-  return T(2.0) * (sh + (sc + s * w * asinq_T(w)));
+  let sc = select(fence_T(w - sh * sh) / (s + sh), T(0.0), s == T(0.0));
+  return T(2.0) * (sh + fence_T(sc + s * w * asinq_T(w)));
 }""",
     # (atan(u) - u) / u^3 as a polynomial in z = u^2, |u| <= 7/16 (fit as asinq, 2^-56).
     "atanq_T": "fn atanq_T(z: T) -> T { return ATANQ; }",
     # atan(|x|) = atan(c) + atan(u), u = (|x| - c) / (1 + c |x|) for c = 0, 1/2, 1, 3/2,
     # inf by the size of |x|, so that |u| <= 7/16; atan(c) as hi + lo.
     "atan_T": """fn atan_T(x: T) -> T {
-  if (isnan_T(x)) { return x; }
+  if (isnan_T(x) || tiny_T(x)) { return x; }
   let a = abs(x);
   var u: T; var bh = T(0.0); var bl = T(0.0);
   if (a < T(0.4375)) { u = a; }
-  else if (a < T(0.6875)) { u = (T(2.0) * a - T(1.0)) / (T(2.0) + a); bh = ATAN_HALF; bl = ATAN_HALF_LO; }
-  else if (a < T(1.1875)) { u = (a - T(1.0)) / (a + T(1.0)); bh = PIO4; bl = PIO4_LO; }
-  else if (a < T(2.4375)) { u = (a - T(1.5)) / (T(1.0) + T(1.5) * a); bh = ATAN_1_5; bl = ATAN_1_5_LO; }
+  else if (a < T(0.6875)) { u = divr_T(T(2.0) * a - T(1.0), T(2.0) + a); bh = ATAN_HALF; bl = ATAN_HALF_LO; }
+  else if (a < T(1.1875)) { u = divr_T(a - T(1.0), a + T(1.0)); bh = PIO4; bl = PIO4_LO; }
+  else if (a < T(2.4375)) { u = divr_T(a - T(1.5), T(1.0) + T(1.5) * a); bh = ATAN_1_5; bl = ATAN_1_5_LO; }
   else { u = T(-1.0) / a; bh = PIO2; bl = PIO2_LO; }
   let z = u * u;
-  return copysign_T(bh + (u + (bl + u * z * atanq_T(z))), x);
+  return copysign_T(bh + fence_T(u + fence_T(bl + u * z * atanq_T(z))), x);
 }""",
     # atan2 with C99's (and the Array API's) special cases; atan(|y / x|) otherwise,
     # folded into the quadrant with pi as hi + lo.
     "atan2_T": """fn atan2_T(y: T, x: T) -> T {
-  if (isnan_T(x) || isnan_T(y)) { return x + y; }
-  let ay = abs(y); let ax = abs(x);
+  if (isnan_T(x) || isnan_T(y)) { return nan_T(); }
+  let ay = absb_T(y); let ax = absb_T(x);
   let xneg = signbit_T(x);
   var r: T;
-  if (ay == T(0.0)) { r = select(T(0.0), PI, xneg); }
-  else if (ax == T(0.0)) { r = PIO2; }
+  if (bitcast<U>(ay) == U(0)) { r = select(T(0.0), PI, xneg); }
+  else if (bitcast<U>(ax) == U(0)) { r = PIO2; }
   else if (isinf_T(ay)) {
     r = select(PIO2, select(PIO4, T(2.356194490192345), xneg), isinf_T(ax));
   }
   else if (isinf_T(ax)) { r = select(T(0.0), PI, xneg); }
   else {
-    let t = atan_T(ay / ax);
-    r = select(t, PI - (t - PI_LO), xneg);
+    let t = atan_T(div_T(ay, ax));
+    r = select(t, PI - fence_T(t - PI_LO), xneg);
   }
   return copysign_T(r, y);
 }""",
 
     # -- binary ----------------------------------------------------------------------------
     # Scaled so that neither square overflows nor underflows.
+    # (float32: tiny operands scaled up by 2^64 by bits, the result down by scale_T.)
     "hypot_T": """fn hypot_T(x: T, y: T) -> T {
-  let a = abs(x); let b = abs(y);
+  let a = absb_T(x); let b = absb_T(y);
   if (isinf_T(a) || isinf_T(b)) { return bitcast<T>(EXPO); }
-  if (isnan_T(a) || isnan_T(b)) { return a + b; }
-  let m = max(a, b); let n = min(a, b);
-  if (m == T(0.0)) { return m; }
-  let r = n / m;
-  return m * sqrt(T(1.0) + r * r);
+  if (isnan_T(a) || isnan_T(b)) { return nan_T(); }
+  let ua = bitcast<U>(a); let ub = bitcast<U>(b);
+  let m = select(b, a, ua >= ub); let n = select(a, b, ua >= ub);
+  let um = max(ua, ub);
+  if (um == U(0)) { return m; }
+  if (um < HYP_TINY) { return scale_T(hypotcore_T(ldexpb_T(m, 64), ldexpb_T(n, 64)), -64); }
+  return hypotcore_T(m, n);
+}""",
+    "hypotcore_T": """fn hypotcore_T(m: T, n: T) -> T {
+  let r = div_T(n, m);
+  return m * sqrt_T(T(1.0) + r * r);
 }""",
     # Double-word products and sums: (a.x + a.y) op (b.x + b.y) as hi + lo.
     "ddmul_T": """fn ddmul_T(a: vec2<T>, b: vec2<T>) -> vec2<T> {
@@ -461,9 +479,9 @@ _FLOAT_HELPERS = {
   let t = expdw_T(dd.x);
   let u = two_sum_T(T(1.0), t.x);
   let l = logdd_T(u.x);
-  let lg = two_sum_T(l.x, l.y + (u.y + (t.y + t.x * dd.y)) / u.x);
+  let lg = two_sum_T(l.x, fence_T(l.y + fence_T(u.y + fence_T(t.y + t.x * dd.y)) / u.x));
   let s = two_sum_T(m, lg.x);
-  return s.x + (s.y + lg.y);
+  return s.x + fence_T(s.y + lg.y);
 }""",
     # C's fmod, exact (WGSL's x % y is x - y * trunc(x / y), which loses digits once
     # x / y is large): the integer mantissas' remainder, mx 2^(ex - ey) mod my, by
@@ -528,26 +546,31 @@ _FLOAT_HELPERS = {
 }""",
     # pow with the C99 / Array API special cases.
     "pow_T": """fn pow_T(x: T, y: T) -> T {
-  if (y == T(0.0) || x == T(1.0)) { return T(1.0); }
-  if (isnan_T(x) || isnan_T(y)) { return x + y; }
-  let yint = floor(y) == y && !isinf_T(y);
+  let ux = bitcast<U>(x) & ABS;
+  let uy = bitcast<U>(y) & ABS;
+  if (uy == U(0) || x == T(1.0)) { return T(1.0); }
+  if (isnan_T(x) || isnan_T(y)) { return nan_T(); }
+  // By bits where float32 subnormals would flush: a subnormal y is no integer.
+  let yint = (uy & EXPO) != U(0) && floor(y) == y && !isinf_T(y);
   let yodd = yint && abs(y) < T(9007199254740992.0) && (y * T(0.5)) != floor(y * T(0.5));
-  let ax = abs(x);
+  let ax = bitcast<T>(ux);
+  let xneg = signbit_T(x);
+  let yneg = signbit_T(y);
   if (isinf_T(y)) {
     if (ax == T(1.0)) { return T(1.0); }
-    return select(T(0.0), bitcast<T>(EXPO), (ax > T(1.0)) == (y > T(0.0)));
+    return select(T(0.0), bitcast<T>(EXPO), (ax > T(1.0)) != yneg);
   }
-  if (ax == T(0.0)) {
-    let r = select(T(0.0), bitcast<T>(EXPO), y < T(0.0));
+  if (ux == U(0)) {
+    let r = select(T(0.0), bitcast<T>(EXPO), yneg);
     return select(r, copysign_T(r, x), yodd);
   }
   if (isinf_T(ax)) {
-    let r = select(T(0.0), bitcast<T>(EXPO), y > T(0.0));
+    let r = select(T(0.0), bitcast<T>(EXPO), !yneg);
     return select(r, copysign_T(r, x), yodd);
   }
-  if (x < T(0.0) && !yint) { return nan_T(); }
+  if (xneg && !yint) { return nan_T(); }
   let r = powcore_T(ax, y);
-  return select(r, -r, x < T(0.0) && yodd);
+  return select(r, negb_T(r), xneg && yodd);
 }""",
 }
 
@@ -555,16 +578,177 @@ _FLOAT_HELPERS = {
 # Per-type replacements of the helpers above (filled below).
 _TYPED_HELPERS: dict = {"f32": {}, "f64": {}}
 
-# v = m * 2^e with m in [1, 2), as vec2(m, e), for normal v (by bits; see logdd_T).
-_TYPED_HELPERS["f32"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
+# -- subnormals and correctly rounded division / square root ------------------------------
+# NVIDIA's Vulkan driver flushes float32 subnormals to zero in every arithmetic operation
+# and comparison (-x and abs(x) included; only loads, stores, select and bitcasts keep
+# them), and its float32 division and sqrt are within 2.5 / 1 ULP (both allowed by
+# WebGPU). float64 keeps subnormals there and divides and takes square roots correctly
+# rounded. So numr classifies float32 values by their bits, never lets arithmetic touch a
+# subnormal (it rescales by exponent arithmetic on the bits, or returns x where f(x)
+# rounds to x), builds subnormal results by integer rounding, and corrects the quotient
+# and the root from exact residuals: the same WGSL gives the same bits on lavapipe
+# (which keeps subnormals) and on NVIDIA.
+_FLOAT_HELPERS.update({
+    "absb_T": "fn absb_T(x: T) -> T { return bitcast<T>(bitcast<U>(x) & ABS); }",
+    "negb_T": "fn negb_T(x: T) -> T { return bitcast<T>(bitcast<U>(x) ^ SIGN); }",
+    # NumPy: sign(+-0) = +0, sign(nan) = nan; a subnormal counts as nonzero.
+    "sign_T": """fn sign_T(x: T) -> T {
+  let u = bitcast<U>(x) & ABS;
+  if (u > EXPO) { return x; }
+  return select(copysign_T(T(1.0), x), T(0.0), u == U(0));
+}""",
+    # |x| < 2^-26 (f32) / 2^-55 (f64) by bits, subnormals included: there every f with
+    # f(x) = x (1 + O(x)) rounds to x (asin, atan, sinh, tanh, asinh, atanh, expm1,
+    # log1p), so those return x itself.
+    "tiny_T": "fn tiny_T(x: T) -> bool { return (bitcast<U>(x) & ABS) < TINY_X; }",
+    # v * 2^k for v >= 0 finite (subnormal included), the result normal: exact, by bits.
+    "ldexpb_T": "fn ldexpb_T(v: T, k: i32) -> T { return ldexp(v, k); }",
+    # v * 2^k rounded once, v normal (or 0, inf, nan); lo: the rest of v (v + lo, |lo| <
+    # ulp(v)), deciding the rounding of a subnormal result where v falls on a tie.
+    "scaledd_T": "fn scaledd_T(v: T, lo: T, k: i32) -> T { return scale_T(v, k); }",
+    # Division and square root, correctly rounded (float64's built-ins are).
+    "div_T": "fn div_T(a: T, b: T) -> T { return a / b; }",
+    "sqrt_T": "fn sqrt_T(x: T) -> T { return sqrt(x); }",
+    # a / b for normal a, b with a normal quotient, |b| < 2^126 (f32): within 0.5 ULP
+    # and a hair (one correction from the exact residual).
+    "divr_T": "fn divr_T(a: T, b: T) -> T { return a / b; }",
+})
+
+_TYPED_HELPERS["f32"].update({
+    "ldexpb_T": """fn ldexpb_T(v: T, k: i32) -> T {
+  if ((bitcast<u32>(v) & 0x7fffffffu) == 0u) { return v; }
+  let fr = frexp1_T(v);
+  return bitcast<f32>(bitcast<u32>(fr.x) + bitcast<u32>((i32(fr.y) + k) << 23u));
+}""",
+    # m 2^-sh (m < 2^24) rounded to nearest even, dir the sign of what lies below m's
+    # last bit (0: nothing).
+    "rshift_round_T": """fn rshift_round_T(m: u32, sh0: u32, dir: i32) -> u32 {
+  let sh = min(sh0, 25u);
+  let q = m >> sh;
+  let rem = m & ((1u << sh) - 1u);
+  let half = 1u << (sh - 1u);
+  let up = rem > half || (rem == half && (dir > 0 || (dir == 0 && (q & 1u) == 1u)));
+  return q + select(0u, 1u, up);
+}""",
+    "scale_T": "fn scale_T(v: T, k: i32) -> T { return scaledd_T(v, T(0.0), k); }",
+    "scaledd_T": """fn scaledd_T(v: T, lo: T, k: i32) -> T {
   let u = bitcast<u32>(v);
+  let ev = i32((u >> 23u) & 0xffu);
+  if (ev == 0 || ev == 255) { return v; }
+  let ne = ev + k;
+  let sg = u & 0x80000000u;
+  if (ne >= 255) { return bitcast<f32>(sg | 0x7f800000u); }
+  if (ne >= 1) { return bitcast<f32>(u + bitcast<u32>(k << 23u)); }
+  let lb = bitcast<u32>(lo);
+  var dir = 0;
+  if ((lb & 0x7fffffffu) != 0u) { dir = select(-1, 1, (lb & 0x80000000u) == sg); }
+  let r = rshift_round_T((u & 0x7fffffu) | 0x800000u, u32(1 - ne), dir);
+  return bitcast<f32>(sg | r);
+}""",
+    # a / b for finite nonzero a, b: the mantissas' quotient q in [1/2, 2) from the
+    # driver's division, one Newton correction (faithful then), then the exact residual
+    # r = fa - q fb (representable for a faithful q: Boldo & Daumas) against the half
+    # gaps to the neighbours decides the rounding; the exponent is put back by bits, a
+    # subnormal quotient rounded by integers (the residual's sign breaks its ties).
+    "divcore_T": """fn divcore_T(xa: u32, xb: u32, sg: u32) -> f32 {
+  let na = frexp1_T(bitcast<f32>(xa));
+  let nb = frexp1_T(bitcast<f32>(xb));
+  let fa = na.x;
+  let fb = nb.x;
+  let q0 = fence_T(fa / fb);
+  let p0 = two_prod_T(q0, fb);
+  let q1 = fence_T(q0 + fence_T(fence_T(fa - p0.x) - p0.y) / fb);
+  let p1 = two_prod_T(q1, fb);
+  let r1 = fence_T(fence_T(fa - p1.x) - p1.y);
+  let u1 = bitcast<u32>(q1);
+  let up = bitcast<f32>(u1 + 1u);
+  let dn = bitcast<f32>(u1 - 1u);
+  var q = q1;
+  var dir = select(select(0, -1, r1 < 0.0), 1, r1 > 0.0);
+  if (2.0 * r1 > fence_T(up - q1) * fb) { q = up; dir = -1; }
+  else if (-2.0 * r1 > fence_T(q1 - dn) * fb) { q = dn; dir = 1; }
+  let uq = bitcast<u32>(q);
+  let e = i32(na.y) - i32(nb.y) + i32((uq >> 23u) & 0xffu);
+  if (e >= 255) { return bitcast<f32>(sg | 0x7f800000u); }
+  if (e >= 1) { return bitcast<f32>(sg | ((uq & 0x7fffffu) | (u32(e) << 23u))); }
+  let r = rshift_round_T((uq & 0x7fffffu) | 0x800000u, u32(1 - e), dir);
+  return bitcast<f32>(sg | r);
+}""",
+    "div_T": """fn div_T(a: T, b: T) -> T {
+  let ua = bitcast<u32>(a);
+  let ub = bitcast<u32>(b);
+  let sg = (ua ^ ub) & 0x80000000u;
+  let xa = ua & 0x7fffffffu;
+  let xb = ub & 0x7fffffffu;
+  if (xa - 1u < 0x7f7fffffu && xb - 1u < 0x7f7fffffu) { return divcore_T(xa, xb, sg); }
+  if (xa > 0x7f800000u || xb > 0x7f800000u || xa == xb) { return nan_T(); }
+  if (xa == 0x7f800000u || xb == 0u) { return bitcast<f32>(sg | 0x7f800000u); }
+  return bitcast<f32>(sg);
+}""",
+    # F = f 2^48 against M^2 (M odd, 25 bits; f = fm 2^-23, or fm 2^-22 where odd): 1
+    # if F > M^2, else -1 (never equal), in 32-bit integer limbs (f32 kernels must not
+    # need shader-int64).
+    "sqcmp_T": """fn sqcmp_T(fm: u32, odd: bool, m: u32) -> i32 {
+  let mh = m >> 13u;
+  let ml = m & 0x1fffu;
+  let c = 2u * mh * ml;
+  let l0 = ml * ml + ((c & 0x1fffu) << 13u);
+  let h = mh * mh + (c >> 13u) + (l0 >> 26u);
+  let l = l0 & 0x3ffffffu;
+  let hf = select(fm >> 1u, fm, odd);
+  let lf = select((fm & 1u) << 25u, 0u, odd);
+  if (hf != h) { return select(-1, 1, hf > h); }
+  return select(-1, 1, lf > l);
+}""",
+    # sqrt(x) = sqrt(f) 2^(e/2), f in [1, 4) built from the bits (subnormals too): the
+    # driver's root, one Newton correction, then the root S (24-bit integer) moves to a
+    # neighbour where f lies beyond the midpoint (2S +- 1)^2, compared exactly in integers.
+    "sqrt_T": """fn sqrt_T(x: T) -> T {
+  let u = bitcast<u32>(x);
+  if (u >= 0x7f800000u || u == 0u) {
+    if (u <= 0x7f800000u || u == 0x80000000u) { return x; }
+    return nan_T();
+  }
+  let fr = frexp1_T(x);
+  let e = i32(fr.y);
+  let odd = (e & 1) == 1;
+  let f = select(fr.x, fr.x * 2.0, odd);
+  let s0 = fence_T(sqrt(f));
+  let p0 = two_prod_T(s0, s0);
+  let s1 = fence_T(s0 + fence_T(fence_T(f - p0.x) - p0.y) / (2.0 * s0));
+  let sc = clamp(s1, 1.0, 1.99999988079071044921875);
+  let S = (bitcast<u32>(sc) & 0x7fffffu) | 0x800000u;
+  let fm = (bitcast<u32>(fr.x) & 0x7fffffu) | 0x800000u;
+  var r = S;
+  if (sqcmp_T(fm, odd, 2u * S + 1u) > 0) { r = S + 1u; }
+  else if (S > 0x800000u && sqcmp_T(fm, odd, 2u * S - 1u) < 0) { r = S - 1u; }
+  return bitcast<f32>((0x3f800000u | (r & 0x7fffffu)) + bitcast<u32>((e >> 1u) << 23u));
+}""",
+    "divr_T": """fn divr_T(a: T, b: T) -> T {
+  let q = fence_T(a / b);
+  let p = two_prod_T(q, b);
+  return q + fence_T(fence_T(a - p.x) - p.y) / b;
+}""",
+})
+
+# |v| = m * 2^e with m in [1, 2), as vec2(m, e), for finite v != 0 (by bits; see logdd_T;
+# float32 subnormals normalised by their leading zeros, float64 ones scaled by 2^54).
+_TYPED_HELPERS["f32"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
+  let u = bitcast<u32>(v) & 0x7fffffffu;
+  if (u < 0x800000u) {
+    let s = countLeadingZeros(u) - 8u;
+    return vec2<f32>(bitcast<f32>(((u << s) & 0x7fffffu) | 0x3f800000u), f32(-126 - i32(s)));
+  }
   let m = bitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
-  return vec2<f32>(m, f32(i32((u >> 23u) & 0xffu) - 127));
+  return vec2<f32>(m, f32(i32(u >> 23u) - 127));
 }"""
-_TYPED_HELPERS["f64"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
+_TYPED_HELPERS["f64"]["frexp1_T"] = """fn frexp1_T(v0: T) -> vec2<T> {
+  var v = abs(v0);
+  var e0 = f64(0.0);
+  if (v < TINY) { v = v * SCALE_UP; e0 = -f64(SCALE_EXP); }
   let u = bitcast<u64>(v);
   let m = bitcast<f64>((u & 0xffffffffffffflu) | 0x3ff0000000000000lu);
-  return vec2<f64>(m, f64(i32((u >> 52u) & 0x7fflu) - 1023));
+  return vec2<f64>(m, f64(i32((u >> 52u) & 0x7fflu) - 1023) + e0);
 }"""
 
 _INT_HELPERS = {
@@ -825,12 +1009,14 @@ def _consts(ct: str) -> dict:
     if f64:
         c.update(EXP_HI=_lit(709.782712893384, ct), EXP_LO=_lit(-745.1332191019412, ct),
                  EXPM1_BIG=_lit(40.0, ct), EMAX="1023", EMIN="-1022",
+                 TINY_X="0x3c80000000000000lu", HYP_TINY="0lu",
                  TINY=_lit(2.0 ** -1022, ct), SCALE_UP=_lit(2.0 ** 54, ct),
                  SCALE_EXP="54", POW_SAT=_lit(1500.0, ct), RED_BIG=_lit(1647099.0, ct),
                  TWO_OVER_PI_WORDS=_two_over_pi_words(38))
     else:
         c.update(EXP_HI=_lit(88.72283935546875, ct), EXP_LO=_lit(-103.97208404541016, ct),
                  EXPM1_BIG=_lit(18.0, ct), EMAX="127", EMIN="-126",
+                 TINY_X="0x32800000u", HYP_TINY="0x21800000u",
                  TINY=_lit(2.0 ** -126, ct), SCALE_UP=_lit(2.0 ** 24, ct),
                  SCALE_EXP="24", POW_SAT=_lit(200.0, ct), RED_BIG=_lit(6400.0, ct),
                  TWO_OVER_PI_WORDS=_two_over_pi_words(8))
