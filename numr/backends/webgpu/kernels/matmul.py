@@ -12,6 +12,15 @@ contiguous and 16-byte aligned are read from global memory as vec4s too. Complex
 types are vec2 (re, im) scalars. Results are written unpacked (i32/u32/f32/...);
 callers cast to packed dtypes afterwards.
 
+Large float32 products with vec4-readable operands run a second generator of the same
+scheme, :func:`tiled_source`, whose inner loop indexes workgroup memory at constant
+offsets only (see its docstring); its tile is chosen once per process by the variable
+NUMR_WEBGPU_MATMUL_TILE (``128x128x8`` by default, ``old``: the generic kernel), so a
+GPU can be swept, e.g.::
+
+    for t in old 128x128x8 128x128x16 128x64x16; do echo $t; NUMR_WEBGPU_MATMUL_TILE=$t
+    python3 benchmarks/webgpu.py --matmul-size 8192 --skip chain,add | tail -1; done
+
 contract: ``out[o] = fin(fold_j term(a[o, j], b[o, j], s[o]), s[o])`` with ``fold``
 sum, max or min: vecdot, traces and norms. One workgroup per output element (a tree
 in workgroup memory) when the reduced length is long, one invocation per output when
