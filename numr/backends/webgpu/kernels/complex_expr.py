@@ -83,17 +83,10 @@ _HELPERS = {
     "ksignbit_T": "fn ksignbit_T(x: T) -> bool { return (bitcast<K_U>(x) & K_SIGN) != K_U(0); }",
     "kcopysign_T": "fn kcopysign_T(x: T, y: T) -> T { "
                    "return bitcast<T>((bitcast<K_U>(x) & K_ABS) | (bitcast<K_U>(y) & K_SIGN)); }",
-    # |x + iy| scaled by the larger part, so no square overflows or underflows; infinite
-    # if either part is (even with a NaN), as C99's hypot.
-    "khypot_T": """fn khypot_T(x: T, y: T) -> T {
-  let a = abs(x); let b = abs(y);
-  if (kisinf_T(a) || kisinf_T(b)) { return K_INF; }
-  if (kisnan_T(a) || kisnan_T(b)) { return a + b; }
-  let m = max(a, b); let n = min(a, b);
-  if (m == T(0.0)) { return m; }
-  let r = n / m;
-  return m * sqrt(T(1.0) + r * r);
-}""",
+    # |x + iy|: expressions.py's hypot (scaled by the larger part, so no square overflows
+    # or underflows; infinite if either part is, even with a NaN, as C99's hypot;
+    # float32 subnormals by bits).
+    "khypot_T": "fn khypot_T(x: T, y: T) -> T { return hypot_T(x, y); }",
     "cmul_C": "fn cmul_C(a: C, b: C) -> C { "
               "return C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }",
     # Smith's division, as NumPy computes it (so overflow and 0/0 give NumPy's values).
@@ -151,12 +144,15 @@ _HELPERS = {
     # in [0, 1].
     "katan2_T": """fn katan2_T(y: T, x: T) -> T {
   if (kisnan_T(x) || kisnan_T(y)) { return x + y; }
-  let ax = abs(x); let ay = abs(y);
+  // Compared and divided by bits / expressions.py's div_T: float32 subnormals must not
+  // meet arithmetic (NVIDIA's driver flushes them to zero).
+  let ax = absb_T(x); let ay = absb_T(y);
+  let ux = bitcast<K_U>(ax); let uy = bitcast<K_U>(ay);
   var r: T;
   if (kisinf_T(ax) && kisinf_T(ay)) { r = T(0.78539816339744831); }
-  else if (ay == T(0.0) && ax == T(0.0)) { r = T(0.0); }
-  else if (ay <= ax) { r = katan01_T(ay / ax); }
-  else { r = T(1.5707963267948966) - katan01_T(ax / ay); }
+  else if (uy == K_U(0) && ux == K_U(0)) { r = T(0.0); }
+  else if (uy <= ux) { r = katan01_T(div_T(ay, ax)); }
+  else { r = T(1.5707963267948966) - katan01_T(div_T(ax, ay)); }
   if (ksignbit_T(x)) { r = T(3.1415926535897932) - r; }
   return kcopysign_T(r, y);
 }""",
@@ -203,11 +199,19 @@ _HELPERS = {
 }""",
     # log|z| of a finite nonzero z: through log1p(|z|^2 - 1) near the unit circle, where
     # log(|z|) loses its digits; rescaled where |z| would overflow or underflow.
+    # (|x|, |y|, their order and the scaling up by bits: float32 subnormals flush to zero
+    # in NVIDIA's arithmetic.)
     "klogabs_T": """fn klogabs_T(x: T, y: T) -> T {
-  let a = max(abs(x), abs(y)); let b = min(abs(x), abs(y));
+  let ax = absb_T(x); let ay = absb_T(y);
+  let xbig = bitcast<K_U>(ax) >= bitcast<K_U>(ay);
+  let a = select(ay, ax, xbig); let b = select(ax, ay, xbig);
   if (a >= T(0.5) && a <= T(2.0)) { return T(0.5) * r_log1p_T(ksumsq_T(T(-1.0), a, b)); }
+  if (a < K_TINY) {
+    let h = khypot_T(ldexpb_T(a, K_UP), ldexpb_T(b, K_UP));
+    return r_log_T(h) - T(K_UP) * T(0.69314718055994530942);
+  }
   var k = 0;
-  if (a > K_BIG) { k = -1; } else if (a < K_TINY) { k = K_UP; }
+  if (a > K_BIG) { k = -1; }
   return r_log_T(khypot_T(ldexp(a, k), ldexp(b, k))) - T(k) * T(0.69314718055994530942);
 }""",
     # c + a^2 + b^2 with the squares as exact double words (expressions.py's two_prod)
@@ -224,7 +228,7 @@ _HELPERS = {
   let im = katan2_T(y, x);
   if (kisinf_T(x) || kisinf_T(y)) { return C(K_INF, im); }
   if (kisnan_T(x) || kisnan_T(y)) { return C(K_NAN, K_NAN); }
-  if (x == T(0.0) && y == T(0.0)) { return C(-K_INF, im); }
+  if (((bitcast<K_U>(x) | bitcast<K_U>(y)) & K_ABS) == K_U(0)) { return C(-K_INF, im); }
   return C(klogabs_T(x, y), im);
 }""",
     # log(1 + z): 0.5 log1p(2x + x^2 + y^2) keeps the digits of small z (the sum in
