@@ -15,15 +15,24 @@ Design (memory-bound ops, as the CUDA kernels):
 
 float16 rows of odd width would put two rows in one word: those run the composite
 (``norm_forward`` returns None, the caller's cue).
+
+These are the first-generation kernels. ``norm_forward``/``norm_backward`` run the
+second generation (``_webgpu_v2``: vectorised units, one workgroup per row, subgroup
+reductions) unless ``NUMR_NN_WEBGPU_KERNELS=v1`` (read once, at import) asks for these,
+so both can be compared on one GPU.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 from .. import _dtypes as dt
 from ..backends.webgpu.array import GPUArray, c_strides
 from ..backends.webgpu.kernels.map import contiguous, scalar_words
+from . import _webgpu_v2
+
+_V2 = os.environ.get("NUMR_NN_WEBGPU_KERNELS", "v2").lower() != "v1"
 
 WG = 256
 _KMAX = {"fwd": 8, "bwd": 4}  # units per invocation held in registers
@@ -381,6 +390,8 @@ def _rows_of(a: GPUArray) -> Optional[tuple]:
 def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
     """(y, s) as numr.nn._cpu.norm_forward on GPUArrays; None where the composite must
     run (float16 rows of odd width)."""
+    if _V2:
+        return _webgpu_v2.norm_forward(x, residual, weight, bias, eps, center, want_sum)
     form = _rows_of(x)
     if form is None:
         return None
@@ -417,6 +428,9 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
                   want_bias: bool):
     """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward; None where
     the composite must run."""
+    if _V2:
+        return _webgpu_v2.norm_backward(grad_y, s, grad_s, weight, eps, center, want_weight,
+                                        want_bias)
     form = _rows_of(s)
     if form is None:
         return None

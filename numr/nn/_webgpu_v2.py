@@ -1,0 +1,573 @@
+"""WebGPU kernels of numr.nn, second generation: vectorised units, one workgroup per row,
+the row held in registers, subgroup reductions.
+
+Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
+
+* Vectorised units: a row is moved as ``vec4<f32>`` / ``vec2<f64>`` (16-byte loads) or,
+  for float16, ``vec2<u32>`` (four packed halves, computed as ``vec4<f32>``), where the
+  width and every operand's offset allow; narrower units otherwise (odd widths: scalars).
+* One workgroup per row, its size picked per width (32..1024 invocations, each holding
+  at most ``K`` units in registers), so the row is read from memory once and every
+  reduction spans the whole workgroup: that makes a subgroup reduction correct whatever
+  the adapter's subgroup size or layout. Rows too wide for the registers are re-read.
+* Reductions: ``subgroupAdd`` then one workgroup-memory slot per subgroup and one
+  barrier, where the device has the "subgroup" feature; else a two-level workgroup-memory
+  sum (two barriers). Successive reductions use different workgroup buffers, so none
+  needs a barrier after its reads.
+* Many rows in flight: one workgroup per row in the forward (a 2-D grid past 65535, the
+  runtime's dispatch spreads it).
+* Backward: persistent workgroups, each looping over rows and keeping its share of the
+  weight/bias gradient in registers; one partial row per workgroup, stored after ``gx``
+  in the output buffer (a dispatch writes one buffer), summed column-wise by a second
+  small kernel (16 columns x 16 lanes per workgroup, one dispatch for dw and db).
+
+float16 rows of odd width would put two rows in one word: those run the composite
+(``norm_forward`` returns None, the caller's cue), as before.
+
+Env (read once at import): ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces the workgroup-memory
+reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup count.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from .. import _dtypes as dt
+from ..backends.webgpu.array import GPUArray, c_strides
+from ..backends.webgpu.kernels.map import contiguous, scalar_words
+
+_USE_SUBGROUPS = os.environ.get("NUMR_NN_WEBGPU_SUBGROUPS", "1") != "0"
+_BWD_GROUPS = int(os.environ.get("NUMR_NN_WEBGPU_BWD_GROUPS", "0") or 0)
+_KMAX = {"fwd": 8, "bwd": 4}   # units per invocation kept in registers
+_RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
+_RED_LANES = 16
+
+
+class Form:
+    """How one dtype is moved at one unit width: storage type ``s``, compute type ``v``,
+    accumulator ``a``, elements per unit ``lanes``, storage units per f32/f64 partial
+    unit ``pw``, and the WGSL converting between them."""
+
+    def __init__(self, d: str, lanes: int):
+        self.d, self.lanes = d, lanes
+        if d == "float16":
+            self.a = "f32"
+            if lanes == 4:
+                self.s, self.v, self.pw = "vec2<u32>", "vec4<f32>", 2
+                self.wgsl = (
+                    "fn ld(w: vec2<u32>) -> vec4<f32> { return vec4<f32>(unpack2x16float(w.x), "
+                    "unpack2x16float(w.y)); }\n"
+                    "fn st(v: vec4<f32>) -> vec2<u32> { return vec2<u32>(pack2x16float(v.xy), "
+                    "pack2x16float(v.zw)); }\n"
+                    "fn hsum(v: vec4<f32>) -> f32 { return (v.x + v.y) + (v.z + v.w); }\n"
+                    "fn pst0(v: vec4<f32>) -> vec2<u32> { return bitcast<vec2<u32>>(v.xy); }\n"
+                    "fn pst1(v: vec4<f32>) -> vec2<u32> { return bitcast<vec2<u32>>(v.zw); }\n"
+                    "fn pld(a: vec2<u32>, b: vec2<u32>) -> vec4<f32> { return vec4<f32>("
+                    "bitcast<vec2<f32>>(a), bitcast<vec2<f32>>(b)); }")
+            else:
+                self.s, self.v, self.pw = "u32", "vec2<f32>", 2
+                self.wgsl = (
+                    "fn ld(w: u32) -> vec2<f32> { return unpack2x16float(w); }\n"
+                    "fn st(v: vec2<f32>) -> u32 { return pack2x16float(v); }\n"
+                    "fn hsum(v: vec2<f32>) -> f32 { return v.x + v.y; }\n"
+                    "fn pst0(v: vec2<f32>) -> u32 { return bitcast<u32>(v.x); }\n"
+                    "fn pst1(v: vec2<f32>) -> u32 { return bitcast<u32>(v.y); }\n"
+                    "fn pld(a: u32, b: u32) -> vec2<f32> { return vec2<f32>(bitcast<f32>(a), "
+                    "bitcast<f32>(b)); }")
+            return
+        self.a = "f64" if d == "float64" else "f32"
+        self.s = self.v = self.a if lanes == 1 else f"vec{lanes}<{self.a}>"
+        self.pw = 1
+        comps = "v" if lanes == 1 else " + ".join(f"v[{i}]" for i in range(lanes))
+        v = self.v
+        self.wgsl = (f"fn ld(w: {v}) -> {v} {{ return w; }}\n"
+                     f"fn st(v: {v}) -> {v} {{ return v; }}\n"
+                     f"fn hsum(v: {v}) -> {self.a} {{ return {comps}; }}\n"
+                     f"fn pst0(v: {v}) -> {v} {{ return v; }}\n"
+                     f"fn pld(a: {v}) -> {v} {{ return a; }}")
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of one storage unit."""
+        return self.lanes * (2 if self.d == "float16" else 8 if self.d == "float64" else 4)
+
+    def header(self) -> str:
+        eps = "bitcast<f32>(p(8u))" if self.a == "f32" else \
+            "bitcast<f64>(u64(p(8u)) | (u64(p(9u)) << 32u))"
+        return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
+fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
+{self.wgsl}
+fn eps() -> {self.a} {{ return {eps}; }}"""
+
+    def part_store(self, off: str, val: str) -> str:
+        """WGSL storing partial unit ``val`` (f32/f64 lanes) at partial index expression
+        ``off`` (in partial units) of O."""
+        if self.pw == 1:
+            return f"O[{off}] = pst0({val});"
+        return f"O[2u * ({off})] = pst0({val}); O[2u * ({off}) + 1u] = pst1({val});"
+
+    def part_load(self, buf: str, off: str) -> str:
+        if self.pw == 1:
+            return f"pld({buf}[{off}])"
+        return f"pld({buf}[2u * ({off})], {buf}[2u * ({off}) + 1u])"
+
+
+def _pow2ceil(v: int) -> int:
+    return 1 << max(0, (v - 1).bit_length())
+
+
+def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
+    """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
+    About four units per invocation for rows up to 1024 units; wider rows take a larger
+    workgroup before they give up registers."""
+    kmax = _KMAX[direction]
+    wg = min(256, max(32, _pow2ceil(-(-units // 4))))
+    k = -(-units // wg)
+    if k > kmax:
+        wg = min(wg_max, max(wg, _pow2ceil(-(-units // kmax))))
+        k = -(-units // wg)
+    return (wg, k) if k <= kmax else (wg_max, 0)
+
+
+def _reductions(a: str, wg: int, subgroups: bool) -> str:
+    """WGSL ``wsum{k}(x: vec2<a>) -> vec2<a>``, k = 0, 1, 2: the sum of ``x`` over the
+    workgroup, returned to every invocation (call in uniform control flow). Consecutive
+    calls must use different k (each has its own buffer, read after its one barrier)."""
+    t = f"vec2<{a}>"
+    if subgroups:
+        # slots: one per subgroup; every real adapter's subgroups have >= 4 invocations
+        slots = max(1, wg // 4)
+        out = []
+        for k in range(3):
+            out.append(f"""var<workgroup> red{k}: array<{t}, {slots}>;
+fn wsum{k}(x: {t}) -> {t} {{
+  let s = subgroupAdd(x);
+  if (SGI == 0u) {{ red{k}[SID] = s; }}
+  workgroupBarrier();
+  var r = {t}(0);
+  for (var i = 0u; i < NSG; i = i + 1u) {{ r = r + red{k}[i]; }}
+  return r;
+}}""")
+        return "\n".join(out)
+    # two levels: 32 invocations sum strided slots, then everyone sums those 32. One
+    # pair of buffers serves every call: each is rewritten only after a barrier that
+    # follows all reads of its previous contents.
+    out = [f"""var<workgroup> redA: array<{t}, {wg}>;
+var<workgroup> redB: array<{t}, 32>;
+fn wsum(x: {t}) -> {t} {{
+  redA[LI] = x;
+  workgroupBarrier();
+  if (LI < 32u) {{
+    var r = {t}(0);
+    for (var i = LI; i < {wg}u; i = i + 32u) {{ r = r + redA[i]; }}
+    redB[LI] = r;
+  }}
+  workgroupBarrier();
+  var r = {t}(0);
+  for (var i = 0u; i < 32u; i = i + 1u) {{ r = r + redB[i]; }}
+  return r;
+}}"""]
+    out += [f"fn wsum{k}(x: {t}) -> {t} {{ return wsum(x); }}" for k in range(3)]
+    return "\n".join(out)
+
+
+def _entry(subgroups: bool) -> tuple[str, str]:
+    """(extra entry-point parameters, statements storing them in private variables)."""
+    if subgroups:
+        return (", @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32, "
+                "@builtin(subgroup_invocation_id) sgi: u32",
+                "SID = sid; NSG = nsg; SGI = sgi; LI = l;")
+    return "", "LI = l;"
+
+
+_PRIVATE = "var<private> LI: u32;\nvar<private> SID: u32;\nvar<private> NSG: u32;\n" \
+    "var<private> SGI: u32;"
+
+
+def _moments(a: str, dev: str, center: bool, first: int) -> str:
+    """WGSL for the row's ``mu`` and ``vr`` from ``total``; layer norm runs the second
+    pass ``dev`` and reduces it with wsum{first + 1}."""
+    if not center:
+        return f"let mu = {a}(0);\n  let vr = total / n;"
+    return (f"let mu = total / n;\n  var dev = {a}(0);\n  {dev}\n"
+            f"  let vr = wsum{first + 1}(vec2<{a}>(dev, {a}(0))).x / n;")
+
+
+def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
+               has_b: bool, subgroups: bool) -> str:
+    s, v, a = f.s, f.v, f.a
+    # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of x, r, w, b (units),
+    # 7 offset of s in the output (units), 8-9 eps
+    load = ("let e = ld(st(ld(X[p(3u) + base + u]) + ld(R[p(4u) + base + u])));\n"
+            "      Y[p(7u) + base + u] = st(e);") if has_r else \
+        "let e = ld(X[p(3u) + base + u]);"
+    src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
+    term = "hsum(e)" if center else "hsum(e * e)"
+    affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
+    if k:
+        gather = f"""  var vals: array<{v}, {k}>;
+  for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    if (u < U) {{
+      {load}
+      vals[j] = e;
+      acc = acc + {term};
+    }} else {{ vals[j] = {v}(0); }}
+  }}"""
+        dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+    if (l + j * {wg}u < U) {{ let q = vals[j] - mu; dev = dev + hsum(q * q); }}
+  }}"""
+        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    if (u < U) {{ Y[base + u] = st((vals[j] - mu) * rstd{affine}); }}
+  }}"""
+    else:
+        gather = f"""  for (var u = l; u < U; u = u + {wg}u) {{
+    {load}
+    acc = acc + {term};
+  }}"""
+        dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
+    let q = ld({src}) - mu; dev = dev + hsum(q * q);
+  }}"""
+        write = f"""for (var u = l; u < U; u = u + {wg}u) {{
+    Y[base + u] = st((ld({src}) - mu) * rstd{affine});
+  }}"""
+    params, store = _entry(subgroups)
+    return f"""{f.header()}
+{_PRIVATE}
+{_reductions(a, wg, subgroups)}
+@group(0) @binding(1) var<storage, read> X: array<{s}>;
+@group(0) @binding(2) var<storage, read> R: array<{s}>;
+@group(0) @binding(3) var<storage, read> W: array<{s}>;
+@group(0) @binding(4) var<storage, read> B: array<{s}>;
+@group(0) @binding(5) var<storage, read_write> Y: array<{s}>;
+@compute @workgroup_size({wg})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32{params}) {{
+  {store}
+  let row = wg.x + wg.y * nw.x;
+  // the whole workgroup leaves together (2-D grids overshoot): barriers stay uniform
+  if (row >= p(0u)) {{ return; }}
+  let U = p(1u);
+  let n = {a}(p(2u));
+  let base = row * U;
+  var acc = {a}(0);
+{gather}
+  let total = wsum0(vec2<{a}>(acc, {a}(0))).x;
+  {_moments(a, dev, center, 0)}
+  let rstd = {a}(1) / sqrt(vr + eps());
+  {write}
+}}"""
+
+
+def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool,
+               want_w: bool, want_b: bool, subgroups: bool) -> str:
+    s, v, a = f.s, f.v, f.a
+    # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of gy, s, gs, w (units),
+    # 7 workgroups, 8-9 eps, 10 offset of the partials in O (partial units); partial
+    # row g of dw at 10 + g * U, of db at 10 + (groups + g) * U (partial units).
+    wmul = " * ld(W[p(6u) + u])" if has_w else ""
+    gs_add = " + ld(GS[p(5u) + base + u])" if has_gs else ""
+    sq = "hsum(e)" if center else "hsum(e * e)"
+    pw_off = "p(10u) + g * U + u"
+    pb_off = "p(10u) + (groups + g) * U + u"
+    if k:
+        regs = f"  var xs: array<{v}, {k}>;\n  var gg: array<{v}, {k}>;"
+        for name, on in (("pw", want_w), ("pb", want_b)):
+            if on:
+                regs += (f"\n  var {name}: array<{v}, {k}>;\n"
+                         f"  for (var j = 0u; j < {k}u; j = j + 1u) {{ {name}[j] = {v}(0); }}")
+        gather = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+      let u = l + j * {wg}u;
+      if (u < U) {{
+        let e = ld(S[p(4u) + base + u]);
+        xs[j] = e;
+        gg[j] = ld(GY[p(3u) + base + u]);
+        acc = acc + {sq};
+      }} else {{ xs[j] = {v}(0); gg[j] = {v}(0); }}
+    }}"""
+        dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+      if (l + j * {wg}u < U) {{ let q = xs[j] - mu; dev = dev + hsum(q * q); }}
+    }}"""
+        accw = ("\n          pw[j] = pw[j] + gg[j] * xh;" if want_w else "") + \
+            ("\n          pb[j] = pb[j] + gg[j];" if want_b else "")
+        middle = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+      let u = l + j * {wg}u;
+      if (u < U) {{
+        let xh = (xs[j] - mu) * rstd;
+        xs[j] = xh;{accw}
+        let gw = gg[j]{wmul};
+        gg[j] = gw;
+        sg = sg + hsum(gw);
+        sgx = sgx + hsum(gw * xh);
+      }}
+    }}"""
+        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+      let u = l + j * {wg}u;
+      if (u < U) {{ O[base + u] = st(rstd * (gg[j] - mg - xs[j] * mgx){gs_add}); }}
+    }}"""
+        parts = ((f.part_store(pw_off, "pw[j]") + " ") if want_w else "") + \
+            (f.part_store(pb_off, "pb[j]") if want_b else "")
+        flush = f"""  for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    if (u < U) {{ {parts} }}
+  }}""" if (want_w or want_b) else ""
+        init = ""
+    else:
+        # rows too wide for registers: read again, partials accumulated in O (each
+        # invocation owns its columns of its workgroup's partial rows: no races)
+        regs = ""
+        gather = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let e = ld(S[p(4u) + base + u]);
+      acc = acc + {sq};
+    }}"""
+        dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let q = ld(S[p(4u) + base + u]) - mu; dev = dev + hsum(q * q);
+    }}"""
+        accw = ""
+        if want_w:
+            accw += "\n      " + f.part_store(pw_off, f.part_load("O", pw_off) + " + gy * xh")
+        if want_b:
+            accw += "\n      " + f.part_store(pb_off, f.part_load("O", pb_off) + " + gy")
+        middle = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let xh = (ld(S[p(4u) + base + u]) - mu) * rstd;
+      let gy = ld(GY[p(3u) + base + u]);
+      let gw = gy{wmul};
+      sg = sg + hsum(gw);
+      sgx = sgx + hsum(gw * xh);{accw}
+    }}"""
+        write = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let xh = (ld(S[p(4u) + base + u]) - mu) * rstd;
+      let gw = ld(GY[p(3u) + base + u]){wmul};
+      O[base + u] = st(rstd * (gw - mg - xh * mgx){gs_add});
+    }}"""
+        flush = ""
+        zero = ((f.part_store(pw_off, f"{v}(0)") + " ") if want_w else "") + \
+            (f.part_store(pb_off, f"{v}(0)") if want_b else "")
+        init = f"""  for (var u = l; u < U; u = u + {wg}u) {{ {zero} }}""" \
+            if (want_w or want_b) else ""
+    # reduction buffers: total 0, dev 1 (layer), sums 1 or 2: consecutive calls differ,
+    # also across the loop's wrap (last -> 0)
+    last = 2 if center else 1
+    params, store = _entry(subgroups)
+    t = s
+    return f"""{f.header()}
+{_PRIVATE}
+{_reductions(a, wg, subgroups)}
+@group(0) @binding(1) var<storage, read> GY: array<{t}>;
+@group(0) @binding(2) var<storage, read> S: array<{t}>;
+@group(0) @binding(3) var<storage, read> GS: array<{t}>;
+@group(0) @binding(4) var<storage, read> W: array<{t}>;
+@group(0) @binding(5) var<storage, read_write> O: array<{t}>;
+@compute @workgroup_size({wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32{params}) {{
+  {store}
+  let g = wid.x + wid.y * nw.x;
+  let groups = p(7u);
+  if (g >= groups) {{ return; }}
+  let rows = p(0u);
+  let U = p(1u);
+  let n = {a}(p(2u));
+{regs}
+{init}
+  for (var row = g; row < rows; row = row + groups) {{
+    let base = row * U;
+    var acc = {a}(0);
+    {gather}
+    let total = wsum0(vec2<{a}>(acc, {a}(0))).x;
+    {_moments(a, dev, center, 0)}
+    let rstd = {a}(1) / sqrt(vr + eps());
+    var sg = {a}(0);
+    var sgx = {a}(0);
+    {middle}
+    let sums = wsum{last}(vec2<{a}>(sg, sgx));
+    let mg = {"sums.x / n" if center else a + "(0)"};
+    let mgx = sums.y / n;
+    {write}
+  }}
+{flush}
+}}"""
+
+
+def reduce_source(f: Form) -> str:
+    """out[which * U + c] = sum over the partial rows q of part[which][q][c]: 16 columns
+    by 16 lanes per workgroup (each lane sums every 16th partial row, coalesced across
+    the columns), dw and db in one dispatch."""
+    v, cols, lanes = f.v, _RED_COLS, _RED_LANES
+    return f"""{f.header()}
+@group(0) @binding(1) var<storage, read> I: array<{f.s}>;
+@group(0) @binding(2) var<storage, read_write> O: array<{f.s}>;
+var<workgroup> red: array<{v}, {cols * lanes}>;
+// params: 0 units per row, 1 partial rows per gradient, 2 offset of the partials
+// (partial units), 3 column groups, 4 first gradient (0 dw, 1 db), 5 gradients
+@compute @workgroup_size({cols * lanes})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {{
+  let g = wid.x + wid.y * nw.x;
+  let cg = p(3u);
+  if (g >= p(5u) * cg) {{ return; }}
+  let which = p(4u) + g / cg;
+  let U = p(0u);
+  let Q = p(1u);
+  let c = (g % cg) * {cols}u + l % {cols}u;
+  var acc = {v}(0);
+  if (c < U) {{
+    for (var q = l / {cols}u; q < Q; q = q + {lanes}u) {{
+      acc = acc + {f.part_load("I", "p(2u) + (which * Q + q) * U + c")};
+    }}
+  }}
+  red[l] = acc;
+  workgroupBarrier();
+  if (l < {cols}u && c < U) {{
+    var t = {v}(0);
+    for (var i = 0u; i < {lanes}u; i = i + 1u) {{ t = t + red[l + i * {cols}u]; }}
+    O[which * U + c] = st(t);
+  }}
+}}"""
+
+
+# --- launching --------------------------------------------------------------------------
+
+def _lanes(d: str, n: int, offsets: list) -> int:
+    """The widest unit (elements) dividing the width and every operand's offset."""
+    widths = (4, 2) if d == "float16" else (2, 1) if d == "float64" else (4, 2, 1)
+    for w in widths:
+        if n % w == 0 and all(o % w == 0 for o in offsets):
+            return w
+    return 0
+
+
+def _prep(a: Optional[GPUArray]) -> Optional[GPUArray]:
+    """Contiguous, and word-aligned for packed float16 (other offsets only narrow the
+    unit)."""
+    if a is None:
+        return None
+    if not a.contiguous or (a.offset % 2 and a.dtype.name == "float16"):
+        return contiguous(a.rt, a)
+    return a
+
+
+def _subgroups(rt: Any) -> bool:
+    """Subgroup reductions: the feature is there and subgroups have at least 4
+    invocations (the reductions keep wg / 4 slots). Note: wgpu-py 0.32 spells the
+    adapter info key "stackgroup_min_size"."""
+    if not (_USE_SUBGROUPS and "subgroup" in rt.features):
+        return False
+    info = rt.adapter.info
+    low = info.get("subgroup_min_size", info.get("stackgroup_min_size", 4))
+    return not isinstance(low, int) or low == 0 or low >= 4
+
+
+def _wg_max(rt: Any) -> int:
+    return min(1024, rt.limits.get("max-compute-invocations-per-workgroup", 256),
+               rt.limits.get("max-compute-workgroup-size-x", 256))
+
+
+def _eps_words(eps: float, d: str) -> list:
+    return scalar_words(eps, dt.float64 if d == "float64" else dt.float32) + \
+        ([0] if d != "float64" else [])
+
+
+def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
+    """(y, s) as numr.nn._cpu.norm_forward on GPUArrays; None where the composite must
+    run (float16 rows of odd width)."""
+    d = x.dtype.name
+    n = x.shape[-1] if x.shape else 1
+    if d == "float16" and n % 2:
+        return None
+    rt = x.rt
+    x, residual, weight, bias = (_prep(a) for a in (x, residual, weight, bias))
+    shape = x.shape
+    rows = x.size // n if n else 0
+    has_r = residual is not None
+    if has_r and 2 * x.size * x.dtype.itemsize > rt.max_buffer:
+        # y and s do not fit one buffer: s first (one more read of it), then the norm
+        from ..backends.webgpu.kernels.map import launch
+
+        s = launch(rt, "add", "a + b", ((x, x.dtype), (residual, x.dtype)), x.dtype, shape)
+        y, _ = norm_forward(s, None, weight, bias, eps, center, False)
+        return y, (s if want_sum else None)
+    out = rt.alloc(x.size * (2 if has_r else 1) * x.dtype.itemsize)
+    y = GPUArray(out, rt, shape, c_strides(shape), 0, x.dtype)
+    s = GPUArray(out, rt, shape, c_strides(shape), x.size, x.dtype) if has_r else None
+    if x.size == 0:
+        return y, (s if want_sum else None)
+    ops = [x, residual or x, weight or x, bias or x]
+    lanes = _lanes(d, n, [a.offset for a in ops])
+    f = Form(d, lanes)
+    units = n // lanes
+    wg, k = plan(units, "fwd", _wg_max(rt))
+    sub = _subgroups(rt)
+    hw, hb = weight is not None, bias is not None
+    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
+    src = lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub)  # noqa: E731
+    params = [rows, units, n] + [a.offset // lanes for a in ops] + \
+        [x.size // lanes] + _eps_words(eps, d)
+    rt.dispatch(key, src, [a.storage.block for a in ops] + [out.block], params, rows)
+    return y, (s if want_sum else None)
+
+
+def _bwd_groups(rows: int, itemsize: int) -> int:
+    """Persistent workgroups: enough to fill the GPU (a few per SM of a large one), few
+    enough that the partial rows (f32/f64, two per workgroup) stay a small fraction of
+    the traffic (about 5% at 3 x rows x itemsize per column)."""
+    if _BWD_GROUPS:
+        return max(1, min(rows, _BWD_GROUPS))
+    return max(1, min(rows, max(264, min(1024, rows * itemsize // 50))))
+
+
+def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
+                  want_bias: bool):
+    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward; None where
+    the composite must run."""
+    d = s.dtype.name
+    n = s.shape[-1] if s.shape else 1
+    if d == "float16" and n % 2:
+        return None
+    rt = s.rt
+    grad_y, s, grad_s, weight = (_prep(a) for a in (grad_y, s, grad_s, weight))
+    shape = s.shape
+    rows = s.size // n if n else 0
+    ops = [grad_y, s, grad_s or grad_y, weight or s]
+    lanes = _lanes(d, n, [a.offset for a in ops])
+    f = Form(d, lanes)
+    units = n // lanes
+    wg, k = plan(units, "bwd", _wg_max(rt))
+    groups = _bwd_groups(rows, s.dtype.itemsize)
+    want = want_weight or want_bias
+    gx_units = rows * units
+    # partials after gx, in partial units (f32/f64 of one unit): gx rounded up to a whole
+    # partial unit; dw rows then db rows, each `groups` x units
+    part_off = -(-gx_units // f.pw)
+    nparts = 2 * groups * units if want else 0
+    out = rt.alloc((part_off * f.pw + nparts * f.pw) * f.nbytes)
+    gx = GPUArray(out, rt, shape, c_strides(shape), 0, s.dtype)
+    if s.size == 0:
+        zeros = _zeros(rt, n, s.dtype)
+        return gx, (zeros if want_weight else None), (zeros if want_bias else None)
+    sub = _subgroups(rt)
+    hgs, hw = grad_s is not None, weight is not None
+    key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_weight, want_bias, sub)
+    src = lambda: bwd_source(f, wg, k, center, hgs, hw, want_weight, want_bias, sub)  # noqa: E731
+    params = [rows, units, n] + [a.offset // lanes for a in ops] + [groups] + \
+        _eps_words(eps, d) + [part_off]
+    rt.dispatch(key, src, [a.storage.block for a in ops] + [out.block], params, groups)
+    if not want:
+        return gx, None, None
+    red = rt.alloc(2 * n * s.dtype.itemsize)
+    cg = -(-units // _RED_COLS)
+    first = 0 if want_weight else 1
+    count = 2 if (want_weight and want_bias) else 1
+    rt.dispatch(("nn2_red", d, lanes), lambda: reduce_source(f), [out.block, red.block],
+                [units, groups, part_off, cg, first, count], cg * count)
+    gw = GPUArray(red, rt, (n,), (1,), 0, s.dtype) if want_weight else None
+    gb = GPUArray(red, rt, (n,), (1,), n, s.dtype) if want_bias else None
+    return gx, gw, gb
+
+
+def _zeros(rt: Any, n: int, dtype: Any) -> GPUArray:
+    from ..backends.webgpu.kernels.map import launch
+
+    return launch(rt, "fill", "a", ((0, dtype),), dtype, (n,))
