@@ -18,7 +18,8 @@ import numr as xp
 from numr.backends.webgpu.kernels import matmul as K
 from tests.helpers import to_np
 
-TILES = ["128x128x8", "128x128x16", "128x64x16", "64x64x16", "old"]
+TILES = ["128x128x8", "128x128x8-w4x8", "128x128x16-w4x8", "128x64x16", "64x64x16-w8x4",
+         "64x128x16-w16x2", "old"]
 RNG = np.random.default_rng(11)
 
 
@@ -50,9 +51,11 @@ def check(got, a, b, dtype):
 
 
 def test_tile_choice_parsed():
-    assert K.parse_tile("128x64x16") == (128, 64, 16, 8, 4, "tiled")
+    assert K.parse_tile("128x64x16") == (128, 64, 16, 8, 4, "tiled", 2)
+    assert K.parse_tile("64x128x16-W4x8") == (64, 128, 16, 4, 8, "tiled", 4)
     assert K.parse_tile(" OLD ") is None
-    for bad in ("128x128", "96x64x8", "64x64x8", "axbxc", "128x128x64"):
+    for bad in ("128x128", "96x64x8", "64x64x8", "axbxc", "128x128x64", "128x128x8-w4x4",
+                "128x128x8-w1x32", "128x128x8-"):
         with pytest.raises(ValueError, match=K.TILE_ENV):
             K.parse_tile(bad)
 

@@ -15,10 +15,10 @@ callers cast to packed dtypes afterwards.
 Large float32 products with vec4-readable operands run a second generator of the same
 scheme, :func:`tiled_source`, whose inner loop indexes workgroup memory at constant
 offsets only (see its docstring); its tile is chosen once per process by the variable
-NUMR_WEBGPU_MATMUL_TILE (``128x128x8`` by default, ``old``: the generic kernel), so a
-GPU can be swept, e.g.::
+NUMR_WEBGPU_MATMUL_TILE (``128x128x8-w4x8`` by default, ``old``: the generic kernel),
+so a GPU can be swept, e.g.::
 
-    for t in old 128x128x8 128x128x16 128x64x16; do echo $t; NUMR_WEBGPU_MATMUL_TILE=$t
+    for t in old 128x128x8 128x128x8-w4x8 128x128x16-w4x8 128x64x16-w4x8; do echo $t; NUMR_WEBGPU_MATMUL_TILE=$t
     python3 benchmarks/webgpu.py --matmul-size 8192 --skip chain,add | tail -1; done
 
 contract: ``out[o] = fin(fold_j term(a[o, j], b[o, j], s[o]), s[o])`` with ``fold``
@@ -64,30 +64,38 @@ def global_vec_ok(d: DType) -> bool:
 
 # Large float32 products run the "register-tiled" kernel (:func:`tiled_source`), whose
 # tile is chosen once per process by this variable so a GPU can be swept without code
-# edits: ``BMxBNxBK`` (BM, BN in 64/128, BK in 8/16/32, whole vec4 tile loads per
-# invocation) or ``old`` (the generic kernel's 128 x 128 x 8 for every large product).
+# edits: ``BMxBNxBK[-wRxC]`` (BM, BN in 64/128, BK in 8/16/32, whole vec4 tile loads
+# per invocation; R x C the invocations one wave covers) or ``old`` (the generic
+# kernel's 128 x 128 x 8 for every large product). The default's 4 x 8 waves read 4 A
+# and 8 B vec4s per step of k (64 + 128 bytes: one workgroup-memory wavefront each),
+# the lane shape CUTLASS's SIMT kernels use; 2 x 16 waves read 2 and 16.
 TILE_ENV = "NUMR_WEBGPU_MATMUL_TILE"
-DEFAULT_TILE = "128x128x8"
+DEFAULT_TILE = "128x128x8-w4x8"
 TILED_MIN = 512  # both result sides at least this: smaller products use 64 x 64 tiles
 _choice: dict = {}
 
 
 def parse_tile(spec: str) -> tuple | None:
-    """(BM, BN, BK, TM, TN, "tiled") for ``spec``, or None for ``old``."""
+    """(BM, BN, BK, TM, TN, "tiled", R) for ``spec``, or None for ``old``. ``spec`` is
+    BMxBNxBK, optionally followed by -wRxC: the R x C block of the 16 x 16 invocation
+    grid one 32-wide wave covers (2x16 when absent: consecutive rows of the grid)."""
     s = spec.strip().lower()
     if s == "old":
         return None
+    tile, _, warp = s.partition("-w")
     try:
-        bm, bn, bk = (int(v) for v in s.split("x"))
+        bm, bn, bk = (int(v) for v in tile.split("x"))
+        wr, wc = (int(v) for v in (warp or "2x16").split("x"))
     except ValueError:
-        bm = bn = bk = 0
+        bm = bn = bk = wr = wc = 0
     ok = (bm in (64, 128) and bn in (64, 128) and bk in (8, 16, 32)
-          and (bm * bk // 4) % THREADS == 0 and (bn * bk // 4) % THREADS == 0)
+          and (bm * bk // 4) % THREADS == 0 and (bn * bk // 4) % THREADS == 0
+          and (wr, wc) in ((2, 16), (4, 8), (8, 4), (16, 2)))
     if not ok:
-        raise ValueError(f"{TILE_ENV}={spec!r}: expected 'old' or BMxBNxBK with BM, BN in "
-                         "64/128, BK in 8/16/32 and BM*BK, BN*BK multiples of 1024, e.g. "
-                         "128x128x8, 128x128x16, 128x64x16, 64x64x16")
-    return bm, bn, bk, bm // WY, bn // WX, "tiled"
+        raise ValueError(f"{TILE_ENV}={spec!r}: expected 'old' or BMxBNxBK[-wRxC] with BM, "
+                         "BN in 64/128, BK in 8/16/32, BM*BK and BN*BK multiples of 1024, "
+                         "R x C = 32 (C <= 16), e.g. 128x128x8, 128x128x16-w4x8, 128x64x16")
+    return bm, bn, bk, bm // WY, bn // WX, "tiled", wr
 
 
 def set_tile(spec: str | None = None, min_size: int | None = None) -> tuple:
@@ -107,7 +115,7 @@ def smem_bytes(cfg: tuple, size: int = 4) -> int:
 
 
 def config(d: DType, M: int, N: int, smem: int) -> tuple:
-    """(BM, BN, BK, TM, TN[, "tiled"]) for a product of ``d`` with an M x N result: the
+    """(BM, BN, BK, TM, TN[, "tiled", R]) for a product of ``d`` with an M x N result: the
     chosen tile (see TILE_ENV) for large float32 products, 128 x 128 (8 x 8 per
     invocation) for other large 32-bit ones, 64 x 64 (4 x 4) otherwise; BK as deep as
     the workgroup memory limit ``smem`` allows. A 6th entry "tiled" marks the tile
@@ -175,7 +183,7 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str |
     'x' (A's m, B's n) or 'k'. ``a_major``/``b_major`` ('x'/'k'): the axis consecutive
     invocations walk when loading scalars (the contiguous one, so loads coalesce).
     """
-    if cfg[5:] == ("tiled",) and d.name == "float32" and vec_a and vec_b:
+    if cfg[5:6] == ("tiled",) and d.name == "float32" and vec_a and vec_b:
         return tiled_source(cfg, nb, vec_a, vec_b, vec_out)
     BM, BN, BK, TM, TN = cfg[:5]
     ct = compute_type(d)
@@ -383,8 +391,12 @@ def tiled_source(cfg: tuple, nb: int, vec_a: str, vec_b: str, vec_out: bool) -> 
     L.append(f"var<workgroup> As: array<array<vec4<f32>, 16>, {2 * BK * CA}>;")
     L.append(f"var<workgroup> Bs: array<array<vec4<f32>, 16>, {2 * BK * CB}>;")
     body = _entry(BM, BN, nb)
+    # Wave w covers rows wy * R + 0..R-1 and columns wx * C + 0..C-1 of the grid.
+    wr = cfg[6]
+    wc = 32 // wr
     body.append("  let sAm = ip(7u); let sAk = ip(8u); let sBk = ip(10u); let sBn = ip(11u);\n"
-                f"  let ty = l / {WX}u; let tx = l % {WX}u;")
+                f"  let ty = (l / {32 * (WX // wc)}u) * {wr}u + (l % 32u) / {wc}u;\n"
+                f"  let tx = ((l / 32u) % {WX // wc}u) * {wc}u + l % {wc}u;")
     ops = (dict(name="a", buf="xa", tile="As", X=BM, C=CA, x0="m0", xlim="M", off="offA",
                 sx="sAm", sk="sAk", vec=vec_a),
            dict(name="b", buf="xb", tile="Bs", X=BN, C=CB, x0="n0", xlim="N", off="offB",
