@@ -67,8 +67,8 @@ def global_vec_ok(d: DType) -> bool:
 # edits: ``BMxBNxBK[-wRxC]`` (BM, BN in 64/128, BK in 8/16/32, whole vec4 tile loads
 # per invocation; R x C the invocations one wave covers) or ``old`` (the generic
 # kernel's 128 x 128 x 8 for every large product). The default's 4 x 8 waves read 4 A
-# and 8 B vec4s per step of k (64 + 128 bytes: one workgroup-memory wavefront each),
-# the lane shape CUTLASS's SIMT kernels use; 2 x 16 waves read 2 and 16.
+# and 8 B vec4s per step of k (64 + 128 bytes: one workgroup-memory wavefront each, a
+# common lane shape of SIMT SGEMM kernels); 2 x 16 waves read 2 and 16 (256 bytes).
 TILE_ENV = "NUMR_WEBGPU_MATMUL_TILE"
 DEFAULT_TILE = "128x128x8-w4x8"
 TILED_MIN = 512  # both result sides at least this: smaller products use 64 x 64 tiles
