@@ -57,6 +57,37 @@ def chain_cost(d, n_ops: int = 1000, size: int = 8) -> tuple[float, float]:
     return best * 1e6 / n_ops, rec * 1e6 / n_ops
 
 
+def chain_parts(d, n_ops: int = 1000, size: int = 8) -> tuple[float, float, float]:
+    """Where a chain's time goes, µs per op (best of 5): numr's recording with no
+    submit on the way, then the one submit (wgpu's encoding of the recorded pass and
+    the queue submit), then the wait for the device to finish it."""
+    from numr.backends.webgpu.runtime import runtime
+
+    rt = runtime(int(str(d).split(":")[1]))
+    x = xp.asarray(np.ones(size, dtype=np.float32), device=d)
+    every = rt.submit_every
+    rt.submit_every = max(every, n_ops + 1)  # at most the arena's slots (2048)
+    try:
+        best = [float("inf")] * 3
+        for _ in range(6):
+            rt.wait()
+            v = x
+            t0 = time.perf_counter()
+            for _ in range(n_ops // 2):
+                v = v * 1.0001
+                v = v + 0.5
+            t1 = time.perf_counter()
+            rt.flush()
+            t2 = time.perf_counter()
+            rt.wait()
+            t3 = time.perf_counter()
+            for k, t in enumerate((t1 - t0, t2 - t1, t3 - t2)):
+                best[k] = min(best[k], t)
+        return tuple(b * 1e6 / n_ops for b in best)
+    finally:
+        rt.submit_every = every
+
+
 def _timed(f, reps: int, inner: int) -> float:
     """Median seconds per call of ``inner`` calls of f (returning an array) per rep."""
     _wait(f())
@@ -135,7 +166,8 @@ def main() -> None:
     p.add_argument("--add-size", type=int, default=1 << 22)
     p.add_argument("--matmul-size", type=int, default=512)
     p.add_argument("--reps", type=int, default=5)
-    p.add_argument("--skip", default="", help="comma-separated: chain,add,matmul")
+    p.add_argument("--skip", nargs="*", default=[],
+                   help="measures to skip: chain, add, matmul (spaces or commas between)")
     a = p.parse_args()
     devs = [dv for dv in xp.__array_namespace_info__().devices() if str(dv).startswith("webgpu")]
     if not devs:
@@ -146,7 +178,7 @@ def main() -> None:
 
     info = adapters()[int(str(d).split(":")[1])].info
     cp = _cupy()
-    skip = set(filter(None, a.skip.split(",")))
+    skip = {w for arg in a.skip for w in arg.split(",") if w}
     print(f"# {d}: {info.get('device')} ({info.get('backend_type')}, "
           f"{info.get('adapter_type')}); CuPy anchor: {'yes' if cp else 'no'}")
     print("| measure | numr webgpu | anchor | ratio |\n|---|---|---|---|")
@@ -154,6 +186,9 @@ def main() -> None:
         per, rec = chain_cost(d)
         print(f"| 1000 elementwise ops on 8 float32, per op | {per:.2f} µs "
               f"(recording {rec:.2f} µs) | goal 10 µs | {per / 10:.2f} of goal |")
+        r, f, w = chain_parts(d)
+        print(f"| the same chain in one batch, per op: recording / submit / device | "
+              f"{r:.2f} / {f:.2f} / {w:.2f} µs | - | - |")
     if "add" not in skip:
         r = large_add(d, a.add_size, cp, a.reps)
         anchor = r.get("copy_gbs")

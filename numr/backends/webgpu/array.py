@@ -32,14 +32,15 @@ class GPUArray:
     __slots__ = ("storage", "rt", "shape", "strides", "offset", "dtype", "size", "__weakref__")
 
     def __init__(self, storage: Storage, rt: Runtime, shape: tuple, strides: tuple,
-                 offset: int, dtype: dt.DType):
+                 offset: int, dtype: dt.DType, size: int | None = None):
         self.storage = storage
         self.rt = rt
         self.shape = shape
         self.strides = strides
         self.offset = offset
         self.dtype = dtype
-        self.size = math.prod(shape)
+        # ``size`` where the caller knows it (map.launch's cached plans)
+        self.size = math.prod(shape) if size is None else size
 
     @property
     def ndim(self) -> int:
@@ -74,7 +75,7 @@ class GPUArray:
 def new(rt: Runtime, shape: tuple, dtype: dt.DType) -> GPUArray:
     """A fresh contiguous array (contents undefined)."""
     n = math.prod(shape)
-    return GPUArray(rt.alloc(n * dtype.itemsize), rt, shape, c_strides(shape), 0, dtype)
+    return GPUArray(rt.alloc(n * dtype.itemsize), rt, shape, c_strides(shape), 0, dtype, n)
 
 
 # -- views -----------------------------------------------------------------------------

@@ -167,6 +167,7 @@ class Runtime:
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
         self._free_bytes = 0
         self._blocks: set[Block] = set()             # every block not yet trimmed (see alloc)
+        self._sizes: dict[int, int] = {}             # requested bytes -> bucket size
         self.released: list[Block] = []             # freed by Storage.__del__, not pooled yet
         self._used: set[Block] = set()               # blocks the pending batch binds
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
@@ -196,14 +197,31 @@ class Runtime:
 
     def alloc(self, nbytes: int) -> Storage:
         """A Storage of at least ``nbytes`` bytes (contents undefined)."""
-        if self.released:
+        size = self._sizes.get(nbytes)
+        if size is None:
+            size = bucket(max(nbytes, 4))
+            if len(self._sizes) < 4096:
+                self._sizes[nbytes] = size
+        released = self.released
+        if released:
+            # The hot case of a chain of ops: the array freed last is the size wanted
+            # (a temporary of the previous op); take it without a trip through the pool.
+            block = released.pop()
+            if block.nbytes == size:
+                if released:
+                    self.collect()
+                return Storage(block, self)
+            self.release(block)
             self.collect()
-        size = bucket(max(nbytes, 4))
         free = self._free.get(size)
         if free:
             block = free.pop()
             self._free_bytes -= size
             return Storage(block, self)
+        return self._create(nbytes, size)
+
+    def _create(self, nbytes: int, size: int) -> Storage:
+        """A new buffer of bucket ``size`` (nothing pooled fits)."""
         if size > self.max_buffer:
             raise MemoryError(f"webgpu:{self.index}: cannot allocate {nbytes} bytes; the "
                               f"adapter's largest buffer is {self.max_buffer} bytes")
@@ -365,33 +383,31 @@ class Runtime:
 
     def record(self, pipe: Any, blocks: tuple, params: Sequence[int], groups: int) -> None:
         """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
-        launch plans): the hot path of every op, so it builds as little as it can."""
-        if len(params) > SLOT_WORDS:
-            raise ValueError(f"webgpu: a kernel needs {len(params)} parameter words; at "
-                             f"most {SLOT_WORDS} (too many dimensions)")
+        launch plans): the hot path of every op, so it builds as little as it can.
+        Every dispatch takes one parameter slot (flush counts them as dispatches)."""
         slot = self._slots
         if slot == self.submit_every:
             self.flush()
             slot = 0
-        self._slots = slot + 1
-        n = len(params)
-        packer = self._packers.get(n)
+        packer = self._packers.get(len(params))
         if packer is None:
-            packer = self._packers[n] = struct.Struct(f"<{n}I")
+            packer = self._packer(len(params))
         packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
+        self._slots = slot + 1
         self._used.update(blocks)
         bg = self._bind_groups.get(blocks)
         if bg is None:
             bg = self._bind_group(blocks)
         if self._pass is None:
             self._open()
-        if self._pass_ptr is not None:
-            ptr = self._pass_ptr
+        ptr = self._pass_ptr
+        if ptr is not None:
             if pipe is not self._last_pipe:
                 _SET_PIPELINE(ptr, pipe._internal)
                 self._last_pipe = pipe
-            self._offset[0] = slot * SLOT_BYTES
-            _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset)
+            offset = self._offset
+            offset[0] = slot * SLOT_BYTES
+            _SET_BIND_GROUP(ptr, 0, bg[1], 1, offset)
             if groups <= 65535:
                 _DISPATCH(ptr, groups, 1, 1)
             else:
@@ -404,7 +420,13 @@ class Runtime:
                 p.dispatch_workgroups(groups)
             else:
                 p.dispatch_workgroups(65535, -(-groups // 65535))
-        self.stats["dispatches"] += 1
+
+    def _packer(self, n: int) -> Any:
+        if n > SLOT_WORDS:
+            raise ValueError(f"webgpu: a kernel needs {n} parameter words; at most "
+                             f"{SLOT_WORDS} (too many dimensions)")
+        packer = self._packers[n] = struct.Struct(f"<{n}I")
+        return packer
 
     def _bind_group(self, blocks: tuple) -> tuple:
         n = len(blocks)
@@ -427,6 +449,7 @@ class Runtime:
         if self._slots:
             self.queue.write_buffer(self._arena, 0,
                                     memoryview(self._arena_host)[:self._slots * SLOT_BYTES])
+            self.stats["dispatches"] += self._slots
             self._slots = 0
         try:
             self.queue.submit([self._encoder.finish()])
