@@ -119,9 +119,10 @@ _HELPERS = {
     return C(T(0.0), select(T(-1.0), T(1.0), z.y > T(0.0)));
   }
   if (kisnan_T(z.x) || kisnan_T(z.y)) { return C(K_NAN, K_NAN); }
-  let m = max(abs(z.x), abs(z.y));
-  if (m == T(0.0)) { return C(T(0.0), T(0.0)); }
-  let s = z / m;
+  // (the larger part and z / m by bits / div_T: float32 subnormals, see csqrt_C)
+  let m = bitcast<T>(max(bitcast<K_U>(z.x) & K_ABS, bitcast<K_U>(z.y) & K_ABS));
+  if (bitcast<K_U>(m) == K_U(0)) { return C(T(0.0), T(0.0)); }
+  let s = C(div_T(z.x, m), div_T(z.y, m));
   return s / khypot_T(s.x, s.y);
 }""",
     # atan of t in [0, 1]: by atan(t) = pi/6 + atan((t - c) / (1 + c t)), c = 1/sqrt(3),
@@ -246,7 +247,7 @@ _HELPERS = {
     # so that |x| + |z| neither overflows nor underflows.
     "csqrt_C": """fn csqrt_C(z: C) -> C {
   let x = z.x; let y = z.y;
-  if (x == T(0.0) && y == T(0.0)) { return C(T(0.0), y); }
+  if (((bitcast<K_U>(x) | bitcast<K_U>(y)) & K_ABS) == K_U(0)) { return C(T(0.0), y); }
   if (kisinf_T(y)) { return C(K_INF, y); }
   if (kisnan_T(x)) { return C(K_NAN, K_NAN); }
   if (kisinf_T(x)) {
@@ -255,15 +256,17 @@ _HELPERS = {
     return C(T(0.0), kcopysign_T(K_INF, y));
   }
   if (kisnan_T(y)) { return C(K_NAN, K_NAN); }
-  var ax = abs(x); var ay = abs(y);
+  // |x|, |y|, their order, the scaling and the sign of x by bits (float32 subnormals
+  // flush to zero in NVIDIA's arithmetic).
+  var ax = absb_T(x); var ay = absb_T(y);
   var k = 0;
-  let m = max(ax, ay);
+  let m = bitcast<T>(max(bitcast<K_U>(ax), bitcast<K_U>(ay)));
   if (m > K_BIG) { ax = ldexp(ax, -2); ay = ldexp(ay, -2); k = 1; }
-  else if (m < K_TINY) { ax = ldexp(ax, 2 * K_UP); ay = ldexp(ay, 2 * K_UP); k = -K_UP; }
-  let t = sqrt(T(0.5) * (ax + khypot_T(ax, ay)));
+  else if (m < K_TINY) { ax = ldexpb_T(ax, 2 * K_UP); ay = ldexpb_T(ay, 2 * K_UP); k = -K_UP; }
+  let t = sqrt_T(T(0.5) * (ax + khypot_T(ax, ay)));
   let u = (T(0.5) * ay) / t;
-  let big = ldexp(t, k); let small = ldexp(u, k);
-  if (x >= T(0.0)) { return C(big, kcopysign_T(small, y)); }
+  let big = scale_T(t, k); let small = scale_T(u, k);
+  if (!ksignbit_T(x)) { return C(big, kcopysign_T(small, y)); }
   return C(small, kcopysign_T(big, y));
 }""",
     "csinh_C": """fn csinh_C(z: C) -> C {

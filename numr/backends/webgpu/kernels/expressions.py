@@ -252,7 +252,7 @@ _FLOAT_HELPERS = {
   if (isinf_T(x) || tiny_T(x)) { return x; }
   let u = two_sum_T(T(1.0), x);
   let l = logdd_T(u.x);
-  return l.x + fence_T(l.y + u.y / u.x);
+  return l.x + fence_T(l.y + divr_T(u.y, u.x));
 }""",
     # log(1 + f), f in [-0.29, 0.41], in one word (kept for callers of the earlier name).
     "log1pcore_T": """fn log1pcore_T(f: T) -> T {
@@ -469,8 +469,10 @@ _FLOAT_HELPERS = {
   if (x == y) { return x + T(0.69314718055994530942); }
   let d = x - y;
   if (isnan_T(d)) { return d; }
-  let m = max(x, y);
-  if (isinf_T(d)) { return select(m, T(0.0), m == T(0.0)); }   // NumPy: -0 + log1p(0) = +0
+  // max and the zero test by select / bits: a float32 subnormal beside -inf must come
+  // back itself (NVIDIA's max and == flush it to zero).
+  let m = select(y, x, x > y);
+  if (isinf_T(d)) { return select(m, T(0.0), (bitcast<U>(m) & ABS) == U(0)); }   // NumPy: -0 + log1p(0) = +0
   let dd = two_sum_T(-m, min(x, y));   // -|x - y| = dd.x + dd.y exactly
   let e = exp_T(dd.x);
   let lt = log1p_T(e + e * dd.y);
