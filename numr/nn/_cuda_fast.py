@@ -156,10 +156,11 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 // for the whole kernel and keeps their partial sums of gy * xhat and gy in registers;
 // at the end the block's row-groups add theirs into one partial row of part
 // ((2, gridDim.x, n): weight, then bias), reduced by reduce_parts2.
-// Launch bound: 1024 threads per SM at least (64 registers a thread): the conversions of
-// the held packs are cheaper to redo than the occupancy they cost when hoisted.
-template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER>
-__global__ void __launch_bounds__(GROUP * ROWS, GROUP * ROWS >= 1024 ? 1 : 1024 / (GROUP * ROWS))
+// Launch bound: MINB blocks per SM (the host asks for 1024 threads, 64 registers a
+// thread): the conversions of the held packs are cheaper to redo than the occupancy
+// they cost when the compiler hoists them.
+template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER, int MINB>
+__global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict__ gs,
           const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
           long long rows, int n, double eps_, int flags)
@@ -344,6 +345,23 @@ _ITEMSIZE = old._ITEMSIZE
 _CTYPE = old._CTYPE
 
 
+def _tune() -> dict[str, int]:
+    """Planning constants; NUMR_NN_CUDA_TUNE="bwd_cols=16,bwd_rb=1" (read once, at import)
+    overrides them, so variants can be measured on a GPU without editing this file."""
+    import os
+
+    t = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
+         "bwd_sm_threads": 1024}
+    for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
+        k, _, v = item.partition("=")
+        if k.strip() in t and v.strip().isdigit() and int(v) > 0:
+            t[k.strip()] = int(v)
+    return t
+
+
+TUNE = _tune()
+
+
 @dataclass(frozen=True)
 class Plan:
     vec: int      # elements per load
@@ -351,6 +369,7 @@ class Plan:
     group: int    # threads per row
     rows: int     # row-groups per block
     rb: int = 1   # rows per row-group per step (backward)
+    minb: int = 1  # launch bound: blocks per SM the compiler must allow (backward)
 
     @property
     def block(self) -> tuple[int, int, int]:
@@ -374,26 +393,29 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     regs_per_pack = max(1, vec * isz // 4)
     if direction == "fwd":
         # the row held as loaded: at most 16 registers a thread
-        imax, threads = 16 // regs_per_pack, 256
+        imax, threads = max(1, TUNE["fwd_regs"] // regs_per_pack), TUNE["fwd_threads"]
     else:
         # at most 8 columns a thread: two float32 partials each (16 registers)
-        imax, threads = max(1, 8 // vec), 512
+        imax, threads = max(1, TUNE["bwd_cols"] // vec), TUNE["bwd_threads"]
     group = min(1024, max(32, _pow2ceil(-(-nv // imax))))
     iters = -(-nv // group)
     if iters > imax:
         return None
-    rows = max(1, threads // group)
+    rows = max(1, min(threads, 1024) // group)
+    if direction == "fwd":
+        return Plan(vec, iters, group, rows)
     rb = 1
-    if direction == "bwd" and iters * vec * isz <= 16 and (vec > 1 or iters <= 2):
-        rb = 2  # a thread's share of a row is one 16-byte pack or less: take two rows
-    return Plan(vec, iters, group, rows, rb)
+    if iters * vec * isz <= 16 and (vec > 1 or iters <= 2):
+        rb = TUNE["bwd_rb"]  # a thread's share of a row is one 16-byte pack or less
+    return Plan(vec, iters, group, rows, rb, max(1, TUNE["bwd_sm_threads"] // (group * rows)))
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
     c = "true" if center else "false"
     if direction == "fwd":
         return f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}>"
-    return f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}>"
+    return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
+            f"{p.minb}>")
 
 
 _modules: dict[str, Any] = {}
