@@ -31,6 +31,8 @@ reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup coun
 from __future__ import annotations
 
 import os
+import re
+from functools import lru_cache
 from typing import Any, Optional
 
 from .. import _dtypes as dt
@@ -113,10 +115,17 @@ fn eps() -> {self.a} {{ return {eps}; }}"""
         return f"pld({buf}[2u * ({off})], {buf}[2u * ({off}) + 1u])"
 
 
+@lru_cache(maxsize=None)
+def form(d: str, lanes: int) -> Form:
+    """One Form per (dtype, lanes): built once, its WGSL strings are not per call."""
+    return Form(d, lanes)
+
+
 def _pow2ceil(v: int) -> int:
     return 1 << max(0, (v - 1).bit_length())
 
 
+@lru_cache(maxsize=1024)
 def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
     """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
     About four units per invocation for rows up to 1024 units; wider rows take a larger
@@ -128,6 +137,36 @@ def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
         wg = min(wg_max, max(wg, _pow2ceil(-(-units // kmax))))
         k = -(-units // wg)
     return (wg, k) if k <= kmax else (wg_max, 0)
+
+
+_LOOP = re.compile(r"for \(var j = 0u; j < (\d+)u; j = j \+ 1u\) \{")
+_ARRAY = re.compile(r"var (\w+): array<([^;]+), (\d+)>;")
+
+
+def unroll(src: str) -> str:
+    """The register loops ``for (var j = 0u; j < Ku; ...)`` written out K times, and
+    their ``array<T, K>`` variables as K plain variables: indices become constants, so
+    no driver has to unroll and promote a private array to keep the row in registers
+    (a spilled array would put it in local memory, a second trip through the caches)."""
+    out, pos = [], 0
+    for m in _LOOP.finditer(src):
+        if m.start() < pos:
+            continue
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(src[i], 0)
+            i += 1
+        body = src[m.end():i - 1]
+        copies = []
+        for j in range(int(m.group(1))):
+            b = re.sub(r"(\w+)\[j\]", lambda q: f"{q.group(1)}_{j}", body)
+            copies.append("{" + b.replace("j * ", f"{j}u * ") + "}")
+        out += [src[pos:m.start()], "\n".join(copies)]
+        pos = i
+    out.append(src[pos:])
+    src = "".join(out)
+    return _ARRAY.sub(lambda m: " ".join(f"var {m.group(1)}_{j}: {m.group(2)};"
+                                         for j in range(int(m.group(3)))), src)
 
 
 def _reductions(a: str, wg: int, subgroups: bool) -> str:
@@ -234,7 +273,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     Y[base + u] = st((ld({src}) - mu) * rstd{affine});
   }}"""
     params, store = _entry(subgroups)
-    return f"""{f.header()}
+    return unroll(f"""{f.header()}
 {_PRIVATE}
 {_reductions(a, wg, subgroups)}
 @group(0) @binding(1) var<storage, read> X: array<{s}>;
@@ -258,7 +297,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
   {_moments(a, dev, center, 0)}
   let rstd = {a}(1) / sqrt(vr + eps());
   {write}
-}}"""
+}}""")
 
 
 def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool,
@@ -352,7 +391,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     last = 2 if center else 1
     params, store = _entry(subgroups)
     t = s
-    return f"""{f.header()}
+    return unroll(f"""{f.header()}
 {_PRIVATE}
 {_reductions(a, wg, subgroups)}
 @group(0) @binding(1) var<storage, read> GY: array<{t}>;
@@ -388,7 +427,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
     {write}
   }}
 {flush}
-}}"""
+}}""")
 
 
 def reduce_source(f: Form) -> str:
@@ -430,11 +469,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
 
 # --- launching --------------------------------------------------------------------------
 
-def _lanes(d: str, n: int, offsets: list) -> int:
+_WIDTHS = {"float16": (4, 2), "float64": (2, 1), "float32": (4, 2, 1)}
+
+
+def _lanes(d: str, n: int, ops: list) -> int:
     """The widest unit (elements) dividing the width and every operand's offset."""
-    widths = (4, 2) if d == "float16" else (2, 1) if d == "float64" else (4, 2, 1)
-    for w in widths:
-        if n % w == 0 and all(o % w == 0 for o in offsets):
+    m = n
+    for a in ops:
+        m |= a.offset
+    for w in _WIDTHS[d]:
+        if m % w == 0:
             return w
     return 0
 
@@ -447,6 +491,17 @@ def _prep(a: Optional[GPUArray]) -> Optional[GPUArray]:
     if not a.contiguous or (a.offset % 2 and a.dtype.name == "float16"):
         return contiguous(a.rt, a)
     return a
+
+
+_RT_CAPS: dict = {}
+
+
+def _caps(rt: Any) -> tuple[bool, int]:
+    """(subgroup reductions, largest workgroup) of a runtime, worked out once."""
+    caps = _RT_CAPS.get(rt.index)
+    if caps is None:
+        caps = _RT_CAPS[rt.index] = (_subgroups(rt), _wg_max(rt))
+    return caps
 
 
 def _subgroups(rt: Any) -> bool:
@@ -495,11 +550,11 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     if x.size == 0:
         return y, (s if want_sum else None)
     ops = [x, residual or x, weight or x, bias or x]
-    lanes = _lanes(d, n, [a.offset for a in ops])
-    f = Form(d, lanes)
+    lanes = _lanes(d, n, ops)
+    f = form(d, lanes)
     units = n // lanes
-    wg, k = plan(units, "fwd", _wg_max(rt))
-    sub = _subgroups(rt)
+    sub, wg_max = _caps(rt)
+    wg, k = plan(units, "fwd", wg_max)
     hw, hb = weight is not None, bias is not None
     key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
     src = lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub)  # noqa: E731
@@ -531,10 +586,11 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     shape = s.shape
     rows = s.size // n if n else 0
     ops = [grad_y, s, grad_s or grad_y, weight or s]
-    lanes = _lanes(d, n, [a.offset for a in ops])
-    f = Form(d, lanes)
+    lanes = _lanes(d, n, ops)
+    f = form(d, lanes)
     units = n // lanes
-    wg, k = plan(units, "bwd", _wg_max(rt))
+    sub, wg_max = _caps(rt)
+    wg, k = plan(units, "bwd", wg_max)
     groups = _bwd_groups(rows, s.dtype.itemsize)
     want = want_weight or want_bias
     gx_units = rows * units
@@ -547,7 +603,6 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if s.size == 0:
         zeros = _zeros(rt, n, s.dtype)
         return gx, (zeros if want_weight else None), (zeros if want_bias else None)
-    sub = _subgroups(rt)
     hgs, hw = grad_s is not None, weight is not None
     key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_weight, want_bias, sub)
     src = lambda: bwd_source(f, wg, k, center, hgs, hw, want_weight, want_bias, sub)  # noqa: E731
