@@ -97,3 +97,116 @@ def test_qr_non_finite_r_as_lapack(device, dtype, rows):
     a = np.array(rows, dtype=dtype)
     _, r = linalg.qr(arr(a, device))
     assert_array(r, np.linalg.qr(oracle(a)).R.astype(dtype), rtol=1e-6)
+
+
+# -- SVD convergence -------------------------------------------------------------------
+
+# The conformance suite's test_pinv example (float64): a huge entry among equal ones; the
+# matrix is rank deficient, and one-sided Jacobi left a column of rounding residue that
+# shrank by some orders per rotation but never became orthogonal: LinAlgError.
+_B = 1.5980241459519536e16
+SVD_SUITE = np.array([[0.0, _B, _B, _B, _B, _B],
+                      [_B, _B, _B, _B, _B, _B],
+                      [_B, _B, 1.7450974832057808e38, _B, _B, _B],
+                      [_B, _B, _B, _B, _B, _B]])
+
+SVD_CASES = {
+    "suite-pinv-float64": SVD_SUITE,
+    "suite-pinv-float64-wide": SVD_SUITE.T.copy(),
+    # the suite's complex128 example: magnitudes from 1e-273 to 1e154 in one matrix
+    "suite-complex128": np.array(
+        [[6.758795367565768e16 + 3.318791234348645e153j,
+          6.693593648815279e16 + 2.3715722128931552e-01j,
+          5.46437203121317e-67 - 1.79822650034175e16j],
+         [-2.220446049250313e-16 - 7.087367650088266e-242j,
+          1.2991942999663627e-227 - 4.526341708208147e16j,
+          1.3407807929942596e154 + 7.593993976635272e-38j],
+         [-3.8803748927346e62 + 1.3963778636220892e-02j,
+          -3.214704164426124e-273 + 3.713591196546117e16j,
+          3.4028234660000002e38 - 2.3070427462680443e-179j]]),
+    # found by fuzzing: low rank with columns scaled far apart (float32, complex64)
+    "fuzz-lowrank-float32": np.array(
+        [[-1.7036817e11, -1.9157169e-13, 6.8769468e11, 5.4846747e-13],
+         [3.4540139e11, 2.0723688e-12, -3.4263783e12, -2.1420138e-12],
+         [-5.8315891e10, -2.1888944e-13, 8.9024555e11, 3.5554220e-13],
+         [3.9102225e11, 2.7976493e-13, 1.8975542e12, -4.2553941e-13]], dtype=np.float32),
+    "fuzz-rank2-float32": np.array(
+        [[-1.2986051e18, 2.8579779e01, 2.2674138e09, 1.9889412e01],
+         [2.2292308e18, -4.9061043e01, -3.8923215e09, -3.4142857e01],
+         [2.4628832e18, -5.4203274e01, -4.3002870e09, -3.7721470e01],
+         [-1.2981740e18, 2.8570288e01, 2.2666609e09, 1.9882807e01]], dtype=np.float32),
+    "fuzz-lowrank-complex64": np.array(
+        [[1.0805302e07, 1.4444507e-06, 2.6517848e11, 2.3231749e02],
+         [4.8251906e05, 1.1557236e-06, 1.8208075e11, 1.8122593e01],
+         [-6.1493160e06, -8.2614929e-07, -3.0914439e11, -4.8540262e02],
+         [-7.5741790e06, -1.6976769e-06, -2.0641189e11, 2.5823334e01]], dtype=np.complex64),
+    # exactly rank 1: every other column is residue
+    "rank1-float64": np.outer([1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 1e-30, 1e30, 7.0]),
+    "rank1-float32": np.outer([1.0, 2.0, 3.0, 4.0], [1.0, 1e-15, 1e15, 7.0]).astype(np.float32),
+}
+
+
+def _has(device, dtype):
+    return xp.__array_namespace_info__().dtypes(device=device).get(np.dtype(dtype).name) \
+        is not None
+
+
+def _check_svd(u, s, vh, a):
+    """S as the oracle's within eps s_max (a backward-stable SVD's bound), U and V^H
+    orthonormal, U S V^H = A."""
+    a64 = oracle(a)
+    se = np.linalg.svd(a64, compute_uv=False)
+    un, sn, vn = to_np(u), to_np(s), to_np(vh)
+    t = 50 * max(a.shape) * np.finfo(a.dtype).eps
+    top = se.max()
+    assert np.isfinite(sn).all() and np.isfinite(un).all() and np.isfinite(vn).all()
+    np.testing.assert_allclose(sn, se, rtol=0, atol=t * top)
+    k = min(a.shape)
+    np.testing.assert_allclose(un.conj().T @ un, np.eye(k), atol=t)
+    np.testing.assert_allclose(vn @ vn.conj().T, np.eye(k), atol=t)
+    np.testing.assert_allclose((oracle(un) * sn) @ oracle(vn), a64, rtol=0, atol=t * top)
+
+
+@pytest.mark.parametrize("name", list(SVD_CASES))
+def test_svd_converges(device, name):
+    a = SVD_CASES[name]
+    if not _has(device, a.dtype):
+        pytest.skip(f"no {a.dtype} on this device")
+    x = arr(a, device)
+    u, s, vh = linalg.svd(x, full_matrices=False)
+    _check_svd(u, s, vh, a)
+    np.testing.assert_allclose(to_np(linalg.svdvals(x)), to_np(s), rtol=0,
+                               atol=50 * max(a.shape) * np.finfo(a.dtype).eps * to_np(s).max())
+
+
+@pytest.mark.parametrize("name", list(SVD_CASES))
+def test_pinv_and_rank_converge(device, name):
+    """pinv and matrix_rank (both through the SVD) no longer raise LinAlgError; pinv
+    satisfies A X A = A up to the rounding of the dropped singular values."""
+    a = SVD_CASES[name]
+    if not _has(device, a.dtype):
+        pytest.skip(f"no {a.dtype} on this device")
+    x = arr(a, device)
+    p = to_np(linalg.pinv(x))
+    assert np.isfinite(p).all()
+    a64 = oracle(a)
+    k = linalg.matrix_rank(x)
+    assert 1 <= int(to_np(k)) <= min(a.shape)
+    se = np.linalg.svd(a64, compute_uv=False)
+    t = 50 * max(a.shape) * np.finfo(a.dtype).eps
+    # X drops singular values below the cutoff; A X A keeps the others
+    kept = se > max(a.shape) * np.finfo(a.dtype).eps * se.max() * 10
+    u, s, vh = np.linalg.svd(a64, full_matrices=False)
+    ak = (u[:, kept] * s[kept]) @ vh[kept]
+    np.testing.assert_allclose(a64 @ oracle(p) @ a64, ak, rtol=0, atol=1e3 * t * se.max())
+
+
+def test_svd_suite_stack(device):
+    """The suite's stacks: the suite example among a zero and ordinary matrices."""
+    a = np.stack([SVD_SUITE, np.zeros_like(SVD_SUITE), np.arange(24.0).reshape(4, 6)])
+    if not _has(device, a.dtype):
+        pytest.skip("no float64 on this device")
+    u, s, vh = linalg.svd(arr(a, device), full_matrices=False)
+    for i in range(3):
+        _check_svd(u[i], s[i], vh[i], a[i])
+    linalg.pinv(arr(a, device))

@@ -37,6 +37,7 @@ from .kernels import linalg_kernels as K
 
 BUDGET = 20000      # loop iterations per invocation in one dispatch (llvmpipe stops at 65535)
 SWEEPS = 30         # Jacobi sweeps before an SVD counts as not converged
+LATE = 12           # from this sweep on, the SVD sets stuck negligible columns to zero
 WG = K.WG
 
 
@@ -373,8 +374,8 @@ def register(ctx) -> None:
         staged(key, src, [a], buf, params, nb, "init")
         rows = mp + (k if vectors else 0)
         rounds = [cw(np2) * (mp + 1) + cw(np2 * rows) + 4] * (2 * np2 - 1)
-        for _ in range(SWEEPS):
-            staged(key, src, [a], buf, params, nb, "sweep", rounds)
+        for sweep in range(SWEEPS):
+            staged(key, src, [a], buf, params + [int(sweep >= LATE)], nb, "sweep", rounds)
         staged(key, src, [a], buf, params, nb, "final")
         if vectors:
             mc = mp if full else k

@@ -147,6 +147,10 @@ def prelude(d: DType, inputs: int, out: str = "T", extra: str = "") -> str:
   if (a || b) { return a && (!b || i < j); }
   return v > w || (v == w && i < j);
 }""")
+    # a divisor that keeps squares in range: the largest component ``big``, 1 where
+    # that is zero or not finite (inf and NaN then propagate as without scaling)
+    lines.append("fn scale_of(big: T) -> T "
+                 "{ return select(T(1.0), big, big > T(0.0) && big <= TMAX); }")
     lines.append(_log(t))
     lines.append(f"fn neg_inf() -> T {{ return {_LIMITS[t][0]}; }}")
     lines.append(f"var<workgroup> wv: array<T, {WG}>;\nvar<workgroup> wi: array<u32, {WG}>;")
@@ -344,10 +348,8 @@ _TREE_MAX = """  wv[l] = big;
 """
 
 # Overflow-safe norms for the Householder vectors (LAPACK's nrm2 and lapy3 scale the same
-# way): squares are taken of values divided by the largest component; the scale is 1
-# where that is zero or not finite (inf and NaN then propagate as without scaling).
+# way): squares are taken of values divided by the largest component (scale_of).
 _QR_EXTRA = """var<workgroup> wsc: S;
-fn scale_of(big: T) -> T { return select(T(1.0), big, big > T(0.0) && big <= TMAX); }
 fn hypot3(a: S, xn: T) -> T {
   let f = scale_of(max(am(a), xn));
   let u = a / f; let v = xn / f;
@@ -629,6 +631,7 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
   let RP = p(6u) + b * (NP * 10u + 2u);
   let TMP = p(12u) + b * mp;
   let GOOD = p(13u) + b * mp;
+  let late = p(14u) == 1u;
   //@@INIT
   if (l == 0u) { y[RP + NP * 10u] = T(0.0); y[RP + NP * 10u + 1u] = T(0.0); }
   for (var e = l; e < mp * np; e += WG) {
@@ -642,30 +645,63 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
         let o = RP + q * 10u;
         y[o] = T(0.0);
         if (j < np) {
+          // the Gram entries of the two columns, each column divided by its largest
+          // component so that no square underflows (tiny columns of a graded matrix)
+          var mi = T(0.0); var mj = T(0.0);
+          for (var k = 0u; k < mp; k++) {
+            mi = max(mi, am(ly(W + i * mp + k))); mj = max(mj, am(ly(W + j * mp + k)));
+          }
+          let fi = scale_of(mi); let fj = scale_of(mj);
           var al = T(0.0); var be = T(0.0); var ga = mk(T(0.0));
           for (var k = 0u; k < mp; k++) {
-            let u = ly(W + i * mp + k); let v = ly(W + j * mp + k);
+            let u = ly(W + i * mp + k) / fi; let v = ly(W + j * mp + k) / fj;
             al = al + aq(u); be = be + aq(v); ga = ga + mul(cj(u), v);
           }
-          if (rotation(o, al, be, ga, EPS * sqrt(T(mp)))) { y[ST + 1u] = T(1.0); }
+          // the rotation of [[al fi^2, ga fi fj], [.., be fj^2]]: it depends on the ratio
+          // of the diagonal to |ga| only, so the common factor fi fj is left out
+          let rr = fj / fi;
+          // rotate above tl (LAPACK gesvj's tol: sqrt(m) eps), but as gesvj, count as
+          // unconverged only a pair above sqrt(np) tl: a dot product's rounding alone
+          // can reach tl, and such rotations would go on forever
+          let tl = EPS * sqrt(T(mp));
+          let bb = ab(ga);
+          let open = bb > sqrt(T(np)) * tl * sqrt(al) * sqrt(be) && bb > T(0.0);
+          if (late && open && min(al * fi * fi, be * fj * fj) <= T(16.0) * tl * tl) {
+            // Late sweeps: a column still not orthogonal whose norm is below
+            // 4 sqrt(m) eps max|a| (the matrix is scaled to max|a| in [1, 2)) is the
+            // rounding residue of a rank deficiency; each rotation only shrinks it by
+            // some orders until it underflows (or its squares do, and it never becomes
+            // orthogonal), so it is set to zero: a change within the backward error.
+            y[o] = select(T(3.0), T(2.0), al * fi * fi <= be * fj * fj);
+            y[ST + 1u] = T(1.0);
+          } else if (rotation(o, al / rr, be * rr, ga, tl) && open) { y[ST + 1u] = T(1.0); }
         }
       }
       storageBarrier();
       let rows = mp + """ + ("np" if vectors else "0u") + """;
       for (var e = l; e < NP * rows; e += WG) {
         let q = e / rows; let k = e % rows; let o = RP + q * 10u;
-        if (y[o] != T(0.0)) {
+        let f = y[o];
+        if (f != T(0.0)) {
           let ij = pair(q, r, N2);
-          if (k < mp) { rotate_cols(o, W + ij.x * mp + k, W + ij.y * mp + k); }
+          if (f == T(2.0) || f == T(3.0)) {
+            // a negligible column of W set to zero (V stays as it is)
+            if (k < mp) { sy(W + select(ij.y, ij.x, f == T(2.0)) * mp + k, mk(T(0.0))); }
+          } else if (k < mp) { rotate_cols(o, W + ij.x * mp + k, W + ij.y * mp + k); }
           else { rotate_cols(o, V + ij.x * np + k - mp, V + ij.y * np + k - mp); }
         }
       }
       storageBarrier();
 """ + _SWEEP_TAIL + """  // singular values (unsorted) at RP + k, their ranks (descending) at RP + np + k
   for (var k = l; k < np; k += WG) {
+    // the norm scaled by the largest component, as LAPACK's nrm2: squares of a tiny
+    // column would underflow
+    var mx = T(0.0);
+    for (var i = 0u; i < mp; i++) { mx = max(mx, am(ly(W + k * mp + i))); }
+    let f = scale_of(mx);
     var s = T(0.0);
-    for (var i = 0u; i < mp; i++) { s = s + aq(ly(W + k * mp + i)); }
-    y[RP + k] = sqrt(s);
+    for (var i = 0u; i < mp; i++) { s = s + aq(ly(W + k * mp + i) / f); }
+    y[RP + k] = f * sqrt(s);
   }
   if (l == 0u) { y[p(11u) + b] = T(unconverged); }
   storageBarrier();
