@@ -10,14 +10,22 @@ exp, log, the trigonometric functions and their inverses, pow (and in f64 everyt
 with its own formulas: range reduction, then polynomials. Where a result needs more than the type's
 precision on the way (pow's log, log2/log10, log1p, trig argument reduction) numr
 carries unevaluated sums hi + lo (double-word arithmetic, with ``fence_T`` keeping
-drivers from simplifying the rounding errors away). The max ULP error of each function
-against NumPy is asserted by tests/test_webgpu_accuracy.py.
+drivers from simplifying the rounding errors away: every operand and intermediate of
+two_sum / fast_two_sum / two_prod, and every sum whose order matters, passes through
+one, since SPIR-V without NoContraction lets a driver reassociate, and NVIDIA's does).
+float32 subnormals never meet arithmetic (NVIDIA flushes them; see "subnormals" below)
+and float32 divide, reciprocal and sqrt are correctly rounded by numr's own correction,
+so the same WGSL gives the same bits on lavapipe and on NVIDIA. The max ULP error of
+each function against NumPy is asserted by tests/test_webgpu_accuracy.py.
 
 Helpers other kernels may call (complex arithmetic, ...): WGSL functions named
 ``<name>_f32`` / ``<name>_f64`` that :func:`helpers` pulls in by name from any code
 calling them: exp, expm1, log, log1p, log2, log10, sin, cos, tan, asin, acos, atan,
 atan2, sinh, cosh, tanh, asinh, acosh, atanh, hypot, pow, logaddexp, copysign, isnan,
-isinf; and the double-word pieces two_sum, fast_two_sum, two_prod (vec2: hi, lo),
+isinf, div and sqrt (correctly rounded), divr (a / b within a hair of 0.5 ULP, for
+normal operands), absb / negb (by bits), tiny (|x| so small that f(x) = x (1 + O(x))
+rounds to x), scale / scaledd (v 2^k, subnormal results rounded by bits), ldexpb,
+frexp1; and the double-word pieces two_sum, fast_two_sum, two_prod (vec2: hi, lo),
 logdd (log x as hi + lo), expdd (exp of hi + lo), sinr/cosr (sin/cos of r + e for
 |r| <= pi/4) and rempio2 (x = k pi/2 + r: vec3 r hi, r lo, k). Kernels of other
 modules can add helpers of their own with :func:`add_helpers`.
@@ -104,9 +112,10 @@ _FLOAT_HELPERS = {
 
     # -- double-word arithmetic ----------------------------------------------------------
     # The identity, in a form no compiler sees through: drivers that simplify
-    # (a + b) - a to b (lavapipe's NIR does, fma is split into * and + there too) would
-    # otherwise fold away the rounding errors the compensated sums below compute. Only
-    # one NaN payload changes, into another NaN.
+    # (a + b) - a to b (lavapipe's NIR does, fma is split into * and + there too) or
+    # reassociate sums (NVIDIA's: float64 pow lost 900 ULP, tan 6) would otherwise fold
+    # away the rounding errors the compensated sums below compute. Only one NaN payload
+    # changes, into another NaN.
     "fence_T": """fn fence_T(v: T) -> T {
   let u = bitcast<U>(v);
   return bitcast<T>(u ^ U(u == FENCE));
@@ -127,7 +136,8 @@ _FLOAT_HELPERS = {
   let s = fence_T(a + b);
   return vec2<T>(s, b - fence_T(s - a));
 }""",
-    # a * b = p + e (Dekker's product, without fma: drivers may not fuse it). The halves
+    # a * b = p + e (Dekker's product, without fma: NVIDIA fuses fma, lavapipe splits it
+    # into * and +, and the same bits are wanted on both). The halves
     # are cut by masking mantissa bits, which no compiler folds; every partial product
     # but the last is exact, so e is exact up to far below its last bit.
     "two_prod_T": """fn two_prod_T(a0: T, b0: T) -> vec2<T> {
