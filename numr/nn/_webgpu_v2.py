@@ -24,8 +24,10 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
 float16 rows of odd width would put two rows in one word: those run the composite
 (``norm_forward`` returns None, the caller's cue), as before.
 
-Env (read once at import): ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces the workgroup-memory
-reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup count.
+Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
+the workgroup-memory reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
+workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
+most units per invocation held in registers.
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ from ..backends.webgpu.kernels.map import contiguous, scalar_words
 
 _USE_SUBGROUPS = os.environ.get("NUMR_NN_WEBGPU_SUBGROUPS", "1") != "0"
 _BWD_GROUPS = int(os.environ.get("NUMR_NN_WEBGPU_BWD_GROUPS", "0") or 0)
-_KMAX = {"fwd": 8, "bwd": 4}   # units per invocation kept in registers
+# units per invocation kept in registers (NUMR_NN_WEBGPU_FWD_K / _BWD_K to try others)
+_KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
+         "bwd": int(os.environ.get("NUMR_NN_WEBGPU_BWD_K", "4"))}
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -435,6 +439,10 @@ def reduce_source(f: Form) -> str:
     by 16 lanes per workgroup (each lane sums every 16th partial row, coalesced across
     the columns), dw and db in one dispatch."""
     v, cols, lanes = f.v, _RED_COLS, _RED_LANES
+
+    def ld(q: str) -> str:
+        return f.part_load("I", f"p(2u) + (which * Q + {q}) * U + c")
+
     return f"""{f.header()}
 @group(0) @binding(1) var<storage, read> I: array<{f.s}>;
 @group(0) @binding(2) var<storage, read_write> O: array<{f.s}>;
@@ -453,9 +461,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   let c = (g % cg) * {cols}u + l % {cols}u;
   var acc = {v}(0);
   if (c < U) {{
-    for (var q = l / {cols}u; q < Q; q = q + {lanes}u) {{
-      acc = acc + {f.part_load("I", "p(2u) + (which * Q + q) * U + c")};
+    // four independent loads per trip: a lane keeps several in flight
+    var a1 = {v}(0);
+    var a2 = {v}(0);
+    var a3 = {v}(0);
+    var q = l / {cols}u;
+    for (; q + {3 * lanes}u < Q; q = q + {4 * lanes}u) {{
+      acc = acc + {ld("q")};
+      a1 = a1 + {ld(f"q + {lanes}u")};
+      a2 = a2 + {ld(f"q + {2 * lanes}u")};
+      a3 = a3 + {ld(f"q + {3 * lanes}u")};
     }}
+    for (; q < Q; q = q + {lanes}u) {{ acc = acc + {ld("q")}; }}
+    acc = (acc + a1) + (a2 + a3);
   }}
   red[l] = acc;
   workgroupBarrier();
