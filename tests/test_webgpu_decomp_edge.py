@@ -140,6 +140,10 @@ SVD_CASES = {
          [4.8251906e05, 1.1557236e-06, 1.8208075e11, 1.8122593e01],
          [-6.1493160e06, -8.2614929e-07, -3.0914439e11, -4.8540262e02],
          [-7.5741790e06, -1.6976769e-06, -2.0641189e11, 2.5823334e01]], dtype=np.complex64),
+    # parallel columns 1e18 apart: in float32 the rotation between them is the identity
+    # (and was not counted), leaving a residue column equal to the big one in U
+    "parallel-1e18-float32": np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0],
+                                       [-1.2950315e19, 0.0, 1.2929222e37]], dtype=np.float32),
     # exactly rank 1: every other column is residue
     "rank1-float64": np.outer([1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 1e-30, 1e30, 7.0]),
     "rank1-float32": np.outer([1.0, 2.0, 3.0, 4.0], [1.0, 1e-15, 1e15, 7.0]).astype(np.float32),
@@ -210,3 +214,23 @@ def test_svd_suite_stack(device):
     for i in range(3):
         _check_svd(u[i], s[i], vh[i], a[i])
     linalg.pinv(arr(a, device))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_svd_subnormal_matrix(device, dtype):
+    """A matrix of subnormal numbers only: scaled into the normal range first (it was left
+    unscaled, and its squares underflowed), so U and V^H come out orthonormal."""
+    if not _has(device, dtype):
+        pytest.skip(f"no {dtype} on this device")
+    tiny = np.finfo(dtype).smallest_subnormal
+    a = (np.array([[2178.0, -3.0, 145.0, -167.0, 355.0], [12.0, 0.0, -7.0, 1.0, 40.0]])
+         * tiny * 1000).astype(dtype)
+    assert np.all(np.abs(a) < np.finfo(dtype).tiny)
+    u, s, vh = linalg.svd(arr(a, device), full_matrices=False)
+    un, sn, vn = to_np(u), to_np(s), to_np(vh)
+    t = 50 * 5 * np.finfo(dtype).eps
+    np.testing.assert_allclose(un.conj().T @ un, np.eye(2), atol=t)
+    np.testing.assert_allclose(vn @ vn.conj().T, np.eye(2), atol=t)
+    # S itself is subnormal: its spacing (tiny) bounds the accuracy
+    se = np.linalg.svd(oracle(a), compute_uv=False)
+    np.testing.assert_allclose(sn, se, rtol=t, atol=4 * tiny)

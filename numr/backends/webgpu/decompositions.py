@@ -316,7 +316,8 @@ def register(ctx) -> None:
 
     def pow2_scale(a: GPUArray) -> tuple:
         """(a / c, c): c a power of two near max|a| of each matrix (shape batch + (1, 1),
-        a's real dtype), 1 for zero or non-finite matrices. Dividing by a power of two is
+        a's real dtype; the smallest normal number where max|a| is subnormal), 1 for
+        zero or non-finite matrices. Dividing by a power of two is
         exact, and it keeps the Jacobi sweeps' sums of squares from overflowing for
         finite input as large as float32's 1e38 (LAPACK scales the same way)."""
         r = real(a.dtype)
@@ -325,13 +326,15 @@ def register(ctx) -> None:
             e = "bitcast<f64>(bitcast<u64>(a) & 0x7ff0000000000000lu)"
             ok = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0lu && "
                   "(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0x7ff0000000000000lu")
-            one = "f64(1.0)"
+            one, tiny = "f64(1.0)", "bitcast<f64>(0x0010000000000000lu)"
         else:
             e = "bitcast<f32>(bitcast<u32>(a) & 0x7f800000u)"
             ok = ("(bitcast<u32>(a) & 0x7f800000u) != 0u && "
                   "(bitcast<u32>(a) & 0x7f800000u) != 0x7f800000u")
-            one = "1.0"
-        c = ctx.launch(rt, "pow2_scale", f"select({one}, {e}, {ok})", ((mx, r),), r, mx.shape)
+            one, tiny = "1.0", "bitcast<f32>(0x00800000u)"
+        # a subnormal max: c is the smallest normal number, so a / c is normal (exact)
+        sub = f"select({one}, {tiny}, a > {one} - {one})"
+        c = ctx.launch(rt, "pow2_scale", f"select({sub}, {e}, {ok})", ((mx, r),), r, mx.shape)
         cd = c if a.dtype is r else ops["astype"](c, a.dtype, False)
         return ops["divide"](a, ctx.ops["broadcast_to"](cd, a.shape)), c
 

@@ -674,7 +674,13 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
             // orthogonal), so it is set to zero: a change within the backward error.
             y[o] = select(T(3.0), T(2.0), al * fi * fi <= be * fj * fj);
             y[ST + 1u] = T(1.0);
-          } else if (rotation(o, al / rr, be * rr, ga, tl) && open) { y[ST + 1u] = T(1.0); }
+          } else {
+            // an open pair counts even where its rotation is the identity in this
+            // precision (a column below 1e-38 of its partner's norm in float32): the
+            // late sweeps then set that column to zero, else it stays unorthogonal
+            _ = rotation(o, al / rr, be * rr, ga, tl);
+            if (open) { y[ST + 1u] = T(1.0); }
+          }
         }
       }
       storageBarrier();
