@@ -38,6 +38,7 @@ _EPS = {"f32": "1.1920929e-07", "f64": "2.220446049250313e-16"}
 _BITS = {"f32": ("u32", "0x7fffffffu", "0x7f800000u"),
          "f64": ("u64", "0x7ffffffffffffffflu", "0x7ff0000000000000lu")}
 _MAX = {"f32": "3.4028234e+38", "f64": "1.7976931348623157e+308"}
+_SAFE = {"f32": "8.27181e-25", "f64": "4.51298594e-277"}
 
 
 def real_ctype(d: DType) -> str:
@@ -119,6 +120,8 @@ def prelude(d: DType, inputs: int, out: str = "T", extra: str = "") -> str:
              f"const C: u32 = {2 if cplx else 1}u;",
              f"const EPS: T = {_EPS[t]};",
              f"const TMAX: T = {_MAX[t]};",
+             # squares summing to less lose relative accuracy to underflow: realmin / eps^2
+             f"const SAFE: T = {_SAFE[t]};",
              f"const WG: u32 = {WG}u;"]
     for k in range(inputs):
         lines.append(f"@group(0) @binding({k + 1}) var<storage, read> x{k}: array<T>;")
@@ -645,17 +648,26 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
         let o = RP + q * 10u;
         y[o] = T(0.0);
         if (j < np) {
-          // the Gram entries of the two columns, each column divided by its largest
-          // component so that no square underflows (tiny columns of a graded matrix)
-          var mi = T(0.0); var mj = T(0.0);
-          for (var k = 0u; k < mp; k++) {
-            mi = max(mi, am(ly(W + i * mp + k))); mj = max(mj, am(ly(W + j * mp + k)));
-          }
-          let fi = scale_of(mi); let fj = scale_of(mj);
           var al = T(0.0); var be = T(0.0); var ga = mk(T(0.0));
           for (var k = 0u; k < mp; k++) {
-            let u = ly(W + i * mp + k) / fi; let v = ly(W + j * mp + k) / fj;
+            let u = ly(W + i * mp + k); let v = ly(W + j * mp + k);
             al = al + aq(u); be = be + aq(v); ga = ga + mul(cj(u), v);
+          }
+          // A column this small may have lost squares and products to underflow (the
+          // matrix is scaled to max|a| in [1, 2)): its Gram entries again, each column
+          // divided by its largest component (LAPACK's gesvj scales the same way)
+          var fi = T(1.0); var fj = T(1.0);
+          if (min(al, be) < SAFE) {
+            var mi = T(0.0); var mj = T(0.0);
+            for (var k = 0u; k < mp; k++) {
+              mi = max(mi, am(ly(W + i * mp + k))); mj = max(mj, am(ly(W + j * mp + k)));
+            }
+            fi = scale_of(mi); fj = scale_of(mj);
+            al = T(0.0); be = T(0.0); ga = mk(T(0.0));
+            for (var k = 0u; k < mp; k++) {
+              let u = ly(W + i * mp + k) / fi; let v = ly(W + j * mp + k) / fj;
+              al = al + aq(u); be = be + aq(v); ga = ga + mul(cj(u), v);
+            }
           }
           // the rotation of [[al fi^2, ga fi fj], [.., be fj^2]]: it depends on the ratio
           // of the diagonal to |ga| only, so the common factor fi fj is left out
