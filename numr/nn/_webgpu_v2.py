@@ -132,10 +132,13 @@ def _pow2ceil(v: int) -> int:
 @lru_cache(maxsize=1024)
 def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
     """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
-    About four units per invocation for rows up to 1024 units; wider rows take a larger
-    workgroup before they give up registers."""
+    The forward aims at four units per invocation (it has a workgroup per row: plenty
+    of workgroups), the backward at one (its workgroups are few, persistent: larger
+    ones keep more invocations resident), both up to 256 invocations; wider rows take
+    more units, up to ``_KMAX``, then a larger workgroup, before they give up registers."""
     kmax = _KMAX[direction]
-    wg = min(256, max(32, _pow2ceil(-(-units // 4))))
+    per = 4 if direction == "fwd" else 1
+    wg = min(256, max(32, _pow2ceil(-(-units // per))))
     k = -(-units // wg)
     if k > kmax:
         wg = min(wg_max, max(wg, _pow2ceil(-(-units // kmax))))
