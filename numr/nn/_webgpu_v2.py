@@ -618,6 +618,10 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     # partials after gx, in partial units (f32/f64 of one unit): gx rounded up to a whole
     # partial unit; dw rows then db rows, each `groups` x units
     part_off = -(-gx_units // f.pw)
+    if want:
+        # fewer workgroups where gx and the partials would not fit one buffer
+        room = rt.max_buffer // (f.pw * f.nbytes) - part_off
+        groups = max(1, min(groups, room // max(1, 2 * units)))
     nparts = 2 * groups * units if want else 0
     out = rt.alloc((part_off * f.pw + nparts * f.pw) * f.nbytes)
     gx = GPUArray(out, rt, shape, c_strides(shape), 0, s.dtype)
