@@ -132,13 +132,13 @@ def _pow2ceil(v: int) -> int:
 @lru_cache(maxsize=1024)
 def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
     """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
-    The forward aims at four units per invocation (it has a workgroup per row: plenty
-    of workgroups), the backward at one (its workgroups are few, persistent: larger
-    ones keep more invocations resident), both up to 256 invocations; wider rows take
-    more units, up to ``_KMAX``, then a larger workgroup, before they give up registers."""
+    About four units per invocation for rows up to 1024 units (the bytes in flight are
+    the workgroup's whole row whatever K is; fewer invocations make the reductions
+    cheaper, and lavapipe, which runs invocations one by one, much faster); wider rows
+    take more units, up to ``_KMAX``, then a larger workgroup, before they give up
+    registers."""
     kmax = _KMAX[direction]
-    per = 4 if direction == "fwd" else 1
-    wg = min(256, max(32, _pow2ceil(-(-units // per))))
+    wg = min(256, max(32, _pow2ceil(-(-units // 4))))
     k = -(-units // wg)
     if k > kmax:
         wg = min(wg_max, max(wg, _pow2ceil(-(-units // kmax))))
@@ -585,13 +585,17 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     return y, (s if want_sum else None)
 
 
-def _bwd_groups(rows: int, itemsize: int) -> int:
-    """Persistent workgroups: enough to fill the GPU (a few per SM of a large one), few
-    enough that the partial rows (f32/f64, two per workgroup) stay a small fraction of
-    the traffic (about 5% at 3 x rows x itemsize per column)."""
+def _bwd_groups(rows: int, n: int, itemsize: int) -> int:
+    """Persistent workgroups of the backward. Each has one row in flight (gy and s, about
+    ``2 n itemsize`` bytes): enough of them to keep ~8 MB in flight (an H200 moves
+    ~4.8 TB/s at ~1.5 us latency), at least two per SM of a 132-SM GPU, and no more than
+    keep the partial rows (written and read back, two per workgroup, f32) within ~6% of
+    the traffic where that does not go below that floor."""
     if _BWD_GROUPS:
         return max(1, min(rows, _BWD_GROUPS))
-    return max(1, min(rows, max(264, min(1024, rows * itemsize // 50))))
+    inflight = -(-(8 << 20) // max(1, 2 * n * itemsize))
+    traffic = rows * itemsize * 9 // 800      # 0.06 * 3 * rows * itemsize / 16
+    return max(1, min(rows, 2048, max(264, min(inflight, traffic))))
 
 
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
@@ -612,7 +616,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     units = n // lanes
     sub, wg_max = _caps(rt)
     wg, k = plan(units, "bwd", wg_max)
-    groups = _bwd_groups(rows, s.dtype.itemsize)
+    groups = _bwd_groups(rows, n, s.dtype.itemsize)
     want = want_weight or want_bias
     gx_units = rows * units
     # partials after gx, in partial units (f32/f64 of one unit): gx rounded up to a whole
