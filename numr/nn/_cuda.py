@@ -17,6 +17,10 @@ Design (memory-bound ops: the aim is one pass over memory at copy bandwidth):
 
 cupy is imported lazily (the module imports, and its launch planning is testable,
 without it). Kernel functions take and return CuPy arrays, like the CPU module.
+
+These are the first-generation kernels. norm_forward/norm_backward below run the second
+generation (numr.nn._cuda_fast, which falls back to these for float64 and wide rows)
+unless NUMR_NN_CUDA_KERNELS=old was set when this module was first imported.
 """
 
 from __future__ import annotations
