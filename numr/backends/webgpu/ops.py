@@ -71,17 +71,24 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
 
     # -- elementwise ---------------------------------------------------------------------
 
+    # Per op: dtype -> (expression, result dtype), one dict look-up on the hot path of
+    # every elementwise op (expr raises for an unsupported dtype, which is not cached).
     def unary(name: str, rule: str):
         res = result_rule[rule]
+        table: dict = {}
 
         def op(a):
             d = a.dtype
-            return launch(rt, name, expr(name, d), ((a, d),), res(d), a.shape)
+            k = table.get(d)
+            if k is None:
+                k = table[d] = (expr(name, d), res(d))
+            return launch(rt, name, k[0], ((a, d),), k[1], a.shape)
         op.__name__ = name
         return op
 
     def binary(name: str, rule: str):
         res = result_rule[rule]
+        table: dict = {}
 
         def op(a, b):
             if type(a) is GPUArray:
@@ -91,7 +98,10 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
             else:
                 d = b.dtype
                 shape = b.shape
-            return launch(rt, name, expr(name, d), ((a, d), (b, d)), res(d), shape)
+            k = table.get(d)
+            if k is None:
+                k = table[d] = (expr(name, d), res(d))
+            return launch(rt, name, k[0], ((a, d), (b, d)), k[1], shape)
         op.__name__ = name
         return op
 

@@ -54,6 +54,14 @@ _STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
 _adapters: list | None = None
 
 
+def _grid(groups: int) -> tuple[int, int]:
+    """An x by y grid of at least ``groups`` workgroups, x at most 65535 (the
+    per-dimension limit), with as few extra as can be: 65536 groups become 32768 x 2
+    rather than 65535 x 2. Kernels number their workgroup x + y * num_workgroups.x."""
+    ny = -(-groups // 65535)
+    return -(-groups // ny), ny
+
+
 def adapters() -> list:
     """The adapters that serve webgpu:0..N, in that order.
 
@@ -378,7 +386,7 @@ class Runtime:
     def dispatch(self, key: Any, source: Callable[[], str], blocks: Sequence[Block],
                  params: Sequence[int], groups: int) -> None:
         """Record one dispatch of ``groups`` workgroups (spread over x and y beyond the
-        per-dimension limit) reading ``blocks[:-1]`` and writing ``blocks[-1]``."""
+        per-dimension limit, see _grid) reading ``blocks[:-1]`` and writing ``blocks[-1]``."""
         self.record(self.pipeline(key, source, len(blocks)), tuple(blocks), params, groups)
 
     def record(self, pipe: Any, blocks: tuple, params: Sequence[int], groups: int) -> None:
@@ -411,7 +419,7 @@ class Runtime:
             if groups <= 65535:
                 _DISPATCH(ptr, groups, 1, 1)
             else:
-                _DISPATCH(ptr, 65535, -(-groups // 65535), 1)
+                _DISPATCH(ptr, *_grid(groups), 1)
         else:
             p = self._pass
             p.set_pipeline(pipe)
@@ -419,7 +427,7 @@ class Runtime:
             if groups <= 65535:
                 p.dispatch_workgroups(groups)
             else:
-                p.dispatch_workgroups(65535, -(-groups // 65535))
+                p.dispatch_workgroups(*_grid(groups))
 
     def _packer(self, n: int) -> Any:
         if n > SLOT_WORDS:
