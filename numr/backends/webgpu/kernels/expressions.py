@@ -475,17 +475,26 @@ _FLOAT_HELPERS = {
     # max + log1p(exp(-|x - y|)) (NumPy's formula, with |x - y| as hi + lo); where the
     # sum cancels (the result far smaller than max, e.g. near 0) the log1p(exp) term
     # again as hi + lo, so that the result keeps its relative precision.
+    # An unsigned integer whose order is the float order of x (-0 just below +0): the
+    # sign-magnitude bits flipped for negatives, the sign set for positives.
+    "order_key_T": """fn order_key_T(x: T) -> U {
+  let u = bitcast<U>(x);
+  return select(u | SIGN, ~u, (u & SIGN) != U(0));
+}""",
     "logaddexp_T": """fn logaddexp_T(x: T, y: T) -> T {
   if (x == y) { return x + T(0.69314718055994530942); }
   let d = x - y;
   if (isnan_T(d)) { return d; }
-  // max and the zero test by select / bits: a float32 subnormal beside -inf must come
-  // back itself (NVIDIA's max and == flush it to zero).
-  let m = select(y, x, x > y);
+  // max and the zero test by bits: a float32 subnormal beside -inf must come back itself.
+  // NVIDIA's max and comparisons flush it to zero, and its compiler turns a float
+  // compare-and-select into a flushing max: the order comes from integer keys instead.
+  let m = select(y, x, order_key_T(x) > order_key_T(y));
   if (isinf_T(d)) { return select(m, T(0.0), (bitcast<U>(m) & ABS) == U(0)); }   // NumPy: -0 + log1p(0) = +0
   let dd = two_sum_T(-m, min(x, y));   // -|x - y| = dd.x + dd.y exactly
   let e = exp_T(dd.x);
   let lt = log1p_T(e + e * dd.y);
+  // m + 0 would flush a float32 subnormal m; -0 + 0 is +0 as in NumPy
+  if (lt == T(0.0)) { return select(m, T(0.0), (bitcast<U>(m) & ABS) == U(0)); }
   let r = m + lt;
   if (!(abs(r) < lt)) { return r; }
   let t = expdw_T(dd.x);
