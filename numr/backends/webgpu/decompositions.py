@@ -8,7 +8,10 @@ in that buffer: llvmpipe (lavapipe) silently stops an invocation after 65535 loo
 iterations in one dispatch, so the steps are split over as many dispatches as their
 cost in loop iterations needs (BUDGET each). Iterative methods record a fixed number of
 sweep dispatches (Jacobi: SWEEPS; QR iterations: 30 n); once a matrix has converged its
-later dispatches return at once.
+later dispatches return at once. The SVD's sweeps from LATE on also set to zero a column
+still not orthogonal to another whose norm is below 4 sqrt(m) eps max|a|: the residue of
+a rank deficiency, which rotations only shrink by some orders at a time (a change within
+the backward error), so that every finite matrix converges.
 
 Limits (lavapipe's loop limit, one workgroup per matrix): every op was checked to
 n = 300 (eigh there takes ~40 s on lavapipe); the eig eigenvector stages and the real
@@ -327,14 +330,18 @@ def register(ctx) -> None:
             ok = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0lu && "
                   "(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0x7ff0000000000000lu")
             one, tiny = "f64(1.0)", "bitcast<f64>(0x0010000000000000lu)"
+            sub = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) == 0lu && "
+                   "(bitcast<u64>(a) & 0x7ffffffffffffffflu) != 0lu")
         else:
             e = "bitcast<f32>(bitcast<u32>(a) & 0x7f800000u)"
             ok = ("(bitcast<u32>(a) & 0x7f800000u) != 0u && "
                   "(bitcast<u32>(a) & 0x7f800000u) != 0x7f800000u")
             one, tiny = "1.0", "bitcast<f32>(0x00800000u)"
-        # a subnormal max: c is the smallest normal number, so a / c is normal (exact)
-        sub = f"select({one}, {tiny}, a > {one} - {one})"
-        c = ctx.launch(rt, "pow2_scale", f"select({sub}, {e}, {ok})", ((mx, r),), r, mx.shape)
+            sub = "(bitcast<u32>(a) & 0x7f800000u) == 0u && (bitcast<u32>(a) & 0x7fffffffu) != 0u"
+        # a subnormal max (by bits: NVIDIA flushes float32 subnormals in comparisons): c
+        # is the smallest normal number, so a / c is normal (exact)
+        c = ctx.launch(rt, "pow2_scale", f"select(select({one}, {tiny}, {sub}), {e}, {ok})",
+                       ((mx, r),), r, mx.shape)
         cd = c if a.dtype is r else ops["astype"](c, a.dtype, False)
         return ops["divide"](a, ctx.ops["broadcast_to"](cd, a.shape)), c
 

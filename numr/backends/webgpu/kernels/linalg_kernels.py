@@ -22,7 +22,8 @@ few helpers ``mul``, ``cj`` (conjugate), ``aq`` (|a|^2), ``ab`` (|a|), ``dv`` (d
 Algorithms (textbook, see Golub & Van Loan, "Matrix Computations"): LU with partial
 pivoting (solve, inv, det, slogdet), Cholesky-Crout, Householder QR (LAPACK's geqrf
 reflector convention), cyclic Jacobi for Hermitian eigenproblems and one-sided
-(Hestenes) Jacobi for the SVD, both in round-robin (tournament) order so the n/2
+(Hestenes) Jacobi for the SVD (its tolerance, scaled Gram entries and convergence count
+as LAPACK's gesvj, Drmač & Veselić 2008), both in round-robin (tournament) order so the n/2
 rotations of a step run in parallel; Hessenberg reduction and shifted complex QR
 iteration with back substitution for general eigenproblems.
 """
