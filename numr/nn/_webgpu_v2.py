@@ -541,6 +541,7 @@ def _wg_max(rt: Any) -> int:
                rt.limits.get("max-compute-workgroup-size-x", 256))
 
 
+@lru_cache(maxsize=64)
 def _eps_words(eps: float, d: str) -> list:
     return scalar_words(eps, dt.float64 if d == "float64" else dt.float32) + \
         ([0] if d != "float64" else [])
@@ -572,17 +573,26 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         return y, (s if want_sum else None)
     ops = [x, residual or x, weight or x, bias or x]
     lanes = _lanes(d, n, ops)
-    f = form(d, lanes)
-    units = n // lanes
-    sub, wg_max = _caps(rt)
-    wg, k = plan(units, "fwd", wg_max)
-    hw, hb = weight is not None, bias is not None
-    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
-    src = lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub)  # noqa: E731
-    params = [rows, units, n] + [a.offset // lanes for a in ops] + \
+    sig = ("nn2_fwd", d, n, lanes, center, has_r, weight is not None, bias is not None)
+    pipe = rt.plans.get(sig)
+    if pipe is None:
+        pipe = rt.plans[sig] = _fwd_pipeline(rt, sig)
+    params = [rows, n // lanes, n] + [a.offset // lanes for a in ops] + \
         [x.size // lanes] + _eps_words(eps, d)
-    rt.dispatch(key, src, [a.storage.block for a in ops] + [out.block], params, rows)
+    rt.record(pipe, (x.storage.block, ops[1].storage.block, ops[2].storage.block,
+                     ops[3].storage.block, out.block), params, rows)
     return y, (s if want_sum else None)
+
+
+def _fwd_pipeline(rt: Any, sig: tuple) -> Any:
+    """The forward's pipeline for a launch signature (looked up once per signature: the
+    per-call host work is on the path of every small op)."""
+    _, d, n, lanes, center, has_r, hw, hb = sig
+    sub, wg_max = _caps(rt)
+    wg, k = plan(n // lanes, "fwd", wg_max)
+    f = form(d, lanes)
+    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
+    return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub), 5)
 
 
 def _bwd_groups(rows: int, n: int, itemsize: int) -> int:
@@ -614,41 +624,53 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     lanes = _lanes(d, n, ops)
     f = form(d, lanes)
     units = n // lanes
-    sub, wg_max = _caps(rt)
-    wg, k = plan(units, "bwd", wg_max)
     groups = _bwd_groups(rows, n, s.dtype.itemsize)
     want = want_weight or want_bias
-    gx_units = rows * units
     # partials after gx, in partial units (f32/f64 of one unit): gx rounded up to a whole
     # partial unit; dw rows then db rows, each `groups` x units
-    part_off = -(-gx_units // f.pw)
+    part_off = -(-(rows * units) // f.pw)
     if want:
         # fewer workgroups where gx and the partials would not fit one buffer
         room = rt.max_buffer // (f.pw * f.nbytes) - part_off
         groups = max(1, min(groups, room // max(1, 2 * units)))
     nparts = 2 * groups * units if want else 0
-    out = rt.alloc((part_off * f.pw + nparts * f.pw) * f.nbytes)
+    out = rt.alloc((part_off + nparts) * f.pw * f.nbytes)
     gx = GPUArray(out, rt, shape, c_strides(shape), 0, s.dtype)
     if s.size == 0:
         zeros = _zeros(rt, n, s.dtype)
         return gx, (zeros if want_weight else None), (zeros if want_bias else None)
-    hgs, hw = grad_s is not None, weight is not None
-    key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_weight, want_bias, sub)
-    src = lambda: bwd_source(f, wg, k, center, hgs, hw, want_weight, want_bias, sub)  # noqa: E731
+    sig = ("nn2_bwd", d, n, lanes, center, grad_s is not None, weight is not None,
+           want_weight, want_bias)
+    pipes = rt.plans.get(sig)
+    if pipes is None:
+        pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
     params = [rows, units, n] + [a.offset // lanes for a in ops] + [groups] + \
         _eps_words(eps, d) + [part_off]
-    rt.dispatch(key, src, [a.storage.block for a in ops] + [out.block], params, groups)
+    rt.record(pipes[0], (grad_y.storage.block, s.storage.block, ops[2].storage.block,
+                         ops[3].storage.block, out.block), params, groups)
     if not want:
         return gx, None, None
     red = rt.alloc(2 * n * s.dtype.itemsize)
     cg = -(-units // _RED_COLS)
-    first = 0 if want_weight else 1
     count = 2 if (want_weight and want_bias) else 1
-    rt.dispatch(("nn2_red", d, lanes), lambda: reduce_source(f), [out.block, red.block],
-                [units, groups, part_off, cg, first, count], cg * count)
+    rt.record(pipes[1], (out.block, red.block),
+              [units, groups, part_off, cg, 0 if want_weight else 1, count], cg * count)
     gw = GPUArray(red, rt, (n,), (1,), 0, s.dtype) if want_weight else None
     gb = GPUArray(red, rt, (n,), (1,), n, s.dtype) if want_bias else None
     return gx, gw, gb
+
+
+def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
+    """(backward pipeline, partial-reduce pipeline) for a launch signature."""
+    _, d, n, lanes, center, hgs, hw, want_w, want_b = sig
+    sub, wg_max = _caps(rt)
+    wg, k = plan(n // lanes, "bwd", wg_max)
+    f = form(d, lanes)
+    key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_w, want_b, sub)
+    main = rt.pipeline(key, lambda: bwd_source(f, wg, k, center, hgs, hw, want_w, want_b,
+                                               sub), 5)
+    red = rt.pipeline(("nn2_red", d, lanes), lambda: reduce_source(f), 2)
+    return main, red
 
 
 def _zeros(rt: Any, n: int, dtype: Any) -> GPUArray:
