@@ -528,7 +528,8 @@ def _caps(rt: Any) -> tuple[bool, int]:
 def _subgroups(rt: Any) -> bool:
     """Subgroup reductions: the feature is there and subgroups have at least 4
     invocations (the reductions keep wg / 4 slots). Note: wgpu-py 0.32 spells the
-    adapter info key "stackgroup_min_size"."""
+    adapter info key "stackgroup_min_size". float64 keeps the workgroup-memory sum: its
+    speed is no target, and f64 subgroup arithmetic is untested on the GPUs numr runs."""
     if not (_USE_SUBGROUPS and "subgroup" in rt.features):
         return False
     info = rt.adapter.info
@@ -589,6 +590,7 @@ def _fwd_pipeline(rt: Any, sig: tuple) -> Any:
     per-call host work is on the path of every small op)."""
     _, d, n, lanes, center, has_r, hw, hb = sig
     sub, wg_max = _caps(rt)
+    sub = sub and d != "float64"  # see _subgroups
     wg, k = plan(n // lanes, "fwd", wg_max)
     f = form(d, lanes)
     key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
@@ -664,6 +666,7 @@ def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
     """(backward pipeline, partial-reduce pipeline) for a launch signature."""
     _, d, n, lanes, center, hgs, hw, want_w, want_b = sig
     sub, wg_max = _caps(rt)
+    sub = sub and d != "float64"  # see _subgroups
     wg, k = plan(n // lanes, "bwd", wg_max)
     f = form(d, lanes)
     key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_w, want_b, sub)
