@@ -94,6 +94,10 @@ def test_qr_suite_example_batched(device):
 def test_qr_non_finite_r_as_lapack(device, dtype, rows):
     """Non-finite input: R as LAPACK's geqrf gives it (NumPy on the CPU), NaN where it
     has NaN."""
+    if device.kind == "cuda":
+        pytest.skip("cuSOLVER's geqrf spreads inf/NaN differently from LAPACK's (the "
+                    "standard leaves QR of non-finite input unspecified); numr's own "
+                    "WebGPU QR follows LAPACK, CuPy's result is passed through")
     a = np.array(rows, dtype=dtype)
     _, r = linalg.qr(arr(a, device))
     assert_array(r, np.linalg.qr(oracle(a)).R.astype(dtype), rtol=1e-6)

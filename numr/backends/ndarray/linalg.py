@@ -234,13 +234,29 @@ def build(c) -> dict:
     is_numpy = xp.__name__ == "numpy"
 
     def svd(a, name, **kw):
-        """The library's SVD of ``a`` (lifted); LAPACK refuses NaN or infinite input
-        (did not converge), cuSOLVER returns NaNs: CuPy input is checked (a sync), so
-        every device raises."""
-        if not is_numpy and a.size and not bool(xp.isfinite(a).all()):
+        """The library's SVD of ``a`` (lifted). LAPACK refuses NaN or infinite input (did
+        not converge), cuSOLVER returns NaNs; LAPACK scales a tiny matrix first, cuSOLVER
+        loses digits once squares underflow (1e-5 relative on subnormal entries). So CuPy
+        input is checked (one sync on the largest magnitude of each matrix): non-finite
+        raises as on every device, and a matrix whose largest entry is below
+        sqrt(realmin) is scaled by a power of two (exact) and its singular values back."""
+        a = lift(a)
+        if is_numpy or not a.size:
+            return la.svd(a, **kw)
+        m = xp.abs(a).max(axis=(-2, -1))
+        top = m.get()
+        if not _np.isfinite(top).all():
             raise LinAlgError(f"{name}: the singular value computation did not converge "
                               f"(the matrix holds infinities or NaNs)")
-        return la.svd(lift(a), **kw)
+        if not (top < _np.sqrt(_np.finfo(top.dtype).tiny)).any():
+            return la.svd(a, **kw)
+        e = xp.minimum(xp.frexp(m)[1], 0)           # largest entry to [0.5, 1) if tiny
+        f = xp.ldexp(xp.ones((), dtype=m.dtype), -e)
+        r = la.svd(a * f[..., None, None], **kw)
+        if not kw.get("compute_uv", True):
+            return r / f[..., None]
+        u, sv, vh = r
+        return u, sv / f[..., None], vh
 
     def _tolerance(s, rtol):
         """rtol * largest singular value, shaped to compare with s (..., K)."""

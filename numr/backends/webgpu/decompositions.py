@@ -345,6 +345,16 @@ def register(ctx) -> None:
         cd = c if a.dtype is r else ops["astype"](c, a.dtype, False)
         return ops["divide"](a, ctx.ops["broadcast_to"](cd, a.shape)), c
 
+    def unscale(sv: GPUArray, c: GPUArray) -> GPUArray:
+        """sv * c for a power of two c. In float32 by exponent bits (scale_f32 rounds a
+        subnormal product by integers): NVIDIA flushes a subnormal product to zero, and
+        singular values of a matrix of subnormals are subnormal."""
+        if sv.dtype is dt.float64:
+            return ops["multiply"](sv, c)
+        k = "i32((bitcast<u32>(b) >> 23u) & 0xffu) - 127"
+        return ctx.launch(rt, "svd_unscale", f"scale_f32(a, {k})",
+                          ((sv, sv.dtype), (c, c.dtype)), sv.dtype, sv.shape)
+
     def svd(name: str, a, vectors: bool, full: bool):
         """((U, S, Vh) or S, the output buffer (pinv reads it), the scale c): the
         decomposition is of a / c; S is returned scaled back, U and Vh need nothing."""
@@ -395,8 +405,7 @@ def register(ctx) -> None:
         if failed(buf, status, nb):
             raise error(name, "the singular value computation did not converge")
         sv = _view(buf, batch + (k,), sbase, real(d))
-        s = ops["multiply"](sv, ops["broadcast_to"](ops["reshape"](scale, batch + (1,)),
-                                                    sv.shape))
+        s = unscale(sv, ops["broadcast_to"](ops["reshape"](scale, batch + (1,)), sv.shape))
         if not vectors:
             return back(s, real(d0)), buf, scale, sv.offset
         u = _view(buf, ushape, 0, d)
