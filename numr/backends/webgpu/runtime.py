@@ -389,17 +389,20 @@ class Runtime:
         per-dimension limit, see _grid) reading ``blocks[:-1]`` and writing ``blocks[-1]``."""
         self.record(self.pipeline(key, source, len(blocks)), tuple(blocks), params, groups)
 
-    def record(self, pipe: Any, blocks: tuple, params: Sequence[int], groups: int) -> None:
+    def record(self, pipe: Any, blocks: tuple, params: Sequence[Any], groups: int,
+               packer: Any = None) -> None:
         """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
         launch plans): the hot path of every op, so it builds as little as it can.
-        Every dispatch takes one parameter slot (flush counts them as dispatches)."""
+        ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
+        SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them)."""
         slot = self._slots
         if slot == self.submit_every:
             self.flush()
             slot = 0
-        packer = self._packers.get(len(params))
         if packer is None:
-            packer = self._packer(len(params))
+            packer = self._packers.get(len(params))
+            if packer is None:
+                packer = self._packer(len(params))
         packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
         self._slots = slot + 1
         self._used.update(blocks)

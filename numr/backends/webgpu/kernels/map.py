@@ -25,6 +25,7 @@ import numpy as np
 from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
 from . import expressions as wops
+from ..runtime import SLOT_WORDS
 from .types import LAYOUT, bits_expr, ctype, load_fn
 
 WG = 256
@@ -248,10 +249,11 @@ class Plan:
     ``Runtime.plans``, so a repeated op builds no WGSL, key, collapsed layout or size."""
 
     __slots__ = ("pipe", "head", "parts", "tail", "groups", "vpipe", "vgroups", "n",
-                 "nbytes", "strides")
+                 "nbytes", "strides", "packer")
 
     def __init__(self, pipe: Any, head: list, parts: list, tail: tuple, groups: int,
-                 vpipe: Any, vgroups: int, n: int, nbytes: int, strides: tuple):
+                 vpipe: Any, vgroups: int, n: int, nbytes: int, strides: tuple,
+                 packer: Any):
         self.pipe = pipe
         self.head = head      # [n, *collapsed shape]
         # per operand: a tuple of its fixed stride words (empty: contiguous), or for a
@@ -264,6 +266,9 @@ class Plan:
         self.n = n            # elements
         self.nbytes = nbytes  # bytes of a fresh output
         self.strides = strides  # C strides of a fresh output
+        # the parameter words' struct: u32 words, with a 4-byte float scalar packed
+        # from the Python float itself ("f")
+        self.packer = packer
 
 
 _F32_SCALAR = "f32"
@@ -320,16 +325,25 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
         vpipe = rt.pipeline(vkey, lambda: vec_source(expr, specs_t, out), nbuf)
         vgroups = -(-n // (4 * VEC * WG))
     threads = n if strided_out else -(-n // LAYOUT[out.name][2])
+    codes = "I" * (1 + ndim)
+    for part in parts:
+        if type(part) is tuple:
+            codes += "I" * (1 + len(part))
+        elif part is _F32_SCALAR:
+            codes += "f"
+        else:
+            codes += "II" if ctype(part) in ("f64", "i64", "u64") else "I"
+    if strided_out:
+        codes += "I" * (1 + len(tail))
+    if len(codes) > SLOT_WORDS:
+        raise ValueError(f"webgpu: a kernel needs {len(codes)} parameter words; at most "
+                         f"{SLOT_WORDS} (too many dimensions)")
     plan = Plan(pipe, [n, *cshape], parts, tail, -(-threads // WG), vpipe, vgroups, n,
-                n * out.itemsize, c_strides(shape))
+                n * out.itemsize, c_strides(shape), struct.Struct("<" + codes))
     if len(rt.plans) >= 8192:
         rt.plans.clear()  # many distinct shapes: start over rather than grow without bound
     rt.plans[sig] = plan
     return plan
-
-
-_F32 = struct.Struct("<f")
-_U32 = struct.Struct("<I")
 
 
 def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
@@ -368,21 +382,21 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             if part:
                 params += part
         elif part is _F32_SCALAR:
-            params.append(_U32.unpack(_F32.pack(x))[0])
+            params.append(x)  # packed as a float32 by plan.packer
         else:
             params += scalar_words(x, part)
     if into is None:
         result = GPUArray(rt.alloc(plan.nbytes), rt, shape, plan.strides, 0, out, plan.n)
         blocks.append(result.storage.block)
         if plan.vpipe is not None and not odd & 3:
-            rt.record(plan.vpipe, tuple(blocks), params, plan.vgroups)
+            rt.record(plan.vpipe, tuple(blocks), params, plan.vgroups, plan.packer)
             return result
     else:
         result = into
         params.append(into.offset & 0xFFFFFFFF)
         params += plan.tail
         blocks.append(into.storage.block)
-    rt.record(plan.pipe, tuple(blocks), params, plan.groups)
+    rt.record(plan.pipe, tuple(blocks), params, plan.groups, plan.packer)
     return result
 
 
