@@ -42,6 +42,11 @@ SLOT_WORDS = 128
 SLOT_BYTES = SLOT_WORDS * 4
 ARENA_SLOTS = 2048                  # parameter slots (dispatches) of one submitted batch
 SUBMIT_EVERY = 256                  # dispatches recorded before a submit (<= ARENA_SLOTS)
+# After a sync point (the device idle) the first submit comes sooner and each later one
+# doubles, up to SUBMIT_EVERY: the device starts on a long chain of small ops after 64
+# dispatches instead of idling while Python records 256, at the cost of two extra
+# submits per chain.
+FIRST_BATCH = 64
 # Free buffers kept for reuse; beyond this the largest are destroyed. Note: a fresh
 # buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
 # zero fill), so the pool must hold a few of the largest arrays a loop makes; an alloc
@@ -192,6 +197,8 @@ class Runtime:
         # Recorded work is submitted every so many dispatches, so the device runs while
         # Python records the rest (a sync point submits whatever is left).
         self.submit_every = int(os.environ.get("NUMR_WEBGPU_SUBMIT_EVERY", SUBMIT_EVERY))
+        self.first_batch = int(os.environ.get("NUMR_WEBGPU_FIRST_BATCH", FIRST_BATCH))
+        self._limit = min(self.first_batch, self.submit_every)  # this batch's size
         self._encoder = None
         self._pass = None
         self._pass_ptr = None                        # the open pass's native handle
@@ -331,6 +338,7 @@ class Runtime:
             raise RuntimeError(f"webgpu:{self.index}: reading {nbytes} bytes back failed; "
                                f"the device may be lost ({e})") from None
         self._staging.setdefault(size, []).append(staging)
+        self._idle()
         return bytes(data)
 
     # -- dispatch ----------------------------------------------------------------------
@@ -396,9 +404,10 @@ class Runtime:
         ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
         SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them)."""
         slot = self._slots
-        if slot == self.submit_every:
+        if slot >= self._limit:
             self.flush()
             slot = 0
+            self._limit = min(2 * self._limit, self.submit_every)
         if packer is None:
             packer = self._packers.get(len(params))
             if packer is None:
@@ -481,8 +490,13 @@ class Runtime:
         poll = getattr(self.device, "_poll_wait", None)
         if poll is not None:
             poll()
+            self._idle()
         else:
             self.download(self.alloc(4), 0, 4)
+
+    def _idle(self) -> None:
+        """The device has finished everything: the next batch starts small again."""
+        self._limit = min(self.first_batch, self.submit_every)
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""
