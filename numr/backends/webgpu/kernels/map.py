@@ -167,6 +167,9 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
 
 
 VEC = 4                 # vec4 words per operand and invocation in the fast path
+# Below one workgroup's block the scalar kernel serves: speed cannot differ there on a
+# GPU, and on lavapipe the vec4 kernel's bounds loop cost ~3 µs per tiny dispatch.
+VEC_MIN = 4 * VEC * WG
 _LANES = "xyzw"
 
 
@@ -318,7 +321,7 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
     pipe = rt.pipeline(key, lambda: source(name, expr, specs_t, out, ndim, strided_out),
                        nbuf)
     vpipe, vgroups = None, 0
-    if vectorizable(specs_t, out, strided_out):
+    if n >= VEC_MIN and vectorizable(specs_t, out, strided_out):
         # Note: the key keeps the expression third, where complex.py's runtime wrapper
         # looks for it.
         vkey = ("map-vec4", name, expr, specs_t, out.name, VEC)
