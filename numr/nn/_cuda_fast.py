@@ -25,6 +25,16 @@ What the first generation measured on the H200 and what changes here:
   early return (rows of more than a warp share barriers), and s = x + r is written only
   when the caller wants it.
 
+After the H200 measurement of 05:32 (float16 backward 35-70% of copy bandwidth, layer norm
+below rms norm everywhere): a float16 row is half the bytes of a float32 row for the same
+per-row chain of loads, block sums and arithmetic, so that chain has to be hidden:
+* backward prefetch (bwd_pf, where a thread's share of a row is one 16-byte pack): each
+  step loads the next step's rows before its own sums, so loads stay in flight through the
+  barriers (the registers of the second set replace those of RB = 2);
+* layer norm's mean and variance from one block sum (shifted data, see row_stats) instead
+  of two, forward and backward: rms and layer norm then cost the same number of barriers;
+* float16 results rounded in pairs (one cvt.rn.f16x2.f32 per two values).
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
@@ -44,6 +54,39 @@ __device__ __forceinline__ Pack<T, VEC> zero_pack() {
     for (int e = 0; e < VEC; ++e) p.v[e] = from_acc<T>(typename Acc<T>::type(0));
     return p;
 }
+
+// Accumulator values rounded into a pack. Halves go two at a time: one instruction rounds
+// a pair of floats into a half2 (cvt.rn.f16x2.f32) where rounding them one by one takes one
+// each plus the merges; float16 backward spends its time on such per-element instructions
+// (half the bytes of float32 per element, the same arithmetic). Reading a half costs one
+// instruction either way (one per half of a half2 too), so reads stay per element, next to
+// their use: converting a whole pack first keeps its floats live and spills.
+template <typename T, int VEC> struct Cv {
+    typedef typename Acc<T>::type A;
+    static __device__ __forceinline__ Pack<T, VEC> put(const A (&a)[VEC]) {
+        Pack<T, VEC> p;
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) p.v[e] = from_acc<T>(a[e]);
+        return p;
+    }
+};
+template <int VEC> struct Cv<__half, VEC> {
+    static __device__ __forceinline__ Pack<__half, VEC> put(const float (&a)[VEC]) {
+        Pack<__half, VEC> p;
+        if constexpr (VEC % 2 == 0) {
+#pragma unroll
+            for (int e = 0; e < VEC / 2; ++e) {
+                const __half2 h = __floats2half2_rn(a[2 * e], a[2 * e + 1]);
+                p.v[2 * e] = __low2half(h);  // register moves, no address taken
+                p.v[2 * e + 1] = __high2half(h);
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) p.v[e] = __float2half_rn(a[e]);
+        }
+        return p;
+    }
+};
 
 // K sums at once over the GROUP threads (threadIdx.x) of each row-group (threadIdx.y);
 // every thread gets its row-group's totals. smem: ROWS * K * 32 values. GROUP > 32: every
@@ -65,10 +108,88 @@ __device__ __forceinline__ void sums(A (&v)[K], A* smem) {
     for (int k = 0; k < K; ++k) v[k] = warp_sum(lane < GROUP / 32 ? sm[k * 32 + lane] : A(0));
 }
 
+// Mean and rstd of RB rows held as packs (ps[j][k]: pack k of row j, zero outside the
+// row). Rms norm: one sum of squares. Layer norm, ONEPASS: one block sum of the pair
+// (sum d, sum d * d) with d = x - K[j], K[j] an element of row j: the shifted-data
+// algorithm (Chan, Golub & LeVeque, "Algorithms for computing the sample variance", 1983)
+// var = E[d^2] - E[d]^2 cancels little while K is within a few standard deviations of the
+// mean, and saves one of the block sums (each a pair of barriers the whole block waits
+// on). Otherwise the exact two-pass form: the mean, then the squared deviations.
+template <typename T, int VEC, int ITERS, int GROUP, int RB, bool CENTER, bool ONEPASS>
+__device__ __forceinline__ void row_stats(const Pack<T, VEC> (&ps)[RB][ITERS],
+                                          const typename Acc<T>::type (&K)[RB], int nv, int n,
+                                          typename Acc<T>::type eps,
+                                          typename Acc<T>::type (&mu)[RB],
+                                          typename Acc<T>::type (&rstd)[RB],
+                                          typename Acc<T>::type* smem)
+{
+    typedef typename Acc<T>::type A;
+    const int tid = threadIdx.x;
+    if (CENTER && ONEPASS) {
+        A a[2 * RB];
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            a[j] = 0;
+            a[RB + j] = 0;
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k)
+                if (tid + k * GROUP < nv) {
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        const A d = to_acc(ps[j][k].v[e]) - K[j];
+                        a[j] += d;
+                        a[RB + j] += d * d;
+                    }
+                }
+        }
+        sums<A, GROUP, 2 * RB>(a, smem);
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            const A m = a[j] / n;
+            const A var = a[RB + j] / n - m * m;
+            mu[j] = K[j] + m;
+            rstd[j] = rsqrt_acc((var > A(0) ? var : A(0)) + eps);
+        }
+        return;
+    }
+    A a[RB];
+#pragma unroll
+    for (int j = 0; j < RB; ++j) {
+        a[j] = 0;
+#pragma unroll
+        for (int k = 0; k < ITERS; ++k)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                const A v = to_acc(ps[j][k].v[e]);  // zero outside the row
+                a[j] += CENTER ? v : v * v;
+            }
+    }
+    sums<A, GROUP, RB>(a, smem);
+#pragma unroll
+    for (int j = 0; j < RB; ++j) mu[j] = CENTER ? a[j] / n : A(0);
+    if (CENTER) {
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            a[j] = 0;
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k)
+                if (tid + k * GROUP < nv)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        const A d = to_acc(ps[j][k].v[e]) - mu[j];
+                        a[j] += d * d;
+                    }
+        }
+        sums<A, GROUP, RB>(a, smem);
+    }
+#pragma unroll
+    for (int j = 0; j < RB; ++j) rstd[j] = rsqrt_acc(a[j] / n + eps);
+}
+
 // Forward: y = norm(s) * w + b with s = x + r (flags: 1 r, 2 w, 4 b, 8 store s).
 // blockDim (GROUP, ROWS), one row per row-group; each thread holds ITERS packs of its row,
 // as stored (s rounded to T, like the value written), between the sums and the write.
-template <typename T, int VEC, int ITERS, int GROUP, int ROWS, bool CENTER>
+template <typename T, int VEC, int ITERS, int GROUP, int ROWS, bool CENTER, bool ONEPASS>
 __global__ void __launch_bounds__(GROUP * ROWS)
 norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__ w,
           const T* __restrict__ b, T* __restrict__ y, T* __restrict__ s,
@@ -76,7 +197,7 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 {
     typedef typename Acc<T>::type A;
     typedef Pack<T, VEC> P;
-    __shared__ A smem[ROWS * 32];
+    __shared__ A smem[ROWS * 2 * 32];
     const bool has_r = flags & 1, has_w = flags & 2, has_b = flags & 4, store_s = flags & 8;
     const int tid = threadIdx.x, nv = n / VEC;
     const long long row = (long long)blockIdx.x * ROWS + threadIdx.y;
@@ -86,13 +207,15 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
     const P* rr = reinterpret_cast<const P*>(r + off);
     P* sr = reinterpret_cast<P*>(s + off);
     P* yr = reinterpret_cast<P*>(y + off);
-    P v[ITERS];
-    A acc[1] = {A(0)};
+    P v[1][ITERS];
+    A K[1] = {A(0)}, mu[1], rstd[1];
+    if (CENTER && ONEPASS)  // the shift: the row's first element (any value near the mean)
+        K[0] = to_acc(x[off]) + (has_r ? to_acc(r[off]) : A(0));
 #pragma unroll
     for (int k = 0; k < ITERS; ++k) {
         const int i = tid + k * GROUP;
-        v[k] = zero_pack<T, VEC>();
-        if (live && i < nv) v[k] = xr[i];
+        v[0][k] = zero_pack<T, VEC>();
+        if (live && i < nv) v[0][k] = xr[i];
     }
     if (has_r) {
 #pragma unroll
@@ -100,33 +223,15 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
             const int i = tid + k * GROUP;
             if (live && i < nv) {
                 const P pr = rr[i];
+                A a[VEC];
 #pragma unroll
-                for (int e = 0; e < VEC; ++e)
-                    v[k].v[e] = from_acc<T>(to_acc(v[k].v[e]) + to_acc(pr.v[e]));
-                if (store_s) sr[i] = v[k];
+                for (int e = 0; e < VEC; ++e) a[e] = to_acc(v[0][k].v[e]) + to_acc(pr.v[e]);
+                v[0][k] = Cv<T, VEC>::put(a);
+                if (store_s) sr[i] = v[0][k];
             }
         }
     }
-#pragma unroll
-    for (int k = 0; k < ITERS; ++k)
-#pragma unroll
-        for (int e = 0; e < VEC; ++e) {
-            const A t = to_acc(v[k].v[e]);  // zero outside the row
-            acc[0] += CENTER ? t : t * t;
-        }
-    sums<A, GROUP, 1>(acc, smem);
-    A mu = 0;
-    if (CENTER) {
-        mu = acc[0] / n;
-        acc[0] = 0;  // second pass over registers: exact two-pass variance
-#pragma unroll
-        for (int k = 0; k < ITERS; ++k)
-            if (tid + k * GROUP < nv)
-#pragma unroll
-                for (int e = 0; e < VEC; ++e) { const A d = to_acc(v[k].v[e]) - mu; acc[0] += d * d; }
-        sums<A, GROUP, 1>(acc, smem);
-    }
-    const A rstd = rsqrt_acc(acc[0] / n + (A)eps_);
+    row_stats<T, VEC, ITERS, GROUP, 1, CENTER, ONEPASS>(v, K, nv, n, (A)eps_, mu, rstd, smem);
     if (!live) return;  // after the last barrier
     const P* wp = reinterpret_cast<const P*>(w);
     const P* bp = reinterpret_cast<const P*>(b);
@@ -134,17 +239,17 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
     for (int k = 0; k < ITERS; ++k) {
         const int i = tid + k * GROUP;
         if (i < nv) {
-            P py, pw, pb;
+            P pw, pb;
             if (has_w) pw = wp[i];
             if (has_b) pb = bp[i];
+            A t[VEC];
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
-                A t = (to_acc(v[k].v[e]) - mu) * rstd;
-                if (has_w) t *= to_acc(pw.v[e]);
-                if (has_b) t += to_acc(pb.v[e]);
-                py.v[e] = from_acc<T>(t);
+                t[e] = (to_acc(v[0][k].v[e]) - mu[0]) * rstd[0];
+                if (has_w) t[e] *= to_acc(pw.v[e]);
+                if (has_b) t[e] += to_acc(pb.v[e]);
             }
-            yr[i] = py;
+            yr[i] = Cv<T, VEC>::put(t);
         }
     }
 }
@@ -159,7 +264,8 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 // Launch bound: MINB blocks per SM (the host asks for 1024 threads, 64 registers a
 // thread): the conversions of the held packs are cheaper to redo than the occupancy
 // they cost when the compiler hoists them.
-template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER, int MINB>
+template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER, bool ONEPASS,
+          bool PF, int MINB>
 __global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict__ gs,
           const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
@@ -182,65 +288,62 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
         for (int e = 0; e < VEC; ++e) { pw[k][e] = 0; pb[k][e] = 0; }
     }
     const long long step = (long long)gridDim.x * (ROWS * RB);
+    // RB rows of s and gy from row r0 into xs/xg (zero outside the rows), and their shifts
+    auto load = [&](long long r0, P (&xs)[RB][ITERS], P (&xg)[RB][ITERS], A (&xk)[RB]) {
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            const bool ok = r0 + j < rows;
+            const size_t off = (size_t)(ok ? r0 + j : 0) * (size_t)n;
+            const P* sr = reinterpret_cast<const P*>(s + off);
+            const P* gr = reinterpret_cast<const P*>(gy + off);
+            xk[j] = (CENTER && ONEPASS && ok) ? to_acc(s[off]) : A(0);  // the shift (row_stats)
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k) {
+                const int i = tid + k * GROUP;
+                xs[j][k] = zero_pack<T, VEC>();
+                xg[j][k] = zero_pack<T, VEC>();
+                if (ok && i < nv) { xs[j][k] = sr[i]; xg[j][k] = gr[i]; }
+            }
+        }
+    };
+    // PF: the next step's rows are loaded before this step's sums and arithmetic, so the
+    // SM's loads stay in flight through its barriers (a block's warps otherwise wait for
+    // memory, then for each other, in turn). Costs a second set of row registers.
+    P qs[PF ? RB : 1][ITERS], qg[PF ? RB : 1][ITERS];
+    A qk[PF ? RB : 1];
+    if constexpr (PF) load((long long)blockIdx.x * (ROWS * RB) + (long long)threadIdx.y * RB, qs, qg, qk);
     // uniform trip count over the block (barriers); rows past the end are masked
     for (long long blk = (long long)blockIdx.x * (ROWS * RB); blk < rows; blk += step) {
         const long long row0 = blk + (long long)threadIdx.y * RB;
         P ps[RB][ITERS], pg[RB][ITERS];
         bool live[RB];
-        A a[RB], mu[RB], rstd[RB];
+        A K[RB], mu[RB], rstd[RB];
 #pragma unroll
-        for (int j = 0; j < RB; ++j) {
-            live[j] = row0 + j < rows;
-            const size_t off = (size_t)(live[j] ? row0 + j : 0) * (size_t)n;
-            const P* sr = reinterpret_cast<const P*>(s + off);
-            const P* gr = reinterpret_cast<const P*>(gy + off);
-#pragma unroll
-            for (int k = 0; k < ITERS; ++k) {
-                const int i = tid + k * GROUP;
-                ps[j][k] = zero_pack<T, VEC>();
-                pg[j][k] = zero_pack<T, VEC>();
-                if (live[j] && i < nv) { ps[j][k] = sr[i]; pg[j][k] = gr[i]; }
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < RB; ++j) {
-            a[j] = 0;
-#pragma unroll
-            for (int k = 0; k < ITERS; ++k)
-#pragma unroll
-                for (int e = 0; e < VEC; ++e) {
-                    const A t = to_acc(ps[j][k].v[e]);  // zero outside the row
-                    a[j] += CENTER ? t : t * t;
-                }
-        }
-        sums<A, GROUP, RB>(a, smem);
-#pragma unroll
-        for (int j = 0; j < RB; ++j) mu[j] = CENTER ? a[j] / n : A(0);
-        if (CENTER) {
+        for (int j = 0; j < RB; ++j) live[j] = row0 + j < rows;
+        if constexpr (PF) {
 #pragma unroll
             for (int j = 0; j < RB; ++j) {
-                a[j] = 0;
+                K[j] = qk[j];
 #pragma unroll
-                for (int k = 0; k < ITERS; ++k)
-                    if (tid + k * GROUP < nv)
-#pragma unroll
-                        for (int e = 0; e < VEC; ++e) {
-                            const A d = to_acc(ps[j][k].v[e]) - mu[j];
-                            a[j] += d * d;
-                        }
+                for (int k = 0; k < ITERS; ++k) {
+                    ps[j][k] = qs[j][k];
+                    pg[j][k] = qg[j][k];
+                }
             }
-            sums<A, GROUP, RB>(a, smem);
+            load(row0 + step, qs, qg, qk);
+        } else {
+            load(row0, ps, pg, K);
         }
+        row_stats<T, VEC, ITERS, GROUP, RB, CENTER, ONEPASS>(ps, K, nv, n, eps, mu, rstd, smem);
         // c[j]: sum of g; c[RB + j]: sum of g * xhat (g = gy * w)
         A c[2 * RB];
 #pragma unroll
         for (int j = 0; j < RB; ++j) {
-            rstd[j] = rsqrt_acc(a[j] / n + eps);
             c[j] = 0;
             c[RB + j] = 0;
 #pragma unroll
             for (int k = 0; k < ITERS; ++k)
-                if (live[j] && tid + k * GROUP < nv)  // masked rows: rstd may be inf (eps 0)
+                if (live[j] && tid + k * GROUP < nv) {  // masked rows: rstd may be inf (eps 0)
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
@@ -251,6 +354,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                         c[j] += g;
                         c[RB + j] += g * xh;
                     }
+                }
         }
         sums<A, GROUP, 2 * RB>(c, smem);
 #pragma unroll
@@ -264,18 +368,18 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             for (int k = 0; k < ITERS; ++k) {
                 const int i = tid + k * GROUP;
                 if (i < nv) {
-                    P out, pgs;
+                    P pgs;
                     if (has_gs) pgs = gsr[i];
+                    A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
                         const A gv = to_acc(pg[j][k].v[e]);
                         const A g = has_w ? gv * to_acc(wr[k].v[e]) : gv;
-                        A t = rstd[j] * (g - mg - xh * mgx);
-                        if (has_gs) t += to_acc(pgs.v[e]);
-                        out.v[e] = from_acc<T>(t);
+                        t[e] = rstd[j] * (g - mg - xh * mgx);
+                        if (has_gs) t[e] += to_acc(pgs.v[e]);
                     }
-                    gxr[i] = out;
+                    gxr[i] = Cv<T, VEC>::put(t);
                 }
             }
         }
@@ -350,12 +454,16 @@ def _tune() -> dict[str, int]:
     overrides them, so variants can be measured on a GPU without editing this file."""
     import os
 
+    # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
+    # bwd_pf: prefetch the next rows where a thread's row share is one pack (0: bwd_rb rows a
+    # step instead), bwd_pf_rb rows a step then.
     t = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
-         "bwd_sm_threads": 1024}
+         "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1}
     for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
         k, _, v = item.partition("=")
-        if k.strip() in t and v.strip().isdigit() and int(v) > 0:
-            t[k.strip()] = int(v)
+        k, v = k.strip(), v.strip()
+        if k in t and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf")):
+            t[k] = int(v)
     return t
 
 
@@ -370,6 +478,7 @@ class Plan:
     rows: int     # row-groups per block
     rb: int = 1   # rows per row-group per step (backward)
     minb: int = 1  # launch bound: blocks per SM the compiler must allow (backward)
+    pf: bool = False  # backward: the next step's rows loaded during this step's work
 
     @property
     def block(self) -> tuple[int, int, int]:
@@ -404,18 +513,24 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     rows = max(1, min(threads, 1024) // group)
     if direction == "fwd":
         return Plan(vec, iters, group, rows)
-    rb = 1
+    rb, pf = 1, False
     if iters * vec * isz <= 16 and (vec > 1 or iters <= 2):
-        rb = TUNE["bwd_rb"]  # a thread's share of a row is one 16-byte pack or less
-    return Plan(vec, iters, group, rows, rb, max(1, TUNE["bwd_sm_threads"] // (group * rows)))
+        # a thread's share of a row is one 16-byte pack or less: registers for two rows,
+        # either this step's and the next's (bwd_pf) or two rows a step
+        pf = bool(TUNE["bwd_pf"])
+        rb = TUNE["bwd_pf_rb"] if pf else TUNE["bwd_rb"]
+    return Plan(vec, iters, group, rows, rb, max(1, TUNE["bwd_sm_threads"] // (group * rows)),
+                pf)
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
     c = "true" if center else "false"
+    one = "true" if (center and TUNE["onepass"]) else "false"
     if direction == "fwd":
-        return f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}>"
+        return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
+                f"{one}>")
     return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
-            f"{p.minb}>")
+            f"{one}, {'true' if p.pf else 'false'}, {p.minb}>")
 
 
 _modules: dict[str, Any] = {}
