@@ -88,6 +88,26 @@ template <int VEC> struct Cv<__half, VEC> {
     }
 };
 
+// p through an opaque move: the compiler cannot hoist conversions of a loop-invariant pack
+// (the weight) out of the row loop, where their floats would hold twice its registers
+// for the whole kernel and push the row loop's working set into spills (float16 layer
+// norm backward with prefetch: 16/32 spill bytes a thread without it, none with it; two
+// rows a step without prefetch spill more with it)
+template <typename T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> opaque(const Pack<T, VEC>& p) {
+    if constexpr (sizeof(Pack<T, VEC>) % 4 != 0) {
+        return p;
+    } else {
+        Pack<T, VEC> q;
+        const unsigned* a = reinterpret_cast<const unsigned*>(&p);
+        unsigned* b = reinterpret_cast<unsigned*>(&q);
+#pragma unroll
+        for (int e = 0; e < (int)(sizeof(Pack<T, VEC>) / 4); ++e)
+            asm volatile("mov.b32 %0, %1;" : "=r"(b[e]) : "r"(a[e]));
+        return q;
+    }
+}
+
 // K sums at once over the GROUP threads (threadIdx.x) of each row-group (threadIdx.y);
 // every thread gets its row-group's totals. smem: ROWS * K * 32 values. GROUP > 32: every
 // thread of the block must call this (barriers).
@@ -344,13 +364,14 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
 #pragma unroll
             for (int k = 0; k < ITERS; ++k)
                 if (live[j] && tid + k * GROUP < nv) {  // masked rows: rstd may be inf (eps 0)
+                    const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
                         const A gv = to_acc(pg[j][k].v[e]);
                         pw[k][e] += gv * xh;
                         if (CENTER) pb[k][e] += gv;  // rms norm has no bias
-                        const A g = has_w ? gv * to_acc(wr[k].v[e]) : gv;
+                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         c[j] += g;
                         c[RB + j] += g * xh;
                     }
@@ -370,12 +391,13 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                 if (i < nv) {
                     P pgs;
                     if (has_gs) pgs = gsr[i];
+                    const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
                     A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
                         const A gv = to_acc(pg[j][k].v[e]);
-                        const A g = has_w ? gv * to_acc(wr[k].v[e]) : gv;
+                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         t[e] = rstd[j] * (g - mg - xh * mgx);
                         if (has_gs) t[e] += to_acc(pgs.v[e]);
                     }
@@ -506,6 +528,9 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     else:
         # at most 8 columns a thread: two float32 partials each (16 registers)
         imax, threads = max(1, TUNE["bwd_cols"] // vec), TUNE["bwd_threads"]
+        # a tile narrower than the default (bwd_cols=4: one float32 pack a thread, so
+        # prefetch) where 1024 threads can hold the row; up to 8 columns a thread otherwise
+        imax = max(imax, min(-(-nv // 1024), max(1, 8 // vec)))
     group = min(1024, max(32, _pow2ceil(-(-nv // imax))))
     iters = -(-nv // group)
     if iters > imax:
@@ -517,7 +542,8 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     if iters * vec * isz <= 16 and (vec > 1 or iters <= 2):
         # a thread's share of a row is one 16-byte pack or less: registers for two rows,
         # either this step's and the next's (bwd_pf) or two rows a step
-        pf = bool(TUNE["bwd_pf"])
+        # (warp-wide rows have no barriers to hide: their warps overlap on their own)
+        pf = bool(TUNE["bwd_pf"]) and group > 32
         rb = TUNE["bwd_pf_rb"] if pf else TUNE["bwd_rb"]
     return Plan(vec, iters, group, rows, rb, max(1, TUNE["bwd_sm_threads"] // (group * rows)),
                 pf)
