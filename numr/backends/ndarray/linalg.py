@@ -250,7 +250,10 @@ def build(c) -> dict:
                               f"(the matrix holds infinities or NaNs)")
         if not (top < _np.sqrt(_np.finfo(top.dtype).tiny)).any():
             return la.svd(a, **kw)
-        e = xp.minimum(xp.frexp(m)[1], 0)           # largest entry to [0.5, 1) if tiny
+        # the largest entry to [0.5, 1) where that factor is representable (a float32
+        # subnormal needs up to 2^149: 2^126 at most, the entries are normal then)
+        fi = _np.finfo(top.dtype)
+        e = xp.clip(xp.frexp(m)[1], 2 - fi.maxexp, 0)
         f = xp.ldexp(xp.ones((), dtype=m.dtype), -e)
         r = la.svd(a * f[..., None, None], **kw)
         if not kw.get("compute_uv", True):

@@ -324,22 +324,30 @@ def register(ctx) -> None:
         exact, and it keeps the Jacobi sweeps' sums of squares from overflowing for
         finite input as large as float32's 1e38 (LAPACK scales the same way)."""
         r = real(a.dtype)
-        mx = ops["max"](ops["abs"](a), (a.ndim - 2, a.ndim - 1), True)
-        if r is dt.float64:
-            e = "bitcast<f64>(bitcast<u64>(a) & 0x7ff0000000000000lu)"
-            ok = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0lu && "
-                  "(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0x7ff0000000000000lu")
-            one, tiny = "f64(1.0)", "bitcast<f64>(0x0010000000000000lu)"
-            sub = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) == 0lu && "
-                   "(bitcast<u64>(a) & 0x7ffffffffffffffflu) != 0lu")
-        else:
-            e = "bitcast<f32>(bitcast<u32>(a) & 0x7f800000u)"
-            ok = ("(bitcast<u32>(a) & 0x7f800000u) != 0u && "
-                  "(bitcast<u32>(a) & 0x7f800000u) != 0x7f800000u")
-            one, tiny = "1.0", "bitcast<f32>(0x00800000u)"
-            sub = "(bitcast<u32>(a) & 0x7f800000u) == 0u && (bitcast<u32>(a) & 0x7fffffffu) != 0u"
-        # a subnormal max (by bits: NVIDIA flushes float32 subnormals in comparisons): c
-        # is the smallest normal number, so a / c is normal (exact)
+        axes = (a.ndim - 2, a.ndim - 1)
+        if r is dt.float32:
+            # max|a| by its bits (an integer max: non-negative floats order as their
+            # bits), since NVIDIA's float max flushes a float32 subnormal to zero
+            absa = ops["abs"](a)
+            bits = ctx.launch(rt, "abs_bits", "bitcast<u32>(a) & 0x7fffffffu",
+                              ((absa, r),), dt.uint32, absa.shape)
+            mb = ops["max"](bits, axes, True)
+            e = "bitcast<f32>(a & 0x7f800000u)"
+            ok = "(a & 0x7f800000u) != 0u && (a & 0x7f800000u) != 0x7f800000u"
+            sub = "(a & 0x7f800000u) == 0u && a != 0u"
+            c = ctx.launch(rt, "pow2_scale_bits",
+                           f"select(select(1.0, bitcast<f32>(0x00800000u), {sub}), {e}, {ok})",
+                           ((mb, dt.uint32),), r, mb.shape)
+            cd = c if a.dtype is r else ops["astype"](c, a.dtype, False)
+            return ops["divide"](a, ctx.ops["broadcast_to"](cd, a.shape)), c
+        mx = ops["max"](ops["abs"](a), axes, True)          # float64: IEEE everywhere
+        e = "bitcast<f64>(bitcast<u64>(a) & 0x7ff0000000000000lu)"
+        ok = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0lu && "
+              "(bitcast<u64>(a) & 0x7ff0000000000000lu) != 0x7ff0000000000000lu")
+        one, tiny = "f64(1.0)", "bitcast<f64>(0x0010000000000000lu)"
+        sub = ("(bitcast<u64>(a) & 0x7ff0000000000000lu) == 0lu && "
+               "(bitcast<u64>(a) & 0x7ffffffffffffffflu) != 0lu")
+        # a subnormal max: c is the smallest normal number, so a / c is normal (exact)
         c = ctx.launch(rt, "pow2_scale", f"select(select({one}, {tiny}, {sub}), {e}, {ok})",
                        ((mx, r),), r, mx.shape)
         cd = c if a.dtype is r else ops["astype"](c, a.dtype, False)
