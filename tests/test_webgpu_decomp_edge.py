@@ -226,6 +226,9 @@ def test_svd_subnormal_matrix(device, dtype):
     unscaled, and its squares underflowed), so U and V^H come out orthonormal."""
     if not _has(device, dtype):
         pytest.skip(f"no {dtype} on this device")
+    if device.kind == "cuda" and dtype == "float32":
+        pytest.skip("CuPy compiles its kernels with -ftz=true (cupy/cupy#8382), so float32 "
+                    "subnormals are zero to every CUDA op; measured on the H200: S = 0")
     tiny = np.finfo(dtype).smallest_subnormal
     a = (np.array([[2178.0, -3.0, 145.0, -167.0, 355.0], [12.0, 0.0, -7.0, 1.0, 40.0]])
          * tiny * 1000).astype(dtype)

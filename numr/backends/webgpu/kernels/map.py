@@ -168,9 +168,9 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
 
 
 # vec4 words per operand and invocation in the fast path (NUMR_WEBGPU_MAP_VEC, read once:
-# a GPU can be swept without code edits; 4 measured 0.834 of CuPy's copy bandwidth for a
-# 256M float32 add on the H200)
-VEC = int(os.environ.get("NUMR_WEBGPU_MAP_VEC", "4"))
+# a GPU can be swept without code edits). A 256M float32 add on the H200, as a share of
+# CuPy's copy bandwidth (2026-11-30): 2 words 0.888 and 0.849, 4 words 0.834, 8 words 0.834.
+VEC = int(os.environ.get("NUMR_WEBGPU_MAP_VEC", "2"))
 # Below one workgroup's block the scalar kernel serves: speed cannot differ there on a
 # GPU, and on lavapipe the vec4 kernel's bounds loop cost ~3 µs per tiny dispatch.
 VEC_MIN = 4 * VEC * WG
