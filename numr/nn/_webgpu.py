@@ -1,225 +1,334 @@
-"""WebGPU kernels of numr.nn: WGSL generated per (dtype, threads per row, register tile,
-rms/layer, which operands exist) and cached by the device runtime.
+"""WebGPU kernels of numr.nn: vectorised units, one workgroup per row, the row held in
+registers, subgroup reductions. (They replaced a first design with several rows per
+workgroup and workgroup-memory trees, which reached 34-61% of copy bandwidth forward and
+12-21% backward on the H200 where these reach 66-81% and 23-88%: benchmarks/RESULTS.md.)
 
-Design (memory-bound ops, as the CUDA kernels):
+Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
 
-* One row per ``T`` invocations, ``256 / T`` rows per workgroup (narrow rows share a
-  workgroup); row sums are a tree in workgroup memory over the row's invocations.
-* A row stays in registers between its sums and its write when each invocation holds at
-  most ``K`` units of it; wider rows are read again (from cache, mostly).
-* float16 is moved as packed words (two halves, one ``vec2<f32>`` unit) and computed in
-  float32; float32 sums accumulate in float32, float64 in float64.
-* A dispatch writes one buffer, so results that come in pairs share one: ``(y, s)`` of
-  the residual forms, ``gx`` and the per-workgroup partial rows of the weight/bias
-  gradients (reduced column-wise by a second small kernel, no atomics).
+* Vectorised units: a row is moved as ``vec4<f32>`` / ``vec2<f64>`` (16-byte loads) or,
+  for float16, ``vec2<u32>`` (four packed halves, computed as ``vec4<f32>``), where the
+  width and every operand's offset allow; narrower units otherwise (odd widths: scalars).
+* One workgroup per row, its size picked per width (32..1024 invocations, each holding
+  at most ``K`` units in registers), so the row is read from memory once and every
+  reduction spans the whole workgroup: that makes a subgroup reduction correct whatever
+  the adapter's subgroup size or layout. Rows too wide for the registers are re-read.
+* Reductions: ``subgroupAdd`` then one workgroup-memory slot per subgroup and one
+  barrier, where the device has the "subgroup" feature; else a two-level workgroup-memory
+  sum (two barriers). Successive reductions use different workgroup buffers, so none
+  needs a barrier after its reads.
+* Many rows in flight: one workgroup per row in the forward (a 2-D grid past 65535, the
+  runtime's dispatch spreads it).
+* Backward: persistent workgroups, each looping over rows and keeping its share of the
+  weight/bias gradient in registers; one partial row per workgroup, stored after ``gx``
+  in the output buffer (a dispatch writes one buffer), summed column-wise by a second
+  small kernel (16 columns x 16 lanes per workgroup, one dispatch for dw and db).
 
 float16 rows of odd width would put two rows in one word: those run the composite
 (``norm_forward`` returns None, the caller's cue).
 
-These are the first-generation kernels. ``norm_forward``/``norm_backward`` run the
-second generation (``_webgpu_v2``: vectorised units, one workgroup per row, subgroup
-reductions) unless ``NUMR_NN_WEBGPU_KERNELS=v1`` (read once, at import) asks for these,
-so both can be compared on one GPU.
+Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
+the workgroup-memory reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
+workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
+most units per invocation held in registers.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from functools import lru_cache
 from typing import Any, Optional
 
 from .. import _dtypes as dt
 from ..backends.webgpu.array import GPUArray, c_strides
 from ..backends.webgpu.kernels.map import contiguous, scalar_words
-from . import _webgpu_v2
 
-_V2 = os.environ.get("NUMR_NN_WEBGPU_KERNELS", "v2").lower() != "v1"
+_USE_SUBGROUPS = os.environ.get("NUMR_NN_WEBGPU_SUBGROUPS", "1") != "0"
+_BWD_GROUPS = int(os.environ.get("NUMR_NN_WEBGPU_BWD_GROUPS", "0") or 0)
+# units per invocation kept in registers (NUMR_NN_WEBGPU_FWD_K / _BWD_K to try others)
+_KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
+         "bwd": int(os.environ.get("NUMR_NN_WEBGPU_BWD_K", "4"))}
+_RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
+_RED_LANES = 16
 
-WG = 256
-_KMAX = {"fwd": 8, "bwd": 4}  # units per invocation held in registers
-_BWD_GROUPS = 512  # persistent workgroups of the backward kernel
 
-# dtype -> (storage element, unit compute type, accumulator, elements per unit)
-_TYPES = {"float32": ("f32", "f32", "f32", 1), "float64": ("f64", "f64", "f64", 1),
-          "float16": ("u32", "vec2<f32>", "f32", 2)}
+class Form:
+    """How one dtype is moved at one unit width: storage type ``s``, compute type ``v``,
+    accumulator ``a``, elements per unit ``lanes``, storage units per f32/f64 partial
+    unit ``pw``, and the WGSL converting between them."""
+
+    def __init__(self, d: str, lanes: int):
+        self.d, self.lanes = d, lanes
+        if d == "float16":
+            self.a = "f32"
+            if lanes == 4:
+                self.s, self.v, self.pw = "vec2<u32>", "vec4<f32>", 2
+                self.wgsl = (
+                    "fn ld(w: vec2<u32>) -> vec4<f32> { return vec4<f32>(unpack2x16float(w.x), "
+                    "unpack2x16float(w.y)); }\n"
+                    "fn st(v: vec4<f32>) -> vec2<u32> { return vec2<u32>(pack2x16float(v.xy), "
+                    "pack2x16float(v.zw)); }\n"
+                    "fn hsum(v: vec4<f32>) -> f32 { return (v.x + v.y) + (v.z + v.w); }\n"
+                    "fn pst0(v: vec4<f32>) -> vec2<u32> { return bitcast<vec2<u32>>(v.xy); }\n"
+                    "fn pst1(v: vec4<f32>) -> vec2<u32> { return bitcast<vec2<u32>>(v.zw); }\n"
+                    "fn pld(a: vec2<u32>, b: vec2<u32>) -> vec4<f32> { return vec4<f32>("
+                    "bitcast<vec2<f32>>(a), bitcast<vec2<f32>>(b)); }")
+            else:
+                self.s, self.v, self.pw = "u32", "vec2<f32>", 2
+                self.wgsl = (
+                    "fn ld(w: u32) -> vec2<f32> { return unpack2x16float(w); }\n"
+                    "fn st(v: vec2<f32>) -> u32 { return pack2x16float(v); }\n"
+                    "fn hsum(v: vec2<f32>) -> f32 { return v.x + v.y; }\n"
+                    "fn pst0(v: vec2<f32>) -> u32 { return bitcast<u32>(v.x); }\n"
+                    "fn pst1(v: vec2<f32>) -> u32 { return bitcast<u32>(v.y); }\n"
+                    "fn pld(a: u32, b: u32) -> vec2<f32> { return vec2<f32>(bitcast<f32>(a), "
+                    "bitcast<f32>(b)); }")
+            return
+        self.a = "f64" if d == "float64" else "f32"
+        self.s = self.v = self.a if lanes == 1 else f"vec{lanes}<{self.a}>"
+        self.pw = 1
+        comps = "v" if lanes == 1 else " + ".join(f"v[{i}]" for i in range(lanes))
+        v = self.v
+        self.wgsl = (f"fn ld(w: {v}) -> {v} {{ return w; }}\n"
+                     f"fn st(v: {v}) -> {v} {{ return v; }}\n"
+                     f"fn hsum(v: {v}) -> {self.a} {{ return {comps}; }}\n"
+                     f"fn pst0(v: {v}) -> {v} {{ return v; }}\n"
+                     f"fn pld(a: {v}) -> {v} {{ return a; }}")
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of one storage unit."""
+        return self.lanes * (2 if self.d == "float16" else 8 if self.d == "float64" else 4)
+
+    def header(self) -> str:
+        eps = "bitcast<f32>(p(8u))" if self.a == "f32" else \
+            "bitcast<f64>(u64(p(8u)) | (u64(p(9u)) << 32u))"
+        return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
+fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
+{self.wgsl}
+fn eps() -> {self.a} {{ return {eps}; }}"""
+
+    def part_store(self, off: str, val: str) -> str:
+        """WGSL storing partial unit ``val`` (f32/f64 lanes) at partial index expression
+        ``off`` (in partial units) of O."""
+        if self.pw == 1:
+            return f"O[{off}] = pst0({val});"
+        return f"O[2u * ({off})] = pst0({val}); O[2u * ({off}) + 1u] = pst1({val});"
+
+    def part_load(self, buf: str, off: str) -> str:
+        if self.pw == 1:
+            return f"pld({buf}[{off}])"
+        return f"pld({buf}[2u * ({off})], {buf}[2u * ({off}) + 1u])"
+
+
+@lru_cache(maxsize=None)
+def form(d: str, lanes: int) -> Form:
+    """One Form per (dtype, lanes): built once, its WGSL strings are not per call."""
+    return Form(d, lanes)
 
 
 def _pow2ceil(v: int) -> int:
     return 1 << max(0, (v - 1).bit_length())
 
 
-def plan(units: int, direction: str) -> tuple[int, int]:
-    """(T invocations per row, K register units per invocation; 0 = re-read the row)."""
-    t = min(WG, max(32, _pow2ceil(-(-units // 4))))
-    k = -(-units // t)
-    return (t, k) if k <= _KMAX[direction] else (WG, 0)
+@lru_cache(maxsize=1024)
+def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
+    """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
+    About four units per invocation for rows up to 1024 units (the bytes in flight are
+    the workgroup's whole row whatever K is; fewer invocations make the reductions
+    cheaper, and lavapipe, which runs invocations one by one, much faster); wider rows
+    take more units, up to ``_KMAX``, then a larger workgroup, before they give up
+    registers."""
+    kmax = _KMAX[direction]
+    wg = min(256, max(32, _pow2ceil(-(-units // 4))))
+    k = -(-units // wg)
+    if k > kmax:
+        wg = min(wg_max, max(wg, _pow2ceil(-(-units // kmax))))
+        k = -(-units // wg)
+    return (wg, k) if k <= kmax else (wg_max, 0)
 
 
-def _conv(d: str) -> str:
-    """WGSL between storage and compute: ld/st for units, la/sa for accumulators
-    (float16's partial sums are f32 bits in u32 words), hsum over a unit, eps()."""
-    s, v, a, _ = _TYPES[d]
-    if d == "float16":
-        conv = ("fn ld(w: u32) -> vec2<f32> { return unpack2x16float(w); }\n"
-                "fn st(v: vec2<f32>) -> u32 { return pack2x16float(v); }\n"
-                "fn hsum(v: vec2<f32>) -> f32 { return v.x + v.y; }\n"
-                "fn sa(x: f32) -> u32 { return bitcast<u32>(x); }\n"
-                "fn la(w: u32) -> f32 { return bitcast<f32>(w); }")
-    else:
-        conv = (f"fn ld(w: {s}) -> {v} {{ return w; }}\nfn st(v: {v}) -> {s} {{ return v; }}\n"
-                f"fn hsum(v: {v}) -> {a} {{ return v; }}\n"
-                f"fn sa(x: {a}) -> {s} {{ return x; }}\nfn la(w: {s}) -> {a} {{ return w; }}")
-    eps = "bitcast<f32>(p(8u))" if a == "f32" else \
-        "bitcast<f64>(u64(p(8u)) | (u64(p(9u)) << 32u))"
-    return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
-fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
-{conv}
-fn eps() -> {a} {{ return {eps}; }}"""
+_LOOP = re.compile(r"for \(var j = 0u; j < (\d+)u; j = j \+ 1u\) \{")
+_ARRAY = re.compile(r"var (\w+): array<([^;]+), (\d+)>;")
 
 
-def _common(d: str, t: int) -> str:
-    a = _TYPES[d][2]
-    return f"""{_conv(d)}
-var<workgroup> red: array<{a}, {WG}>;
-var<workgroup> red2: array<{a}, {WG}>;
-// the sum over the {t} invocations of one row (every invocation calls it: barriers)
-fn rowsum(l: u32, x: {a}) -> {a} {{
-  red[l] = x;
+def unroll(src: str) -> str:
+    """The register loops ``for (var j = 0u; j < Ku; ...)`` written out K times, and
+    their ``array<T, K>`` variables as K plain variables: indices become constants, so
+    no driver has to unroll and promote a private array to keep the row in registers
+    (a spilled array would put it in local memory, a second trip through the caches)."""
+    out, pos = [], 0
+    for m in _LOOP.finditer(src):
+        if m.start() < pos:
+            continue
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(src[i], 0)
+            i += 1
+        body = src[m.end():i - 1]
+        copies = []
+        for j in range(int(m.group(1))):
+            b = re.sub(r"(\w+)\[j\]", lambda q: f"{q.group(1)}_{j}", body)
+            copies.append("{" + b.replace("j * ", f"{j}u * ") + "}")
+        out += [src[pos:m.start()], "\n".join(copies)]
+        pos = i
+    out.append(src[pos:])
+    src = "".join(out)
+    return _ARRAY.sub(lambda m: " ".join(f"var {m.group(1)}_{j}: {m.group(2)};"
+                                         for j in range(int(m.group(3)))), src)
+
+
+def _reductions(a: str, wg: int, subgroups: bool) -> str:
+    """WGSL ``wsum{k}(x: vec2<a>) -> vec2<a>``, k = 0, 1, 2: the sum of ``x`` over the
+    workgroup, returned to every invocation (call in uniform control flow). Consecutive
+    calls must use different k (each has its own buffer, read after its one barrier)."""
+    t = f"vec2<{a}>"
+    if subgroups:
+        # slots: one per subgroup; every real adapter's subgroups have >= 4 invocations
+        slots = max(1, wg // 4)
+        out = []
+        for k in range(3):
+            out.append(f"""var<workgroup> red{k}: array<{t}, {slots}>;
+fn wsum{k}(x: {t}) -> {t} {{
+  let s = subgroupAdd(x);
+  if (SGI == 0u) {{ red{k}[SID] = s; }}
   workgroupBarrier();
-  let t = l % {t}u;
-  for (var s = {t // 2}u; s > 0u; s = s >> 1u) {{
-    if (t < s) {{ red[l] = red[l] + red[l + s]; }}
-    workgroupBarrier();
-  }}
-  let r = red[l - t];
-  workgroupBarrier();
+  var r = {t}(0);
+  for (var i = 0u; i < NSG; i = i + 1u) {{ r = r + red{k}[i]; }}
   return r;
-}}
-fn rowsum2(l: u32, x: {a}, y: {a}) -> vec2<{a}> {{
-  red[l] = x;
-  red2[l] = y;
+}}""")
+        return "\n".join(out)
+    # two levels: 32 invocations sum strided slots, then everyone sums those 32. One
+    # pair of buffers serves every call: each is rewritten only after a barrier that
+    # follows all reads of its previous contents.
+    out = [f"""var<workgroup> redA: array<{t}, {wg}>;
+var<workgroup> redB: array<{t}, 32>;
+fn wsum(x: {t}) -> {t} {{
+  redA[LI] = x;
   workgroupBarrier();
-  let t = l % {t}u;
-  for (var s = {t // 2}u; s > 0u; s = s >> 1u) {{
-    if (t < s) {{ red[l] = red[l] + red[l + s]; red2[l] = red2[l] + red2[l + s]; }}
-    workgroupBarrier();
+  if (LI < 32u) {{
+    var r = {t}(0);
+    for (var i = LI; i < {wg}u; i = i + 32u) {{ r = r + redA[i]; }}
+    redB[LI] = r;
   }}
-  let r = vec2<{a}>(red[l - t], red2[l - t]);
   workgroupBarrier();
+  var r = {t}(0);
+  for (var i = 0u; i < 32u; i = i + 1u) {{ r = r + redB[i]; }}
   return r;
-}}"""
+}}"""]
+    out += [f"fn wsum{k}(x: {t}) -> {t} {{ return wsum(x); }}" for k in range(3)]
+    return "\n".join(out)
 
 
-def _moments(a: str, dev: str, center: bool) -> str:
-    """WGSL giving the row's mean ``mu`` and variance ``vr`` from ``total`` (its sum, or
-    sum of squares for rms), the second pass ``dev`` over the row for layer norm."""
+def _entry(subgroups: bool) -> tuple[str, str]:
+    """(extra entry-point parameters, statements storing them in private variables)."""
+    if subgroups:
+        return (", @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32, "
+                "@builtin(subgroup_invocation_id) sgi: u32",
+                "SID = sid; NSG = nsg; SGI = sgi; LI = l;")
+    return "", "LI = l;"
+
+
+_PRIVATE = "var<private> LI: u32;\nvar<private> SID: u32;\nvar<private> NSG: u32;\n" \
+    "var<private> SGI: u32;"
+
+
+def _moments(a: str, dev: str, center: bool, first: int) -> str:
+    """WGSL for the row's ``mu`` and ``vr`` from ``total``; layer norm runs the second
+    pass ``dev`` and reduces it with wsum{first + 1}."""
     if not center:
         return f"let mu = {a}(0);\n  let vr = total / n;"
-    return (f"let mu = total / n;\n  var dev = {a}(0);\n  if (live) {{\n    {dev}\n  }}\n"
-            f"  let vr = rowsum(l, dev) / n;")
+    return (f"let mu = total / n;\n  var dev = {a}(0);\n  {dev}\n"
+            f"  let vr = wsum{first + 1}(vec2<{a}>(dev, {a}(0))).x / n;")
 
 
-def _fwd_source(d: str, t: int, k: int, center: bool, has_r: bool, has_w: bool,
-                has_b: bool) -> str:
-    s, v, a, _ = _TYPES[d]
+def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
+               has_b: bool, subgroups: bool) -> str:
+    s, v, a = f.s, f.v, f.a
     # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of x, r, w, b (units),
     # 7 offset of s in the output (units), 8-9 eps
-    src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
     load = ("let e = ld(st(ld(X[p(3u) + base + u]) + ld(R[p(4u) + base + u])));\n"
             "      Y[p(7u) + base + u] = st(e);") if has_r else \
         "let e = ld(X[p(3u) + base + u]);"
+    src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
     term = "hsum(e)" if center else "hsum(e * e)"
-    affine = ""
-    if has_w:
-        affine += " * ld(W[p(5u) + u])"
-    if has_b:
-        affine += " + ld(B[p(6u) + u])"
+    affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
     if k:
-        gather = f"""  var v: array<{v}, {k}>;
+        gather = f"""  var vals: array<{v}, {k}>;
   for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = tt + j * {t}u;
-    if (live && u < U) {{
+    let u = l + j * {wg}u;
+    if (u < U) {{
       {load}
-      v[j] = e;
+      vals[j] = e;
       acc = acc + {term};
-    }} else {{ v[j] = {v}(0); }}
+    }} else {{ vals[j] = {v}(0); }}
   }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      if (tt + j * {t}u < U) {{ let q = v[j] - mu; dev = dev + hsum(q * q); }}
-    }}"""
-        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = tt + j * {t}u;
-      if (u < U) {{ Y[base + u] = st((v[j] - mu) * rstd{affine}); }}
-    }}"""
-    else:
-        gather = f"""  if (live) {{
-    for (var u = tt; u < U; u = u + {t}u) {{
-      {load}
-      acc = acc + {term};
-    }}
+    if (l + j * {wg}u < U) {{ let q = vals[j] - mu; dev = dev + hsum(q * q); }}
   }}"""
-        dev = f"""for (var u = tt; u < U; u = u + {t}u) {{
-      let q = ld({src}) - mu; dev = dev + hsum(q * q);
-    }}"""
-        write = f"""for (var u = tt; u < U; u = u + {t}u) {{
-      Y[base + u] = st((ld({src}) - mu) * rstd{affine});
-    }}"""
-    center_part = _moments(a, dev, center)
-    return f"""{_common(d, t)}
+        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    if (u < U) {{ Y[base + u] = st((vals[j] - mu) * rstd{affine}); }}
+  }}"""
+    else:
+        gather = f"""  for (var u = l; u < U; u = u + {wg}u) {{
+    {load}
+    acc = acc + {term};
+  }}"""
+        dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
+    let q = ld({src}) - mu; dev = dev + hsum(q * q);
+  }}"""
+        write = f"""for (var u = l; u < U; u = u + {wg}u) {{
+    Y[base + u] = st((ld({src}) - mu) * rstd{affine});
+  }}"""
+    params, store = _entry(subgroups)
+    return unroll(f"""{f.header()}
+{_PRIVATE}
+{_reductions(a, wg, subgroups)}
 @group(0) @binding(1) var<storage, read> X: array<{s}>;
 @group(0) @binding(2) var<storage, read> R: array<{s}>;
 @group(0) @binding(3) var<storage, read> W: array<{s}>;
 @group(0) @binding(4) var<storage, read> B: array<{s}>;
 @group(0) @binding(5) var<storage, read_write> Y: array<{s}>;
-@compute @workgroup_size({WG})
+@compute @workgroup_size({wg})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {{
-  let row = (wg.x + wg.y * nw.x) * {WG // t}u + l / {t}u;
-  let tt = l % {t}u;
-  let live = row < p(0u);
+        @builtin(local_invocation_index) l: u32{params}) {{
+  {store}
+  let row = wg.x + wg.y * nw.x;
+  // the whole workgroup leaves together (2-D grids overshoot): barriers stay uniform
+  if (row >= p(0u)) {{ return; }}
   let U = p(1u);
   let n = {a}(p(2u));
   let base = row * U;
   var acc = {a}(0);
 {gather}
-  let total = rowsum(l, acc);
-{center_part}
+  let total = wsum0(vec2<{a}>(acc, {a}(0))).x;
+  {_moments(a, dev, center, 0)}
   let rstd = {a}(1) / sqrt(vr + eps());
-  if (live) {{
-    {write}
-  }}
-}}"""
+  {write}
+}}""")
 
 
-def _bwd_source(d: str, t: int, k: int, center: bool, has_gs: bool, has_w: bool,
-                want: bool) -> str:
-    s, v, a, per = _TYPES[d]
+def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool,
+               want_w: bool, want_b: bool, subgroups: bool) -> str:
+    s, v, a = f.s, f.v, f.a
     # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of gy, s, gs, w (units),
-    # 7 iterations of the persistent loop, 8-9 eps, 10 offset of the partials in the
-    # output (storage elements); partial row q of dw at 10 + q * n, of db after all dw.
+    # 7 workgroups, 8-9 eps, 10 offset of the partials in O (partial units); partial
+    # row g of dw at 10 + g * U, of db at 10 + (groups + g) * U (partial units).
     wmul = " * ld(W[p(6u) + u])" if has_w else ""
     gs_add = " + ld(GS[p(5u) + base + u])" if has_gs else ""
     sq = "hsum(e)" if center else "hsum(e * e)"
-    if per == 2:
-        def part_wr(off: str, val: str) -> str:
-            return (f"let pv_{off} = {val}; O[{off} + 2u * u] = sa(pv_{off}.x); "
-                    f"O[{off} + 2u * u + 1u] = sa(pv_{off}.y);")
-        def part_ld(off: str) -> str:
-            return f"vec2<f32>(la(O[{off} + 2u * u]), la(O[{off} + 2u * u + 1u]))"
-    else:
-        def part_wr(off: str, val: str) -> str:
-            return f"O[{off} + u] = sa({val});"
-        def part_ld(off: str) -> str:
-            return f"la(O[{off} + u])"
-    del s
+    pw_off = "p(10u) + g * U + u"
+    pb_off = "p(10u) + (groups + g) * U + u"
     if k:
-        regs = f"""  var xs: array<{v}, {k}>;
-  var gg: array<{v}, {k}>;
-  var pw: array<{v}, {k}>;
-  var pb: array<{v}, {k}>;
-  for (var j = 0u; j < {k}u; j = j + 1u) {{ pw[j] = {v}(0); pb[j] = {v}(0); }}"""
+        regs = f"  var xs: array<{v}, {k}>;\n  var gg: array<{v}, {k}>;"
+        for name, on in (("pw", want_w), ("pb", want_b)):
+            if on:
+                regs += (f"\n  var {name}: array<{v}, {k}>;\n"
+                         f"  for (var j = 0u; j < {k}u; j = j + 1u) {{ {name}[j] = {v}(0); }}")
         gather = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = tt + j * {t}u;
-      if (live && u < U) {{
+      let u = l + j * {wg}u;
+      if (u < U) {{
         let e = ld(S[p(4u) + base + u]);
         xs[j] = e;
         gg[j] = ld(GY[p(3u) + base + u]);
@@ -227,177 +336,231 @@ def _bwd_source(d: str, t: int, k: int, center: bool, has_gs: bool, has_w: bool,
       }} else {{ xs[j] = {v}(0); gg[j] = {v}(0); }}
     }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-        if (tt + j * {t}u < U) {{ let q = xs[j] - mu; dev = dev + hsum(q * q); }}
-      }}"""
+      if (l + j * {wg}u < U) {{ let q = xs[j] - mu; dev = dev + hsum(q * q); }}
+    }}"""
+        accw = ("\n          pw[j] = pw[j] + gg[j] * xh;" if want_w else "") + \
+            ("\n          pb[j] = pb[j] + gg[j];" if want_b else "")
         middle = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-        let u = tt + j * {t}u;
-        if (u < U) {{
-          let xh = (xs[j] - mu) * rstd;
-          xs[j] = xh;
-          pw[j] = pw[j] + gg[j] * xh;
-          pb[j] = pb[j] + gg[j];
-          let gw = gg[j]{wmul};
-          gg[j] = gw;
-          sg = sg + hsum(gw);
-          sgx = sgx + hsum(gw * xh);
-        }}
-      }}"""
-        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-        let u = tt + j * {t}u;
-        if (u < U) {{ O[base + u] = st(rstd * (gg[j] - mg - xs[j] * mgx){gs_add}); }}
-      }}"""
-        flush = f"""  if (want && prow_live) {{
-    for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = tt + j * {t}u;
-      if (u < U) {{ {part_wr("pw0", "pw[j]")} {part_wr("pb0", "pb[j]")} }}
-    }}
-  }}""" if want else ""
-        init = ""
-    else:
-        regs = ""
-        gather = f"""if (live) {{
-      for (var u = tt; u < U; u = u + {t}u) {{
-        let e = ld(S[p(4u) + base + u]);
-        acc = acc + {sq};
+      let u = l + j * {wg}u;
+      if (u < U) {{
+        let xh = (xs[j] - mu) * rstd;
+        xs[j] = xh;{accw}
+        let gw = gg[j]{wmul};
+        gg[j] = gw;
+        sg = sg + hsum(gw);
+        sgx = sgx + hsum(gw * xh);
       }}
     }}"""
-        dev = f"""for (var u = tt; u < U; u = u + {t}u) {{
-        let q = ld(S[p(4u) + base + u]) - mu; dev = dev + hsum(q * q);
-      }}"""
-        acc_parts = f"""
-          {part_wr("pw0", part_ld("pw0") + " + gy * xh")}
-          {part_wr("pb0", part_ld("pb0") + " + gy")}""" if want else ""
-        middle = f"""for (var u = tt; u < U; u = u + {t}u) {{
-        let xh = (ld(S[p(4u) + base + u]) - mu) * rstd;
-        let gy = ld(GY[p(3u) + base + u]);
-        let gw = gy{wmul};
-        sg = sg + hsum(gw);
-        sgx = sgx + hsum(gw * xh);{acc_parts}
-      }}"""
-        write = f"""for (var u = tt; u < U; u = u + {t}u) {{
-        let xh = (ld(S[p(4u) + base + u]) - mu) * rstd;
-        let gw = ld(GY[p(3u) + base + u]){wmul};
-        O[base + u] = st(rstd * (gw - mg - xh * mgx){gs_add});
-      }}"""
+        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+      let u = l + j * {wg}u;
+      if (u < U) {{ O[base + u] = st(rstd * (gg[j] - mg - xs[j] * mgx){gs_add}); }}
+    }}"""
+        parts = ((f.part_store(pw_off, "pw[j]") + " ") if want_w else "") + \
+            (f.part_store(pb_off, "pb[j]") if want_b else "")
+        flush = f"""  for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    if (u < U) {{ {parts} }}
+  }}""" if (want_w or want_b) else ""
+        init = ""
+    else:
+        # rows too wide for registers: read again, partials accumulated in O (each
+        # invocation owns its columns of its workgroup's partial rows: no races)
+        regs = ""
+        gather = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let e = ld(S[p(4u) + base + u]);
+      acc = acc + {sq};
+    }}"""
+        dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let q = ld(S[p(4u) + base + u]) - mu; dev = dev + hsum(q * q);
+    }}"""
+        accw = ""
+        if want_w:
+            accw += "\n      " + f.part_store(pw_off, f.part_load("O", pw_off) + " + gy * xh")
+        if want_b:
+            accw += "\n      " + f.part_store(pb_off, f.part_load("O", pb_off) + " + gy")
+        middle = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let xh = (ld(S[p(4u) + base + u]) - mu) * rstd;
+      let gy = ld(GY[p(3u) + base + u]);
+      let gw = gy{wmul};
+      sg = sg + hsum(gw);
+      sgx = sgx + hsum(gw * xh);{accw}
+    }}"""
+        write = f"""for (var u = l; u < U; u = u + {wg}u) {{
+      let xh = (ld(S[p(4u) + base + u]) - mu) * rstd;
+      let gw = ld(GY[p(3u) + base + u]){wmul};
+      O[base + u] = st(rstd * (gw - mg - xh * mgx){gs_add});
+    }}"""
         flush = ""
-        init = f"""  if (want && prow_live) {{
-    for (var u = tt; u < U; u = u + {t}u) {{
-      {part_wr("pw0", f"{v}(0)")}
-      {part_wr("pb0", f"{v}(0)")}
-    }}
-  }}""" if want else ""
-    center_part = _moments(a, dev, center)
-    return f"""{_common(d, t)}
-@group(0) @binding(1) var<storage, read> GY: array<{_TYPES[d][0]}>;
-@group(0) @binding(2) var<storage, read> S: array<{_TYPES[d][0]}>;
-@group(0) @binding(3) var<storage, read> GS: array<{_TYPES[d][0]}>;
-@group(0) @binding(4) var<storage, read> W: array<{_TYPES[d][0]}>;
-@group(0) @binding(5) var<storage, read_write> O: array<{_TYPES[d][0]}>;
-@compute @workgroup_size({WG})
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {{
-  let g = wg.x + wg.y * nw.x;
-  let groups = nw.x * nw.y;
-  let slot = l / {t}u;
-  let tt = l % {t}u;
+        zero = ((f.part_store(pw_off, f"{v}(0)") + " ") if want_w else "") + \
+            (f.part_store(pb_off, f"{v}(0)") if want_b else "")
+        init = f"""  for (var u = l; u < U; u = u + {wg}u) {{ {zero} }}""" \
+            if (want_w or want_b) else ""
+    # reduction buffers: total 0, dev 1 (layer), sums 1 or 2: consecutive calls differ,
+    # also across the loop's wrap (last -> 0)
+    last = 2 if center else 1
+    params, store = _entry(subgroups)
+    t = s
+    return unroll(f"""{f.header()}
+{_PRIVATE}
+{_reductions(a, wg, subgroups)}
+@group(0) @binding(1) var<storage, read> GY: array<{t}>;
+@group(0) @binding(2) var<storage, read> S: array<{t}>;
+@group(0) @binding(3) var<storage, read> GS: array<{t}>;
+@group(0) @binding(4) var<storage, read> W: array<{t}>;
+@group(0) @binding(5) var<storage, read_write> O: array<{t}>;
+@compute @workgroup_size({wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32{params}) {{
+  {store}
+  let g = wid.x + wid.y * nw.x;
+  let groups = p(7u);
+  if (g >= groups) {{ return; }}
   let rows = p(0u);
   let U = p(1u);
   let n = {a}(p(2u));
-  let want = {"true" if want else "false"};
-  // this invocation's partial row: one per (workgroup, row slot)
-  let prow = g * {WG // t}u + slot;
-  let prow_live = g < groups;
-  let pw0 = p(10u) + prow * U * {per}u;
-  let pb0 = p(10u) + (groups * {WG // t}u + prow) * U * {per}u;
 {regs}
 {init}
-  for (var it = 0u; it < p(7u); it = it + 1u) {{
-    let row = (g + it * groups) * {WG // t}u + slot;
-    let live = row < rows;
+  for (var row = g; row < rows; row = row + groups) {{
     let base = row * U;
     var acc = {a}(0);
     {gather}
-    let total = rowsum(l, acc);
-    {center_part}
+    let total = wsum0(vec2<{a}>(acc, {a}(0))).x;
+    {_moments(a, dev, center, 0)}
     let rstd = {a}(1) / sqrt(vr + eps());
     var sg = {a}(0);
     var sgx = {a}(0);
-    if (live) {{
-      {middle}
-    }}
-    let sums = rowsum2(l, sg, sgx);
+    {middle}
+    let sums = wsum{last}(vec2<{a}>(sg, sgx));
     let mg = {"sums.x / n" if center else a + "(0)"};
     let mgx = sums.y / n;
-    if (live) {{
-      {write}
-    }}
+    {write}
   }}
 {flush}
-}}"""
+}}""")
 
 
-def _reduce_source(d: str) -> str:
-    """out[c] = sum over the partial rows q of part[q, c]; dw then db in one buffer."""
-    s, v, a, per = _TYPES[d]
-    if per == 2:
-        total = ("let lo = vec2<f32>(la(I[off + 2u * c]), la(I[off + 2u * c + 1u]));")
-    else:
-        total = "let lo = la(I[off + c]);"
-    return f"""{_conv(d)}
-@group(0) @binding(1) var<storage, read> I: array<{s}>;
-@group(0) @binding(2) var<storage, read_write> O: array<{s}>;
-// params: 0 units per row, 1 partial rows, 2 offset of the partials, 3 which (0 dw, 1 db)
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {{
-  let c = gid.x;
+def reduce_source(f: Form) -> str:
+    """out[which * U + c] = sum over the partial rows q of part[which][q][c]: 16 columns
+    by 16 lanes per workgroup (each lane sums every 16th partial row, coalesced across
+    the columns), dw and db in one dispatch."""
+    v, cols, lanes = f.v, _RED_COLS, _RED_LANES
+
+    def ld(q: str) -> str:
+        return f.part_load("I", f"p(2u) + (which * Q + {q}) * U + c")
+
+    return f"""{f.header()}
+@group(0) @binding(1) var<storage, read> I: array<{f.s}>;
+@group(0) @binding(2) var<storage, read_write> O: array<{f.s}>;
+var<workgroup> red: array<{v}, {cols * lanes}>;
+// params: 0 units per row, 1 partial rows per gradient, 2 offset of the partials
+// (partial units), 3 column groups, 4 first gradient (0 dw, 1 db), 5 gradients
+@compute @workgroup_size({cols * lanes})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {{
+  let g = wid.x + wid.y * nw.x;
+  let cg = p(3u);
+  if (g >= p(5u) * cg) {{ return; }}
+  let which = p(4u) + g / cg;
   let U = p(0u);
-  if (c >= U) {{ return; }}
-  let q = p(1u);
+  let Q = p(1u);
+  let c = (g % cg) * {cols}u + l % {cols}u;
   var acc = {v}(0);
-  for (var r = 0u; r < q; r = r + 1u) {{
-    let off = p(2u) + (p(3u) * q + r) * U * {per}u;
-    {total}
-    acc = acc + lo;
+  if (c < U) {{
+    // four independent loads per trip: a lane keeps several in flight
+    var a1 = {v}(0);
+    var a2 = {v}(0);
+    var a3 = {v}(0);
+    var q = l / {cols}u;
+    for (; q + {3 * lanes}u < Q; q = q + {4 * lanes}u) {{
+      acc = acc + {ld("q")};
+      a1 = a1 + {ld(f"q + {lanes}u")};
+      a2 = a2 + {ld(f"q + {2 * lanes}u")};
+      a3 = a3 + {ld(f"q + {3 * lanes}u")};
+    }}
+    for (; q < Q; q = q + {lanes}u) {{ acc = acc + {ld("q")}; }}
+    acc = (acc + a1) + (a2 + a3);
   }}
-  O[p(3u) * U + c] = st(acc);
+  red[l] = acc;
+  workgroupBarrier();
+  if (l < {cols}u && c < U) {{
+    var t = {v}(0);
+    for (var i = 0u; i < {lanes}u; i = i + 1u) {{ t = t + red[l + i * {cols}u]; }}
+    O[which * U + c] = st(t);
+  }}
 }}"""
 
 
-def _prep(a: Optional[GPUArray], per: int) -> Optional[GPUArray]:
-    """Contiguous, and word-aligned for packed float16."""
+# --- launching --------------------------------------------------------------------------
+
+_WIDTHS = {"float16": (4, 2), "float64": (2, 1), "float32": (4, 2, 1)}
+
+
+def _lanes(d: str, n: int, ops: list) -> int:
+    """The widest unit (elements) dividing the width and every operand's offset."""
+    m = n
+    for a in ops:
+        m |= a.offset
+    for w in _WIDTHS[d]:
+        if m % w == 0:
+            return w
+    return 0
+
+
+def _prep(a: Optional[GPUArray]) -> Optional[GPUArray]:
+    """Contiguous, and word-aligned for packed float16 (other offsets only narrow the
+    unit)."""
     if a is None:
         return None
-    if not a.contiguous or a.offset % per:
+    if not a.contiguous or (a.offset % 2 and a.dtype.name == "float16"):
         return contiguous(a.rt, a)
     return a
 
 
-def _units(off: int, per: int) -> int:
-    return off // per
+_RT_CAPS: dict = {}
 
 
-def _rows_of(a: GPUArray) -> Optional[tuple]:
-    """(dtype name, elements per unit, shape, row width n, rows), or None for float16
-    rows of odd width (two rows would share a word: the composite runs those)."""
-    d = a.dtype.name
-    per = _TYPES[d][3]
-    n = a.shape[-1] if a.shape else 1
-    if n % per:
-        return None
-    return d, per, a.shape, n, (a.size // n if n else 0)
+def _caps(rt: Any) -> tuple[bool, int]:
+    """(subgroup reductions, largest workgroup) of a runtime, worked out once."""
+    caps = _RT_CAPS.get(rt.index)
+    if caps is None:
+        caps = _RT_CAPS[rt.index] = (_subgroups(rt), _wg_max(rt))
+    return caps
+
+
+def _subgroups(rt: Any) -> bool:
+    """Subgroup reductions: the feature is there and subgroups have at least 4
+    invocations (the reductions keep wg / 4 slots). Note: wgpu-py 0.32 spells the
+    adapter info key "stackgroup_min_size". float64 keeps the workgroup-memory sum: its
+    speed is no target, and f64 subgroup arithmetic is untested on the GPUs numr runs."""
+    if not (_USE_SUBGROUPS and "subgroup" in rt.features):
+        return False
+    info = rt.adapter.info
+    low = info.get("subgroup_min_size", info.get("stackgroup_min_size", 4))
+    return not isinstance(low, int) or low == 0 or low >= 4
+
+
+def _wg_max(rt: Any) -> int:
+    return min(1024, rt.limits.get("max-compute-invocations-per-workgroup", 256),
+               rt.limits.get("max-compute-workgroup-size-x", 256))
+
+
+@lru_cache(maxsize=64)
+def _eps_words(eps: float, d: str) -> list:
+    return scalar_words(eps, dt.float64 if d == "float64" else dt.float32) + \
+        ([0] if d != "float64" else [])
 
 
 def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
     """(y, s) as numr.nn._cpu.norm_forward on GPUArrays; None where the composite must
     run (float16 rows of odd width)."""
-    if _V2:
-        return _webgpu_v2.norm_forward(x, residual, weight, bias, eps, center, want_sum)
-    form = _rows_of(x)
-    if form is None:
+    d = x.dtype.name
+    n = x.shape[-1] if x.shape else 1
+    if d == "float16" and n % 2:
         return None
-    d, per, shape, n, rows = form
     rt = x.rt
-    x, residual, weight, bias = (_prep(a, per) for a in (x, residual, weight, bias))
+    x, residual, weight, bias = (_prep(a) for a in (x, residual, weight, bias))
+    shape = x.shape
+    rows = x.size // n if n else 0
     has_r = residual is not None
     if has_r and 2 * x.size * x.dtype.itemsize > rt.max_buffer:
         # y and s do not fit one buffer: s first (one more read of it), then the norm
@@ -406,75 +569,116 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         s = launch(rt, "add", "a + b", ((x, x.dtype), (residual, x.dtype)), x.dtype, shape)
         y, _ = norm_forward(s, None, weight, bias, eps, center, False)
         return y, (s if want_sum else None)
-    total = x.size * (2 if has_r else 1)
-    out = rt.alloc(total * x.dtype.itemsize)
+    out = rt.alloc(x.size * (2 if has_r else 1) * x.dtype.itemsize)
     y = GPUArray(out, rt, shape, c_strides(shape), 0, x.dtype)
     s = GPUArray(out, rt, shape, c_strides(shape), x.size, x.dtype) if has_r else None
     if x.size == 0:
         return y, (s if want_sum else None)
-    units = n // per
-    t, k = plan(units, "fwd")
-    key = ("nn_fwd", d, t, k, center, has_r, weight is not None, bias is not None)
-    src = lambda: _fwd_source(d, t, k, center, has_r, weight is not None, bias is not None)  # noqa: E731
     ops = [x, residual or x, weight or x, bias or x]
-    params = [rows, units, n] + [_units(a.offset, per) for a in ops] + \
-        [_units(x.size, per)] + scalar_words(eps, x.dtype if d != "float16" else dt.float32)
-    rt.dispatch(key, src, [a.storage.block for a in ops] + [out.block], params,
-                -(-rows // (WG // t)))
+    lanes = _lanes(d, n, ops)
+    sig = ("nn2_fwd", d, n, lanes, center, has_r, weight is not None, bias is not None)
+    pipe = rt.plans.get(sig)
+    if pipe is None:
+        pipe = rt.plans[sig] = _fwd_pipeline(rt, sig)
+    params = [rows, n // lanes, n] + [a.offset // lanes for a in ops] + \
+        [x.size // lanes] + _eps_words(eps, d)
+    rt.record(pipe, (x.storage.block, ops[1].storage.block, ops[2].storage.block,
+                     ops[3].storage.block, out.block), params, rows)
     return y, (s if want_sum else None)
+
+
+def _fwd_pipeline(rt: Any, sig: tuple) -> Any:
+    """The forward's pipeline for a launch signature (looked up once per signature: the
+    per-call host work is on the path of every small op)."""
+    _, d, n, lanes, center, has_r, hw, hb = sig
+    sub, wg_max = _caps(rt)
+    sub = sub and d != "float64"  # see _subgroups
+    wg, k = plan(n // lanes, "fwd", wg_max)
+    f = form(d, lanes)
+    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
+    return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub), 5)
+
+
+def _bwd_groups(rows: int, n: int, itemsize: int) -> int:
+    """Persistent workgroups of the backward. Each has one row in flight (gy and s, about
+    ``2 n itemsize`` bytes): enough of them to keep ~8 MB in flight (an H200 moves
+    ~4.8 TB/s at ~1.5 us latency), at least two per SM of a 132-SM GPU, and no more than
+    keep the partial rows (written and read back, two per workgroup, f32) within ~6% of
+    the traffic where that does not go below that floor."""
+    if _BWD_GROUPS:
+        return max(1, min(rows, _BWD_GROUPS))
+    inflight = -(-(8 << 20) // max(1, 2 * n * itemsize))
+    traffic = rows * itemsize * 9 // 800      # 0.06 * 3 * rows * itemsize / 16
+    return max(1, min(rows, 2048, max(264, min(inflight, traffic))))
 
 
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
                   want_bias: bool):
     """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward; None where
     the composite must run."""
-    if _V2:
-        return _webgpu_v2.norm_backward(grad_y, s, grad_s, weight, eps, center, want_weight,
-                                        want_bias)
-    form = _rows_of(s)
-    if form is None:
+    d = s.dtype.name
+    n = s.shape[-1] if s.shape else 1
+    if d == "float16" and n % 2:
         return None
-    d, per, shape, n, rows = form
     rt = s.rt
-    grad_y, s, grad_s, weight = (_prep(a, per) for a in (grad_y, s, grad_s, weight))
+    grad_y, s, grad_s, weight = (_prep(a) for a in (grad_y, s, grad_s, weight))
+    shape = s.shape
+    rows = s.size // n if n else 0
+    ops = [grad_y, s, grad_s or grad_y, weight or s]
+    lanes = _lanes(d, n, ops)
+    f = form(d, lanes)
+    units = n // lanes
+    groups = _bwd_groups(rows, n, s.dtype.itemsize)
     want = want_weight or want_bias
-    units = n // per
-    t, k = plan(units, "bwd")
-    rpg = WG // t
-    groups = max(1, min(-(-rows // rpg), _BWD_GROUPS))
-    prows = groups * rpg
-    # the partials live after gx, in storage elements (f16: u32 words, one f32 each)
-    gx_elems = s.size // per
-    part_off = gx_elems
-    part_elems = 2 * prows * n if want else 0
-    item = 4 if d == "float16" else s.dtype.itemsize
-    out = rt.alloc((gx_elems + part_elems) * item)
+    # partials after gx, in partial units (f32/f64 of one unit): gx rounded up to a whole
+    # partial unit; dw rows then db rows, each `groups` x units
+    part_off = -(-(rows * units) // f.pw)
+    if want:
+        # fewer workgroups where gx and the partials would not fit one buffer
+        room = rt.max_buffer // (f.pw * f.nbytes) - part_off
+        groups = max(1, min(groups, room // max(1, 2 * units)))
+    nparts = 2 * groups * units if want else 0
+    out = rt.alloc((part_off + nparts) * f.pw * f.nbytes)
     gx = GPUArray(out, rt, shape, c_strides(shape), 0, s.dtype)
     if s.size == 0:
         zeros = _zeros(rt, n, s.dtype)
         return gx, (zeros if want_weight else None), (zeros if want_bias else None)
-    iters = -(-(-(-rows // rpg)) // groups)
-    key = ("nn_bwd", d, t, k, center, grad_s is not None, weight is not None, want)
-    src = lambda: _bwd_source(d, t, k, center, grad_s is not None, weight is not None, want)  # noqa: E731
-    ops = [grad_y, s, grad_s or grad_y, weight or s]
-    params = [rows, units, n] + [_units(a.offset, per) for a in ops] + [iters] + \
-        scalar_words(eps, s.dtype if d != "float16" else dt.float32) + \
-        ([0] if d != "float64" else []) + [part_off]
-    rt.dispatch(key, src, [a.storage.block for a in ops] + [out.block], params, groups)
+    sig = ("nn2_bwd", d, n, lanes, center, grad_s is not None, weight is not None,
+           want_weight, want_bias)
+    pipes = rt.plans.get(sig)
+    if pipes is None:
+        pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
+    params = [rows, units, n] + [a.offset // lanes for a in ops] + [groups] + \
+        _eps_words(eps, d) + [part_off]
+    rt.record(pipes[0], (grad_y.storage.block, s.storage.block, ops[2].storage.block,
+                         ops[3].storage.block, out.block), params, groups)
     if not want:
         return gx, None, None
     red = rt.alloc(2 * n * s.dtype.itemsize)
-    for which in (0, 1):
-        if (want_weight, want_bias)[which]:
-            rt.dispatch(("nn_red", d), lambda: _reduce_source(d), [out.block, red.block],
-                        [units, prows, part_off, which], -(-units // 64))
+    cg = -(-units // _RED_COLS)
+    count = 2 if (want_weight and want_bias) else 1
+    rt.record(pipes[1], (out.block, red.block),
+              [units, groups, part_off, cg, 0 if want_weight else 1, count], cg * count)
     gw = GPUArray(red, rt, (n,), (1,), 0, s.dtype) if want_weight else None
     gb = GPUArray(red, rt, (n,), (1,), n, s.dtype) if want_bias else None
     return gx, gw, gb
+
+
+def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
+    """(backward pipeline, partial-reduce pipeline) for a launch signature."""
+    _, d, n, lanes, center, hgs, hw, want_w, want_b = sig
+    sub, wg_max = _caps(rt)
+    sub = sub and d != "float64"  # see _subgroups
+    wg, k = plan(n // lanes, "bwd", wg_max)
+    f = form(d, lanes)
+    key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_w, want_b, sub)
+    main = rt.pipeline(key, lambda: bwd_source(f, wg, k, center, hgs, hw, want_w, want_b,
+                                               sub), 5)
+    red = rt.pipeline(("nn2_red", d, lanes), lambda: reduce_source(f), 2)
+    return main, red
 
 
 def _zeros(rt: Any, n: int, dtype: Any) -> GPUArray:
     from ..backends.webgpu.kernels.map import launch
 
     return launch(rt, "fill", "a", ((0, dtype),), dtype, (n,))
-
