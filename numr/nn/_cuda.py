@@ -469,15 +469,20 @@ def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
 _modules: dict[str, Any] = {}
 
 
-def _kernel(name: str):
-    """The compiled kernel for a template instantiation, compiled once per process."""
-    fn = _modules.get(name)
+def compile_kernel(source: str, cache: dict, name: str):
+    """The compiled kernel for template instantiation ``name`` of ``source``, compiled once
+    per process (``cache``: one dict per source)."""
+    fn = cache.get(name)
     if fn is None:
         import cupy
 
-        mod = cupy.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=[name])
-        fn = _modules[name] = mod.get_function(name)
+        mod = cupy.RawModule(code=source, options=("-std=c++17",), name_expressions=[name])
+        fn = cache[name] = mod.get_function(name)
     return fn
+
+
+def _kernel(name: str):
+    return compile_kernel(SOURCE, _modules, name)
 
 
 def _rows(a, n: int):

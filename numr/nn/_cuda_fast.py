@@ -563,14 +563,7 @@ _modules: dict[str, Any] = {}
 
 
 def _kernel(name: str):
-    """The compiled kernel for a template instantiation, compiled once per process."""
-    fn = _modules.get(name)
-    if fn is None:
-        import cupy
-
-        mod = cupy.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=[name])
-        fn = _modules[name] = mod.get_function(name)
-    return fn
+    return old.compile_kernel(SOURCE, _modules, name)
 
 
 def _resident_blocks(fn, threads: int) -> int:
