@@ -13,6 +13,19 @@ def to_np(x):
     return np.asarray(x.to_device("cpu"))
 
 
+def arr(a, device, dtype=None):
+    """``a`` as a numr array on ``device``."""
+    return numr.asarray(a, device=device, dtype=dtype)
+
+
+def random_array(rng, shape, dtype="float64"):
+    """Standard normal values of ``dtype`` drawn from ``rng`` (both parts for complex)."""
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
 def assert_array(x, expected, *, dtype=None, device=None, rtol=1e-7, atol=0.0):
     """x is a numr array with the given dtype/device whose values match ``expected``."""
     got = to_np(x)

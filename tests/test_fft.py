@@ -1,26 +1,18 @@
 """numr.fft against numpy.fft (float64/complex128 where accuracy matters)."""
 
+import functools
+
 import numpy as np
 import pytest
 
 import numr as xp
 from numr import fft
 
-from tests.helpers import assert_array, to_np
+from tests.helpers import arr, assert_array, random_array, to_np
 
 RNG = np.random.default_rng(1)
+rand = functools.partial(random_array, RNG)
 NORMS = ["backward", "ortho", "forward"]
-
-
-def rand(shape, dtype="float64"):
-    a = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        a = a + 1j * RNG.standard_normal(shape)
-    return a.astype(dtype)
-
-
-def arr(a, device):
-    return xp.asarray(a, device=device)
 
 
 # ---------------------------------------------------------------------------------------

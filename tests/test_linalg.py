@@ -1,5 +1,6 @@
 """matmul & co (main namespace) and numr.linalg, against NumPy (float64) as the oracle."""
 
+import functools
 import math
 
 import numpy as np
@@ -9,16 +10,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import numr as xp
 from numr import linalg
 
-from tests.helpers import assert_array, to_np
+from tests.helpers import arr, assert_array, random_array, to_np
 
 RNG = np.random.default_rng(0)
-
-
-def rand(shape, dtype="float64"):
-    a = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        a = a + 1j * RNG.standard_normal(shape)
-    return a.astype(dtype)
+rand = functools.partial(random_array, RNG)
 
 
 def well_conditioned(shape, dtype="float64"):
@@ -31,10 +26,6 @@ def hpd(shape, dtype="float64"):
     """Hermitian positive-definite matrices."""
     a = rand(shape, dtype)
     return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
-
-
-def arr(a, device, dtype=None):
-    return xp.asarray(a, device=device, dtype=dtype)
 
 
 def tol(dtype):

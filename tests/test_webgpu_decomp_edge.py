@@ -9,11 +9,7 @@ import pytest
 import numr as xp
 from numr import linalg
 
-from tests.helpers import assert_array, to_np
-
-
-def arr(a, device):
-    return xp.asarray(a, device=device)
+from tests.helpers import arr, assert_array, to_np
 
 
 def oracle(a):

@@ -2,26 +2,18 @@
 workgroup's 64 invocations, views, empty stacks, rank-deficient and non-finite input.
 NumPy (float64) is the oracle; they run on every device."""
 
+import functools
+
 import numpy as np
 import pytest
 
 import numr as xp
 from numr import linalg
 
-from tests.helpers import assert_array, to_np
+from tests.helpers import arr, assert_array, random_array, to_np
 
 RNG = np.random.default_rng(7)
-
-
-def rand(shape, dtype="float64"):
-    a = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        a = a + 1j * RNG.standard_normal(shape)
-    return a.astype(dtype)
-
-
-def arr(a, device):
-    return xp.asarray(a, device=device)
+rand = functools.partial(random_array, RNG)
 
 
 def tol(dtype):
