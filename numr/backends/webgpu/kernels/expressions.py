@@ -241,20 +241,6 @@ _FLOAT_HELPERS = {
   return l.x + l.y;
 }""",
     "xlog_T": "fn xlog_T(x: T) -> T { return log_T(x); }",  # an earlier name
-    # log2 / log10: the double-word log times the constant as hi + lo, so that powers
-    # of 2 (and of 10) come out exact.
-    "log2_T": """fn log2_T(x: T) -> T {
-  if (!logregular_T(x)) { return logedge_T(x); }
-  let l = logdd_T(x);
-  let p = two_prod_T(l.x, INV_LN2);
-  return p.x + fence_T(p.y + fence_T(l.x * INV_LN2_LO + l.y * INV_LN2));
-}""",
-    "log10_T": """fn log10_T(x: T) -> T {
-  if (!logregular_T(x)) { return logedge_T(x); }
-  let l = logdd_T(x);
-  let p = two_prod_T(l.x, INV_LN10);
-  return p.x + fence_T(p.y + fence_T(l.x * INV_LN10_LO + l.y * INV_LN10));
-}""",
     # log(1 + x): 1 + x = u + d exactly, log(u + d) = log u + d / u.
     "log1p_T": """fn log1p_T(x: T) -> T {
   if (x == T(-1.0)) { return -bitcast<T>(EXPO); }
@@ -597,6 +583,16 @@ _FLOAT_HELPERS = {
 
 # Per-type replacements of the helpers above.
 # Per-type replacements of the helpers above (filled below).
+# log2 / log10: the double-word log times 1 / ln(base) as hi + lo, so that powers of the
+# base come out exact.
+_LOG_BASE = """fn logB_T(x: T) -> T {
+  if (!logregular_T(x)) { return logedge_T(x); }
+  let l = logdd_T(x);
+  let p = two_prod_T(l.x, INV_LNB);
+  return p.x + fence_T(p.y + fence_T(l.x * INV_LNB_LO + l.y * INV_LNB));
+}"""
+_FLOAT_HELPERS.update({f"log{b}_T": _LOG_BASE.replace("B", b) for b in ("2", "10")})
+
 _TYPED_HELPERS: dict = {"f32": {}, "f64": {}}
 
 # -- subnormals and correctly rounded division / square root ------------------------------
