@@ -60,6 +60,18 @@ def global_vec_ok(d: DType) -> bool:
     return d.kind != "complex" and per_word == 1 and storage == ct
 
 
+def _stores(col: str, acc: str, vec_out: bool, lanes: int) -> list[str]:
+    """WGSL storing accumulator ``acc`` (``lanes`` columns from ``col``) into row ``m`` of
+    the result: one vec4 where the result is read as vec4s (N % 4 == 0: a vec4 is inside or
+    outside whole), else column by column, each bounds-checked."""
+    if vec_out:
+        return [f"      {{ let n = {col}; if (n < N) {{ y[(yb + m * N + n) >> 2u] = {acc}; }} }}"]
+    if lanes == 1:
+        return [f"      {{ let n = {col}; if (n < N) {{ y[yb + m * N + n] = {acc}; }} }}"]
+    return [f"      {{ let n = {col} + {j}u; if (n < N) {{ y[yb + m * N + n] = {acc}[{j}]; }} }}"
+            for j in range(lanes)]
+
+
 # -- tile choice ----------------------------------------------------------------------
 
 # Large float32 products run the "register-tiled" kernel (:func:`tiled_source`), whose
@@ -351,17 +363,7 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str |
             body.append(f"  {{ let m = m0 + ({cr * WY}u + ty) * {vw}u + {r}u;")
             body.append("    if (m < M) {")
             for cc in range(TN // vw):
-                col = f"n0 + ({cc * WX}u + tx) * {vw}u"
-                if vec_out:
-                    body.append(f"      {{ let n = {col}; if (n < N) {{ "
-                                f"y[(yb + m * N + n) >> 2u] = c{row}_{cc}; }} }}")
-                elif vw == 1:
-                    body.append(f"      {{ let n = {col}; if (n < N) {{ "
-                                f"y[yb + m * N + n] = c{row}_{cc}; }} }}")
-                else:
-                    for j in range(4):
-                        body.append(f"      {{ let n = {col} + {j}u; if (n < N) {{ "
-                                    f"y[yb + m * N + n] = c{row}_{cc}[{j}]; }} }}")
+                body += _stores(f"n0 + ({cc * WX}u + tx) * {vw}u", f"c{row}_{cc}", vec_out, vw)
             body.append("    }")
             body.append("  }")
     body.append("}")
@@ -522,15 +524,7 @@ def _tiled_write(TM: int, CB: int, vec_out: bool) -> list[str]:
         out.append(f"  {{ let m = m0 + ({ca * 16}u + ty) * 4u + {r}u;")
         out.append("    if (m < M) {")
         for cb in range(CB):
-            col = f"n0 + ({cb * 16}u + tx) * 4u"
-            acc = f"c{row}_{cb}"
-            if vec_out:  # N % 4 == 0: a vec4 is inside or outside whole
-                out.append(f"      {{ let n = {col}; if (n < N) {{ "
-                           f"y[(yb + m * N + n) >> 2u] = {acc}; }} }}")
-            else:
-                for j in range(4):
-                    out.append(f"      {{ let n = {col} + {j}u; if (n < N) {{ "
-                               f"y[yb + m * N + n] = {acc}[{j}]; }} }}")
+            out += _stores(f"n0 + ({cb * 16}u + tx) * 4u", f"c{row}_{cb}", vec_out, 4)
         out.append("    }")
         out.append("  }")
     return out
