@@ -328,9 +328,9 @@ def register(ctx) -> None:
         if r is dt.float32:
             # max|a| by its bits (an integer max: non-negative floats order as their
             # bits), since NVIDIA's float max flushes a float32 subnormal to zero
-            absa = ops["abs"](a)
+            mag = a if a.dtype is r else ops["abs"](a)         # complex: |z| first
             bits = ctx.launch(rt, "abs_bits", "bitcast<u32>(a) & 0x7fffffffu",
-                              ((absa, r),), dt.uint32, absa.shape)
+                              ((mag, r),), dt.uint32, mag.shape)
             mb = ops["max"](bits, axes, True)
             e = "bitcast<f32>(a & 0x7f800000u)"
             ok = "(a & 0x7f800000u) != 0u && (a & 0x7f800000u) != 0x7f800000u"

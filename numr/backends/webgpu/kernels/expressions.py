@@ -240,7 +240,6 @@ _FLOAT_HELPERS = {
   let l = logdd_T(x);
   return l.x + l.y;
 }""",
-    "xlog_T": "fn xlog_T(x: T) -> T { return log_T(x); }",  # an earlier name
     # log(1 + x): 1 + x = u + d exactly, log(u + d) = log u + d / u.
     "log1p_T": """fn log1p_T(x: T) -> T {
   if (x == T(-1.0)) { return -bitcast<T>(EXPO); }
