@@ -471,21 +471,26 @@ _ITEMSIZE = old._ITEMSIZE
 _CTYPE = old._CTYPE
 
 
-def _tune() -> dict[str, int]:
-    """Planning constants; NUMR_NN_CUDA_TUNE="bwd_cols=16,bwd_rb=1" (read once, at import)
-    overrides them, so variants can be measured on a GPU without editing this file."""
+def _tune() -> dict[str, dict[str, int]]:
+    """Planning constants per dtype; NUMR_NN_CUDA_TUNE="bwd_cols=16,float16:bwd_rb=1" (read
+    once, at import) overrides them, for every dtype or (``dtype:key``) for one, so variants
+    can be measured on a GPU without editing this file."""
     import os
 
     # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
-    # bwd_pf: prefetch the next rows where a thread's row share is one pack (0: bwd_rb rows a
-    # step instead), bwd_pf_rb rows a step then.
-    t = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
-         "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1}
+    # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
+    # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then.
+    base = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
+            "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
+            "bwd_pf_bytes": 16}
+    t = {dt: dict(base) for dt in ("float16", "float32")}
     for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
         k, _, v = item.partition("=")
-        k, v = k.strip(), v.strip()
-        if k in t and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf")):
-            t[k] = int(v)
+        dt, _, k = k.strip().rpartition(":")
+        v = v.strip()
+        if k in base and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf")):
+            for d in ([dt] if dt in t else t):
+                t[d][k] = int(v)
     return t
 
 
@@ -516,6 +521,7 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     (float64, and rows wider than the register tile). Pure Python (testable anywhere)."""
     if dtype == "float64" or n < 1:
         return None
+    tune = TUNE[dtype]
     isz = _ITEMSIZE[dtype]
     vec = 16 // isz
     if not aligned or n % vec:
@@ -524,10 +530,10 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     regs_per_pack = max(1, vec * isz // 4)
     if direction == "fwd":
         # the row held as loaded: at most 16 registers a thread
-        imax, threads = max(1, TUNE["fwd_regs"] // regs_per_pack), TUNE["fwd_threads"]
+        imax, threads = max(1, tune["fwd_regs"] // regs_per_pack), tune["fwd_threads"]
     else:
         # at most 8 columns a thread: two float32 partials each (16 registers)
-        imax, threads = max(1, TUNE["bwd_cols"] // vec), TUNE["bwd_threads"]
+        imax, threads = max(1, tune["bwd_cols"] // vec), tune["bwd_threads"]
         # a tile narrower than the default (bwd_cols=4: one float32 pack a thread, so
         # prefetch) where 1024 threads can hold the row; up to 8 columns a thread otherwise
         imax = max(imax, min(-(-nv // 1024), max(1, 8 // vec)))
@@ -539,19 +545,19 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     if direction == "fwd":
         return Plan(vec, iters, group, rows)
     rb, pf = 1, False
-    if iters * vec * isz <= 16 and (vec > 1 or iters <= 2):
-        # a thread's share of a row is one 16-byte pack or less: registers for two rows,
+    if iters * vec * isz <= tune["bwd_pf_bytes"] and (vec > 1 or iters <= 2):
+        # a thread's share of a row is small (bwd_pf_bytes): registers for two rows,
         # either this step's and the next's (bwd_pf) or two rows a step
         # (warp-wide rows have no barriers to hide: their warps overlap on their own)
-        pf = bool(TUNE["bwd_pf"]) and group > 32
-        rb = TUNE["bwd_pf_rb"] if pf else TUNE["bwd_rb"]
-    return Plan(vec, iters, group, rows, rb, max(1, TUNE["bwd_sm_threads"] // (group * rows)),
+        pf = bool(tune["bwd_pf"]) and group > 32
+        rb = tune["bwd_pf_rb"] if pf else tune["bwd_rb"]
+    return Plan(vec, iters, group, rows, rb, max(1, tune["bwd_sm_threads"] // (group * rows)),
                 pf)
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
     c = "true" if center else "false"
-    one = "true" if (center and TUNE["onepass"]) else "false"
+    one = "true" if (center and TUNE.get(dtype, TUNE["float32"])["onepass"]) else "false"
     if direction == "fwd":
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
                 f"{one}>")
