@@ -471,26 +471,45 @@ _ITEMSIZE = old._ITEMSIZE
 _CTYPE = old._CTYPE
 
 
-def _tune() -> dict[str, dict[str, int]]:
-    """Planning constants per dtype; NUMR_NN_CUDA_TUNE="bwd_cols=16,float16:bwd_rb=1" (read
-    once, at import) overrides them, for every dtype or (``dtype:key``) for one, so variants
-    can be measured on a GPU without editing this file."""
+# Planning constants per (dtype, norm). The defaults are those that measured best in the
+# H200 sweep of 2026-11-30 (benchmarks/RESULTS.md): float16 backward holds two packs
+# (16 columns) a thread, so an SM keeps as many bytes in flight as float32 does; layer
+# norm's extra bias partials (16 more registers) then need 128 registers a thread, so
+# its backward prefetches with 512 threads an SM (bwd_pf2_threads), and so does float32
+# layer norm's where its block has at most 512 threads.
+_BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
+         "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
+         "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0}
+_DEFAULTS = {
+    ("float16", "rms"): {"bwd_cols": 16},
+    ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512},
+    ("float32", "rms"): {},
+    ("float32", "layer"): {"bwd_pf_bytes": 32, "bwd_pf2_threads": 512},
+}
+
+
+def _tune() -> dict[tuple[str, str], dict[str, int]]:
+    """The planning constants; NUMR_NN_CUDA_TUNE="bwd_cols=8,float16/layer:bwd_rb=1" (read
+    once, at import) overrides them: for every table, or for those a scope names (dtype,
+    norm, or both, joined by '/'), so variants can be measured on a GPU without editing
+    this file."""
     import os
 
     # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
     # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
-    # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then.
-    base = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
-            "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
-            "bwd_pf_bytes": 16}
-    t = {dt: dict(base) for dt in ("float16", "float32")}
+    # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
+    # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
+    # fewer partial rows).
+    t = {key: {**_BASE, **d} for key, d in _DEFAULTS.items()}
     for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
         k, _, v = item.partition("=")
-        dt, _, k = k.strip().rpartition(":")
+        scope, _, k = k.strip().rpartition(":")
         v = v.strip()
-        if k in base and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf")):
-            for d in ([dt] if dt in t else t):
-                t[d][k] = int(v)
+        if k in _BASE and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf", "bwd_blocks")):
+            parts = set(scope.split("/")) - {""}
+            for key in t:
+                if parts <= set(key):
+                    t[key][k] = int(v)
     return t
 
 
@@ -516,12 +535,12 @@ def _pow2ceil(v: int) -> int:
     return 1 << max(0, (v - 1).bit_length())
 
 
-def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
+def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False) -> Optional[Plan]:
     """The launch shape for rows of width n, or None for the first-generation kernels
     (float64, and rows wider than the register tile). Pure Python (testable anywhere)."""
     if dtype == "float64" or n < 1:
         return None
-    tune = TUNE[dtype]
+    tune = TUNE[dtype, "layer" if center else "rms"]
     isz = _ITEMSIZE[dtype]
     vec = 16 // isz
     if not aligned or n % vec:
@@ -545,19 +564,24 @@ def plan(dtype: str, n: int, aligned: bool, direction: str) -> Optional[Plan]:
     if direction == "fwd":
         return Plan(vec, iters, group, rows)
     rb, pf = 1, False
-    if iters * vec * isz <= tune["bwd_pf_bytes"] and (vec > 1 or iters <= 2):
+    share = iters * vec * isz
+    if (share <= tune["bwd_pf_bytes"] and (vec > 1 or iters <= 2)
+            and (share <= 16 or group * rows <= tune["bwd_pf2_threads"])):
         # a thread's share of a row is small (bwd_pf_bytes): registers for two rows,
         # either this step's and the next's (bwd_pf) or two rows a step
-        # (warp-wide rows have no barriers to hide: their warps overlap on their own)
+        # (warp-wide rows have no barriers to hide: their warps overlap on their own).
+        # A share of two packs, with bwd_pf2_threads an SM (the registers it needs), only
+        # where the block has no more threads (a 1024-thread block has 64 registers a
+        # thread, and spills them).
         pf = bool(tune["bwd_pf"]) and group > 32
         rb = tune["bwd_pf_rb"] if pf else tune["bwd_rb"]
-    return Plan(vec, iters, group, rows, rb, max(1, tune["bwd_sm_threads"] // (group * rows)),
-                pf)
+    sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else tune["bwd_sm_threads"]
+    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf)
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
     c = "true" if center else "false"
-    one = "true" if (center and TUNE.get(dtype, TUNE["float32"])["onepass"]) else "false"
+    one = "true" if (center and TUNE[dtype, "layer"]["onepass"]) else "false"
     if direction == "fwd":
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
                 f"{one}>")
@@ -610,7 +634,7 @@ _bwd_cache: dict[tuple, Any] = {}
 def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
     import numpy as np
 
-    p = plan(dtype.name, n, aligned, "fwd")
+    p = plan(dtype.name, n, aligned, "fwd", center)
     if p is None:
         entry = None
     else:
@@ -657,13 +681,15 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
 def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     import numpy as np
 
-    p = plan(dtype.name, n, aligned, "bwd")
+    p = plan(dtype.name, n, aligned, "bwd", center)
     if p is None:
         _bwd_cache[key] = None
         return None
     fn = _kernel(_name("bwd", dtype.name, p, center))
     threads = p.group * p.rows
-    cap = old._sm_count() * _resident_blocks(fn, threads)
+    resident = _resident_blocks(fn, threads)
+    most = TUNE[dtype.name, "layer" if center else "rms"]["bwd_blocks"]
+    cap = old._sm_count() * (min(resident, most) if most else resident)
     # deal the row steps evenly: every block gets `per` steps (the last may get fewer)
     steps = -(-rows // (p.rows * p.rb))
     per = -(-steps // cap)
