@@ -226,6 +226,32 @@ def test_backward_finite_differences(op, n, device):
                                    err_msg=f"{op}: gradient of {k}")
 
 
+@pytest.mark.parametrize("dtype", [xp.float32, xp.float64], ids=str)
+@pytest.mark.parametrize("op", ["layer_norm", "add_layer_norm"])
+def test_layer_norm_far_from_zero(op, dtype, device):
+    """Rows whose mean is 100 standard deviations from zero, the first element an 8-sigma
+    outlier: the GPU kernels take layer norm's mean and variance from one sum of data
+    shifted by the row's first element, which must stay accurate there (forward and
+    backward)."""
+    rng = np.random.default_rng(30)
+    h = rng.standard_normal((3, 4096)) + 100.0
+    h[:, 0] = 108.0
+    h = h.astype(dtype.name).astype(np.float64)
+    hw, hb = data((4096,), dtype, 31), data((4096,), dtype, 32)
+    x, w, b = arr(h, dtype, device), arr(hw, dtype, device), arr(hb, dtype, device)
+    if op == "layer_norm":
+        y = nn.layer_norm(x, w, b, eps=1e-5)
+    else:  # x + 0: the shift comes from both inputs
+        y, _ = nn.add_layer_norm(x, arr(np.zeros_like(h), dtype, device), w, b, eps=1e-5)
+    close(y, ref_forward(h, hw, hb, 1e-5, True), dtype, f"{op} y")
+    gy = data(h.shape, dtype, 33)
+    gx, gw, gb = nn.layer_norm_backward(arr(gy, dtype, device), x, w, b, eps=1e-5)
+    rgx, rgw, rgb = ref_backward(gy, h, hw, 1e-5, True)
+    close(gx, rgx, dtype, "layer_norm_backward gx")
+    close(gw, rgw, dtype, "layer_norm_backward gw")
+    close(gb, rgb, dtype, "layer_norm_backward gb")
+
+
 def test_eps_is_used(device):
     x = arr([[0.0, 0.0, 1e-3]], xp.float32, device)
     a = to_np(nn.rms_norm(x, eps=1.0))

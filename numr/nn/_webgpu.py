@@ -48,6 +48,9 @@ _BWD_GROUPS = int(os.environ.get("NUMR_NN_WEBGPU_BWD_GROUPS", "0") or 0)
 # units per invocation kept in registers (NUMR_NN_WEBGPU_FWD_K / _BWD_K to try others)
 _KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
          "bwd": int(os.environ.get("NUMR_NN_WEBGPU_BWD_K", "4"))}
+# layer norm's mean and variance from one workgroup sum of shifted data, where the row is
+# held in registers (NUMR_NN_WEBGPU_ONEPASS=0: two sums, the mean then the deviations)
+_ONEPASS = os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "1") != "0"
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -242,6 +245,22 @@ def _moments(a: str, dev: str, center: bool, first: int) -> str:
             f"  let vr = wsum{first + 1}(vec2<{a}>(dev, {a}(0))).x / n;")
 
 
+def _shifted(f: Form, first: str) -> tuple[str, str, str]:
+    """Layer norm in one workgroup sum: (the shift's declaration, the accumulation of a
+    unit ``e``, the row's ``mu`` and ``vr`` from the sum). With d = x - K, K an element of
+    the row, var = E[d^2] - E[d]^2 cancels little while K is within a few standard
+    deviations of the mean (the shifted-data algorithm of Chan, Golub & LeVeque, 1983),
+    and the row needs one workgroup sum (a barrier and a pass over the subgroup slots)
+    instead of two. ``first``: the row's first unit."""
+    a = f.a
+    lane0 = "" if f.v == a else ".x"
+    decl = f"let K = ({first}){lane0};\n  let Kv = {f.v}(K);\n  var acc2 = {a}(0);"
+    step = "let d = e - Kv; acc = acc + hsum(d); acc2 = acc2 + hsum(d * d);"
+    moments = (f"let t2 = wsum0(vec2<{a}>(acc, acc2));\n  let m = t2.x / n;\n"
+               f"  let mu = K + m;\n  let vr = max(t2.y / n - m * m, {a}(0));")
+    return decl, step, moments
+
+
 def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
                has_b: bool, subgroups: bool) -> str:
     s, v, a = f.s, f.v, f.a
@@ -253,6 +272,12 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
     term = "hsum(e)" if center else "hsum(e * e)"
     affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
+    onepass = center and k and _ONEPASS
+    decl = step = moments = ""
+    if onepass:
+        first = ("ld(X[p(3u) + base]) + ld(R[p(4u) + base])" if has_r
+                 else "ld(X[p(3u) + base])")
+        decl, step, moments = _shifted(f, first)
     if k:
         gather = f"""  var vals: array<{v}, {k}>;
   for (var j = 0u; j < {k}u; j = j + 1u) {{
@@ -260,7 +285,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     if (u < U) {{
       {load}
       vals[j] = e;
-      acc = acc + {term};
+      {step or f"acc = acc + {term};"}
     }} else {{ vals[j] = {v}(0); }}
   }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
@@ -281,6 +306,8 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
         write = f"""for (var u = l; u < U; u = u + {wg}u) {{
     Y[base + u] = st((ld({src}) - mu) * rstd{affine});
   }}"""
+    stats = (f"let total = wsum0(vec2<{a}>(acc, {a}(0))).x;\n  "
+             + _moments(a, dev, center, 0))
     params, store = _entry(subgroups)
     return unroll(f"""{f.header()}
 {_PRIVATE}
@@ -301,9 +328,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
   let n = {a}(p(2u));
   let base = row * U;
   var acc = {a}(0);
+  {decl}
 {gather}
-  let total = wsum0(vec2<{a}>(acc, {a}(0))).x;
-  {_moments(a, dev, center, 0)}
+  {moments if onepass else stats}
   let rstd = {a}(1) / sqrt(vr + eps());
   {write}
 }}""")
@@ -320,6 +347,10 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     sq = "hsum(e)" if center else "hsum(e * e)"
     pw_off = "p(10u) + g * U + u"
     pb_off = "p(10u) + (groups + g) * U + u"
+    onepass = center and k and _ONEPASS
+    decl = step = moments = ""
+    if onepass:
+        decl, step, moments = _shifted(f, "ld(S[p(4u) + base])")
     if k:
         regs = f"  var xs: array<{v}, {k}>;\n  var gg: array<{v}, {k}>;"
         for name, on in (("pw", want_w), ("pb", want_b)):
@@ -332,7 +363,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
         let e = ld(S[p(4u) + base + u]);
         xs[j] = e;
         gg[j] = ld(GY[p(3u) + base + u]);
-        acc = acc + {sq};
+        {step or f"acc = acc + {sq};"}
       }} else {{ xs[j] = {v}(0); gg[j] = {v}(0); }}
     }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
@@ -398,6 +429,8 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     # reduction buffers: total 0, dev 1 (layer), sums 1 or 2: consecutive calls differ,
     # also across the loop's wrap (last -> 0)
     last = 2 if center else 1
+    stats = (f"let total = wsum0(vec2<{a}>(acc, {a}(0))).x;\n    "
+             + _moments(a, dev, center, 0))
     params, store = _entry(subgroups)
     t = s
     return unroll(f"""{f.header()}
@@ -423,9 +456,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   for (var row = g; row < rows; row = row + groups) {{
     let base = row * U;
     var acc = {a}(0);
+    {decl}
     {gather}
-    let total = wsum0(vec2<{a}>(acc, {a}(0))).x;
-    {_moments(a, dev, center, 0)}
+    {moments if onepass else stats}
     let rstd = {a}(1) / sqrt(vr + eps());
     var sg = {a}(0);
     var sgx = {a}(0);
