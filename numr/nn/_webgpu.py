@@ -29,7 +29,9 @@ float16 rows of odd width would put two rows in one word: those run the composit
 Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
 the workgroup-memory reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
 workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
-most units per invocation held in registers.
+most units per invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
+``fwd,bwd`` or empty) the directions in which layer norm takes its mean and variance from
+one workgroup sum of shifted data.
 """
 
 from __future__ import annotations
@@ -49,8 +51,10 @@ _BWD_GROUPS = int(os.environ.get("NUMR_NN_WEBGPU_BWD_GROUPS", "0") or 0)
 _KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
          "bwd": int(os.environ.get("NUMR_NN_WEBGPU_BWD_K", "4"))}
 # layer norm's mean and variance from one workgroup sum of shifted data, where the row is
-# held in registers (NUMR_NN_WEBGPU_ONEPASS=0: two sums, the mean then the deviations)
-_ONEPASS = os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "1") != "0"
+# held in registers, in the directions NUMR_NN_WEBGPU_ONEPASS names (others: two sums, the
+# mean then the deviations). The H200 measured the backward faster with it (float16
+# 32768x8192: 26% of copy bandwidth against 23%) and the forward slower (56% against 67%).
+_ONEPASS = set(os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "bwd").split(","))
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -272,7 +276,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
     term = "hsum(e)" if center else "hsum(e * e)"
     affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
-    onepass = center and k and _ONEPASS
+    onepass = center and k and "fwd" in _ONEPASS
     decl = step = moments = ""
     if onepass:
         first = ("ld(X[p(3u) + base]) + ld(R[p(4u) + base])" if has_r
@@ -347,7 +351,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     sq = "hsum(e)" if center else "hsum(e * e)"
     pw_off = "p(10u) + g * U + u"
     pb_off = "p(10u) + (groups + g) * U + u"
-    onepass = center and k and _ONEPASS
+    onepass = center and k and "bwd" in _ONEPASS
     decl = step = moments = ""
     if onepass:
         decl, step, moments = _shifted(f, "ld(S[p(4u) + base])")
