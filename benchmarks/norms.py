@@ -239,6 +239,9 @@ def _torch_fns(torch, F, op, x, r, g, w, b, compile_torch):
     inputs = [ax, aw] + ([ar] if add else []) + ([ab] if ab is not None else [])
     out["bwd"] = lambda: torch.autograd.grad(outs, inputs, grads, retain_graph=True)
     if compile_torch:
+        # every case compiles afresh: the cases share one function's code, and dynamo stops
+        # compiling (runs it eagerly) after 8 recompiles of one code object
+        torch._dynamo.reset()
         cf = torch.compile(fwd)
         out["fwd_compiled"] = lambda: cf(tx, tr, tw, tb)
         cres = cf(ax, ar, aw, ab)
