@@ -285,7 +285,7 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 // thread): the conversions of the held packs are cheaper to redo than the occupancy
 // they cost when the compiler hoists them.
 template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER, bool ONEPASS,
-          bool PF, int MINB>
+          bool PF, int MINB, bool SMP>
 __global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict__ gs,
           const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
@@ -298,14 +298,29 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     const int tid = threadIdx.x, nv = n / VEC;
     const A eps = (A)eps_;
     P wr[ITERS];  // this thread's columns of the weight, loaded once
-    A pw[ITERS][VEC], pb[ITERS][VEC];
+    // the weight/bias gradient partials of this thread's columns: registers, or (SMP)
+    // this thread's own slots of dynamic shared memory, [k][e][thread] so that a warp's
+    // accesses fall in distinct banks; no other thread reads them, so no barriers
+    A pw[SMP ? 1 : ITERS][SMP ? 1 : VEC], pb[SMP ? 1 : ITERS][SMP ? 1 : VEC];
+    extern __shared__ __align__(16) unsigned char dyn_smem[];
+    const int nthr = GROUP * ROWS, me = threadIdx.y * GROUP + tid;
+    A* spw = reinterpret_cast<A*>(dyn_smem) + me;
+    A* spb = spw + ITERS * VEC * nthr;
 #pragma unroll
     for (int k = 0; k < ITERS; ++k) {
         const int i = tid + k * GROUP;
         wr[k] = zero_pack<T, VEC>();
         if (has_w && i < nv) wr[k] = reinterpret_cast<const P*>(w)[i];
 #pragma unroll
-        for (int e = 0; e < VEC; ++e) { pw[k][e] = 0; pb[k][e] = 0; }
+        for (int e = 0; e < VEC; ++e) {
+            if constexpr (SMP) {
+                spw[(k * VEC + e) * nthr] = 0;
+                if (CENTER) spb[(k * VEC + e) * nthr] = 0;
+            } else {
+                pw[k][e] = 0;
+                pb[k][e] = 0;
+            }
+        }
     }
     const long long step = (long long)gridDim.x * (ROWS * RB);
     // RB rows of s and gy from row r0 into xs/xg (zero outside the rows), and their shifts
@@ -369,8 +384,13 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                     for (int e = 0; e < VEC; ++e) {
                         const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
                         const A gv = to_acc(pg[j][k].v[e]);
-                        pw[k][e] += gv * xh;
-                        if (CENTER) pb[k][e] += gv;  // rms norm has no bias
+                        if constexpr (SMP) {
+                            spw[(k * VEC + e) * nthr] += gv * xh;
+                            if (CENTER) spb[(k * VEC + e) * nthr] += gv;
+                        } else {
+                            pw[k][e] += gv * xh;
+                            if (CENTER) pb[k][e] += gv;  // rms norm has no bias
+                        }
                         const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         c[j] += g;
                         c[RB + j] += g * xh;
@@ -421,8 +441,11 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const int col = i * VEC + e;
-                        if (want_w) pw_out[col] = (yy ? pw_out[col] : A(0)) + pw[k][e];
-                        if (CENTER && want_b) pb_out[col] = (yy ? pb_out[col] : A(0)) + pb[k][e];
+                        const A vw = SMP ? spw[(k * VEC + e) * nthr] : pw[SMP ? 0 : k][SMP ? 0 : e];
+                        const A vb = SMP ? (CENTER ? spb[(k * VEC + e) * nthr] : A(0))
+                                         : pb[SMP ? 0 : k][SMP ? 0 : e];
+                        if (want_w) pw_out[col] = (yy ? pw_out[col] : A(0)) + vw;
+                        if (CENTER && want_b) pb_out[col] = (yy ? pb_out[col] : A(0)) + vb;
                     }
                 }
             }
@@ -479,7 +502,7 @@ _CTYPE = old._CTYPE
 # layer norm's where its block has at most 512 threads.
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
-         "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0}
+         "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0}
 _DEFAULTS = {
     ("float16", "rms"): {"bwd_cols": 16},
     ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512},
@@ -499,13 +522,14 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
     # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
     # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
-    # fewer partial rows).
+    # fewer partial rows). bwd_smem: the weight/bias gradient partials in shared memory
+    # instead of registers (which then hold more of the rows).
     t = {key: {**_BASE, **d} for key, d in _DEFAULTS.items()}
     for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
         k, _, v = item.partition("=")
         scope, _, k = k.strip().rpartition(":")
         v = v.strip()
-        if k in _BASE and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf", "bwd_blocks")):
+        if k in _BASE and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem")):
             parts = set(scope.split("/")) - {""}
             for key in t:
                 if parts <= set(key):
@@ -525,6 +549,13 @@ class Plan:
     rb: int = 1   # rows per row-group per step (backward)
     minb: int = 1  # launch bound: blocks per SM the compiler must allow (backward)
     pf: bool = False  # backward: the next step's rows loaded during this step's work
+    smem: bool = False  # backward: weight/bias partials in shared memory
+
+    def smem_bytes(self, center: bool) -> int:
+        """Dynamic shared memory of a backward block: float32 partials per column held."""
+        if not self.smem:
+            return 0
+        return (2 if center else 1) * self.iters * self.vec * self.group * self.rows * 4
 
     @property
     def block(self) -> tuple[int, int, int]:
@@ -576,7 +607,8 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         pf = bool(tune["bwd_pf"]) and group > 32
         rb = tune["bwd_pf_rb"] if pf else tune["bwd_rb"]
     sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else tune["bwd_sm_threads"]
-    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf)
+    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf,
+                bool(tune["bwd_smem"]))
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
@@ -586,7 +618,7 @@ def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
                 f"{one}>")
     return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
-            f"{one}, {'true' if p.pf else 'false'}, {p.minb}>")
+            f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}>")
 
 
 _modules: dict[str, Any] = {}
@@ -596,9 +628,10 @@ def _kernel(name: str):
     return old.compile_kernel(SOURCE, _modules, name)
 
 
-def _resident_blocks(fn, threads: int) -> int:
-    """Blocks of `threads` that stay resident on one SM (registers and threads; the
-    shared memory here is a few KB), from the compiled kernel's register count."""
+def _resident_blocks(fn, threads: int, dyn_smem: int = 0) -> int:
+    """Blocks of `threads` that stay resident on one SM (registers, threads and the
+    dynamic shared memory; the static one is a few KB), from the compiled kernel's
+    register count."""
     try:
         regs = int(fn.num_regs)
     except Exception:  # an older CuPy: assume the launch bound's worst case
@@ -606,7 +639,10 @@ def _resident_blocks(fn, threads: int) -> int:
     per_warp = -(-max(regs, 1) * 32 // 256) * 256  # allocated per warp, 256 at a time
     warps = threads // 32
     by_regs = (65536 // per_warp) // warps
-    return max(1, min(2048 // threads, 32, by_regs))
+    # 228 KB of shared memory an SM (Hopper), 1 KB of each block's reserved
+    static = int(getattr(fn, "shared_size_bytes", 8192))
+    by_smem = 233472 // (dyn_smem + static + 1024) if dyn_smem else 32
+    return max(1, min(2048 // threads, 32, by_regs, by_smem))
 
 
 def _contig(a):
@@ -687,7 +723,10 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
         return None
     fn = _kernel(_name("bwd", dtype.name, p, center))
     threads = p.group * p.rows
-    resident = _resident_blocks(fn, threads)
+    dyn = p.smem_bytes(center)
+    if dyn > 48 * 1024:  # above the default limit a kernel must opt in
+        fn.max_dynamic_shared_size_bytes = dyn
+    resident = _resident_blocks(fn, threads, dyn)
     most = TUNE[dtype.name, "layer" if center else "rms"]["bwd_blocks"]
     cap = old._sm_count() * (min(resident, most) if most else resident)
     # deal the row steps evenly: every block gets `per` steps (the last may get fewer)
@@ -701,7 +740,7 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
                (-(-n // 32), int(want_w) + int(want_b), 1), (32, 16, 1),
                np.int32(0 if want_w else 1))
     entry = (fn, (grid,), p.block, np.int64(rows), np.int32(n), np.int32(flags),
-             np.int32(grid), red)
+             np.int32(grid), red, dyn)
     _bwd_cache[key] = entry
     return entry
 
@@ -733,12 +772,12 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if entry is None or (want_bias and not center):  # the kernel sums gy for layer only
         return old._norm_backward_old(grad_y, s, grad_s, weight, eps, center, want_weight,
                                       want_bias)
-    fn, grid, block, rows64, n32, flags32, grid32, red = entry
+    fn, grid, block, rows64, n32, flags32, grid32, red, dyn = entry
     gw = cp.empty(n, dtype) if want_weight else None
     gb = cp.empty(n, dtype) if want_bias else None
     part = cp.empty((2, grid[0], n), np.float32) if red is not None else gx
     fn(grid, block, (gy, s, gs if gs is not None else gy, w if w is not None else s, gx,
-                     part, rows64, n32, np.float64(eps), flags32))
+                     part, rows64, n32, np.float64(eps), flags32), shared_mem=dyn)
     if red is not None:
         rfn, rgrid, rblock, first = red
         rfn(rgrid, rblock, (part, grid32, n32, gw if gw is not None else gb,
