@@ -495,19 +495,22 @@ _CTYPE = old._CTYPE
 
 
 # Planning constants per (dtype, norm). The defaults are those that measured best in the
-# H200 sweep of 2026-11-30 (benchmarks/RESULTS.md): float16 backward holds two packs
-# (16 columns) a thread, so an SM keeps as many bytes in flight as float32 does; layer
-# norm's extra bias partials (16 more registers) then need 128 registers a thread, so
-# its backward prefetches with 512 threads an SM (bwd_pf2_threads), and so does float32
-# layer norm's where its block has at most 512 threads.
+# H200 sweeps of 2026-11-30 (benchmarks/RESULTS.md): float16 backward holds two packs
+# (16 columns) a thread, so an SM keeps as many bytes in flight as float32 does. Where the
+# weight/bias partials go to shared memory (bwd_smem), the registers they free hold the
+# next rows (prefetch) at 1024 threads an SM: float32 backward went from 76-82% of copy
+# bandwidth to 79-96%, float16 rms from 54-75% to 57-78%. float16 layer norm keeps its
+# partials in registers (16 more, for the bias): in shared memory it gained at
+# 32768x8192 (66% against 59%) and lost at the narrower shapes (34% against 40%); it
+# prefetches with 512 threads an SM (bwd_pf2_threads: the registers that needs).
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0}
 _DEFAULTS = {
-    ("float16", "rms"): {"bwd_cols": 16},
+    ("float16", "rms"): {"bwd_cols": 16, "bwd_smem": 1},
     ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512},
-    ("float32", "rms"): {},
-    ("float32", "layer"): {"bwd_pf_bytes": 32, "bwd_pf2_threads": 512},
+    ("float32", "rms"): {"bwd_smem": 1, "bwd_pf_bytes": 32},
+    ("float32", "layer"): {"bwd_smem": 1, "bwd_pf_bytes": 32},
 }
 
 
