@@ -256,11 +256,14 @@ def _torch_fns(torch, F, op, x, r, g, w, b, compile_torch):
 class WebGPUTimer:
     """Median over reps of (wall time of ``batch`` calls + one read back of one element)
     / batch: WebGPU has no timestamp queries in numr, and the read back waits for the
-    queue, which runs in order."""
+    queue, which runs in order. The batch is sized so that its calls take about 5 ms
+    (10 to 200 calls): the read back's fixed cost (a map and a wait, a few hundred µs)
+    would otherwise count as much as ten 20 µs kernels."""
 
-    def __init__(self, reps: int, batch: int = 10):
+    def __init__(self, reps: int, batch: int = 10, span: float = 5e-3):
         self.reps = reps
         self.batch = batch
+        self.span = span
 
     @staticmethod
     def _wait(y) -> None:
@@ -269,16 +272,18 @@ class WebGPUTimer:
         y = y[0] if isinstance(y, tuple) else y
         np.asarray(xp.reshape(y, (-1,))[:1].to_device("cpu"))
 
+    def _run(self, f, batch: int) -> float:
+        t = time.perf_counter()
+        for _ in range(batch):
+            y = f()
+        self._wait(y)
+        return (time.perf_counter() - t) / batch
+
     def __call__(self, f) -> float:
         self._wait(f())
-        ts = []
-        for _ in range(self.reps):
-            t = time.perf_counter()
-            for _ in range(self.batch):
-                y = f()
-            self._wait(y)
-            ts.append((time.perf_counter() - t) / self.batch)
-        return statistics.median(ts)
+        est = self._run(f, self.batch)
+        batch = max(self.batch, min(200, int(self.span / max(est, 1e-9))))
+        return statistics.median(self._run(f, batch) for _ in range(self.reps))
 
 
 def webgpu_cases(dtypes, shapes, timer):
