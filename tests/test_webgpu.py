@@ -206,6 +206,32 @@ def test_no_memory_growth_over_100k_small_ops():
     assert r.pooled_bytes() - pooled < 1 << 20
 
 
+def test_pool_trim_keeps_the_block_a_loop_reuses(monkeypatch):
+    """Over the pool's budget, the least recently freed blocks go first: a loop that
+    frees and takes back one large block keeps it, however many older blocks wait (the
+    largest-first rule dropped it each turn: a new 2 GiB buffer per call on the H200)."""
+    from numr.backends.webgpu import runtime as R
+
+    r = rt()
+    gc.collect()
+    r.collect()
+    r.trim(0)
+    monkeypatch.setattr(R, "POOL_KEEP_BYTES", 4 << 20)
+    stale = [xp.zeros((1 << 18,), device=D, dtype=xp.float32) for _ in range(4)]  # 1 MiB
+    float(stale[0][0])
+    del stale
+    gc.collect()
+    r.collect()
+    created = r.stats["buffers_created"]
+    for _ in range(20):
+        y = xp.zeros((1 << 19,), device=D, dtype=xp.float32)  # 2 MiB
+        float(y[0])
+        del y
+        r.collect()
+    assert r.stats["buffers_created"] - created <= 1
+    assert r.pooled_bytes() <= 4 << 20
+
+
 def test_memory_error_names_the_size():
     r = rt()
     with pytest.raises(MemoryError, match=str(2**40)):

@@ -47,7 +47,7 @@ SUBMIT_EVERY = 256                  # dispatches recorded before a submit (<= AR
 # dispatches instead of idling while Python records 256, at the cost of two extra
 # submits per chain.
 FIRST_BATCH = 64
-# Free buffers kept for reuse; beyond this the largest are destroyed. Note: a fresh
+# Free buffers kept for reuse; beyond this the least recently freed are dropped. A fresh
 # buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
 # zero fill), so the pool must hold a few of the largest arrays a loop makes; an alloc
 # that fails empties the pool and tries again.
@@ -178,6 +178,7 @@ class Runtime:
         self.queue = self.device.queue
         self._serial = 0
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
+        self._lru: dict[Block, None] = {}            # free blocks, least recently freed first
         self._free_bytes = 0
         self._blocks: set[Block] = set()             # every block not yet trimmed (see alloc)
         self._sizes: dict[int, int] = {}             # requested bytes -> bucket size
@@ -231,6 +232,7 @@ class Runtime:
         free = self._free.get(size)
         if free:
             block = free.pop()
+            del self._lru[block]
             self._free_bytes -= size
             return Storage(block, self)
         return self._create(nbytes, size)
@@ -271,25 +273,30 @@ class Runtime:
         """Back to the pool. Reuse by later recorded dispatches is safe (WebGPU orders
         them); an upload into a block the pending batch uses flushes first (see upload)."""
         self._free.setdefault(block.nbytes, []).append(block)
+        self._lru[block] = None
         self._free_bytes += block.nbytes
         if self._free_bytes > POOL_KEEP_BYTES:
             self.trim(POOL_KEEP_BYTES // 2)
 
     def trim(self, keep: int) -> None:
-        """Destroy free buffers, largest first, until at most ``keep`` bytes stay pooled."""
-        for size in sorted(self._free, reverse=True):
-            blocks = self._free[size]
-            while blocks and self._free_bytes > keep:
-                block = blocks.pop()
-                if block in self._used:
-                    # recorded work still reads it: submit that work before destroying
-                    self.flush()
-                self._free_bytes -= size
-                # Note: dropped, not destroy()ed: wgpu releases the buffer when its last
-                # reference goes, so a stale reference anywhere (a cached bind group, a
-                # recorded pass) keeps it valid instead of aborting the process, as an
-                # explicit destroy() did on the H200 and lavapipe (in create_bind_group).
-                self._forget(block)
+        """Destroy free buffers, least recently freed first, until at most ``keep`` bytes
+        stay pooled. (Largest first dropped the very block a loop over large arrays
+        frees and takes back each iteration whenever older blocks filled the pool: every
+        call then created a 2 GiB buffer, 15 ms on the H200.)"""
+        for block in list(self._lru):
+            if self._free_bytes <= keep:
+                break
+            if block in self._used:
+                # recorded work still reads it: submit that work before destroying
+                self.flush()
+            self._free[block.nbytes].remove(block)
+            del self._lru[block]
+            self._free_bytes -= block.nbytes
+            # Note: dropped, not destroy()ed: wgpu releases the buffer when its last
+            # reference goes, so a stale reference anywhere (a cached bind group, a
+            # recorded pass) keeps it valid instead of aborting the process, as an
+            # explicit destroy() did on the H200 and lavapipe (in create_bind_group).
+            self._forget(block)
 
     def _forget(self, block: Block) -> None:
         self._blocks.discard(block)
