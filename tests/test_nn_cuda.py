@@ -34,6 +34,47 @@ def test_source_instantiations_are_named_consistently():
         assert f"{kernel}(" in _cuda.SOURCE
 
 
+@pytest.mark.parametrize("center", [False, True], ids=["rms", "layer"])
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("n", [1, 2, 7, 33, 1000, 1024, 4096, 5000, 8192, 16384, 65536])
+@pytest.mark.parametrize("direction", ["fwd", "bwd"])
+def test_fast_plan(dtype, n, direction, center):
+    """The second-generation kernels' launch shapes: the register tile covers the row, a
+    block fits the hardware, the shared memory fits an SM; or None (first generation)."""
+    from numr.nn import _cuda_fast as F
+
+    isz = {"float16": 2, "float32": 4}[dtype]
+    for aligned in (True, False):
+        p = F.plan(dtype, n, aligned, direction, center)
+        if p is None:  # only rows wider than the register tile (the benchmark's all fit)
+            assert n > 8192
+            continue
+        assert n % p.vec == 0 and p.vec * isz <= 16 and (aligned or p.vec == 1)
+        assert p.iters * p.group * p.vec >= n          # every element has a thread
+        assert (p.iters - 1) * p.group * p.vec < n      # and no pack is wasted
+        assert p.group % 32 == 0 and p.group * p.rows <= 1024
+        assert p.smem_bytes(center) + 16384 <= 227 * 1024
+        if direction == "fwd":
+            assert p.rb == 1 and not p.pf and not p.smem
+
+
+def test_fast_tune_scopes(monkeypatch):
+    """NUMR_NN_CUDA_TUNE: a bare key sets every table, a scope (dtype, norm, or both)
+    only the tables it names; unknown keys and bad values are ignored."""
+    from numr.nn import _cuda_fast as F
+
+    monkeypatch.setenv("NUMR_NN_CUDA_TUNE", "fwd_threads=512,float16/layer:bwd_cols=4,"
+                       "rms:bwd_smem=0,nonsense=3,bwd_rb=x")
+    t = F._tune()
+    assert all(v["fwd_threads"] == 512 for v in t.values())
+    assert t["float16", "layer"]["bwd_cols"] == 4
+    assert t["float16", "rms"]["bwd_cols"] == F._DEFAULTS["float16", "rms"]["bwd_cols"]
+    assert t["float32", "layer"]["bwd_cols"] == F._BASE["bwd_cols"]
+    assert t["float16", "rms"]["bwd_smem"] == 0 and t["float32", "rms"]["bwd_smem"] == 0
+    assert t["float32", "layer"]["bwd_smem"] == F._DEFAULTS["float32", "layer"]["bwd_smem"]
+    assert all("nonsense" not in v and v["bwd_rb"] == F._BASE["bwd_rb"] for v in t.values())
+
+
 reason = _cuda.available()
 gpu = pytest.mark.skipif(reason is not None, reason=str(reason))
 
