@@ -56,6 +56,9 @@ def test_fast_plan(dtype, n, direction, center):
         assert p.smem_bytes(center) + 16384 <= 227 * 1024
         if direction == "fwd":
             assert p.rb == 1 and not p.pf and not p.smem
+        else:  # partials in shared memory where the table asks, for row-groups that wide
+            t = F.TUNE[dtype, "layer" if center else "rms"]
+            assert p.smem == (bool(t["bwd_smem"]) and p.group >= t["bwd_smem_group"])
 
 
 def test_fast_tune_scopes(monkeypatch):

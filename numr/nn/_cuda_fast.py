@@ -526,20 +526,24 @@ _CTYPE = old._CTYPE
 # Planning constants per (dtype, norm). The defaults are those that measured best in the
 # H200 sweeps of 2026-11-30 (benchmarks/RESULTS.md): float16 backward holds two packs
 # (16 columns) a thread, so an SM keeps as many bytes in flight as float32 does. Where the
-# weight/bias partials go to shared memory (bwd_smem), the registers they free hold the
-# next rows (prefetch) at 1024 threads an SM: float32 backward went from 76-82% of copy
-# bandwidth to 79-96%, float16 rms from 54-75% to 57-78%. float16 layer norm keeps its
-# partials in registers (16 more, for the bias): in shared memory it gained at
-# 32768x8192 (66% against 59%) and lost at the narrower shapes (34% against 40%); it
-# prefetches with 512 threads an SM (bwd_pf2_threads: the registers that needs).
+# weight/bias partials go to shared memory (bwd_smem), float32 uses the registers they
+# free to prefetch the next two-pack rows at 1024 threads an SM (bwd_smem_pf_bytes):
+# float32 backward went from 76-82% of copy bandwidth to 79-100%. float16 gains more from
+# the occupancy than from prefetch (rms 78-101% at 32768x8192 without it, 80-95% with).
+# float16 layer norm moves its partials to shared memory only where one row fills a
+# block (bwd_smem_group): at 8192 wide that measured 67% (add_layer 87%) against 58%
+# (74%) with them in registers, and at 4096 and 1024 wide 35% against 39%; with them in
+# registers it prefetches at 512 threads an SM (bwd_pf2_threads: the registers that needs).
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
-         "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0}
+         "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
+         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16}
 _DEFAULTS = {
     ("float16", "rms"): {"bwd_cols": 16, "bwd_smem": 1},
-    ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512},
-    ("float32", "rms"): {"bwd_smem": 1, "bwd_pf_bytes": 32},
-    ("float32", "layer"): {"bwd_smem": 1, "bwd_pf_bytes": 32},
+    ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512,
+                           "bwd_smem": 1, "bwd_smem_group": 512},
+    ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32},
+    ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32},
 }
 
 
@@ -555,13 +559,14 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
     # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
     # fewer partial rows). bwd_smem: the weight/bias gradient partials in shared memory
-    # instead of registers (which then hold more of the rows).
+    # instead of registers (which then hold more of the rows), where a row-group has at
+    # least bwd_smem_group threads; bwd_smem_pf_bytes is bwd_pf_bytes for that case.
     t = {key: {**_BASE, **d} for key, d in _DEFAULTS.items()}
     for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
         k, _, v = item.partition("=")
         scope, _, k = k.strip().rpartition(":")
         v = v.strip()
-        if k in _BASE and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem")):
+        if k in _BASE and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group")):
             parts = set(scope.split("/")) - {""}
             for key in t:
                 if parts <= set(key):
@@ -628,7 +633,8 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         return Plan(vec, iters, group, rows)
     rb, pf = 1, False
     share = iters * vec * isz
-    if (share <= tune["bwd_pf_bytes"] and (vec > 1 or iters <= 2)
+    smem = bool(tune["bwd_smem"]) and group >= tune["bwd_smem_group"]
+    if (share <= tune["bwd_smem_pf_bytes" if smem else "bwd_pf_bytes"] and (vec > 1 or iters <= 2)
             and (share <= 16 or group * rows <= tune["bwd_pf2_threads"])):
         # a thread's share of a row is small (bwd_pf_bytes): registers for two rows,
         # either this step's and the next's (bwd_pf) or two rows a step
@@ -639,8 +645,7 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         pf = bool(tune["bwd_pf"]) and group > 32
         rb = tune["bwd_pf_rb"] if pf else tune["bwd_rb"]
     sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else tune["bwd_sm_threads"]
-    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf,
-                bool(tune["bwd_smem"]))
+    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem)
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
