@@ -549,6 +549,9 @@ _DEFAULTS = {
 }
 
 
+_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group")  # 0 means off
+
+
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
     """The planning constants; NUMR_NN_CUDA_TUNE="bwd_cols=8,float16/layer:bwd_rb=1" (read
     once, at import) overrides them: for every table, or for those a scope names (dtype,
@@ -568,7 +571,7 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
         k, _, v = item.partition("=")
         scope, _, k = k.strip().rpartition(":")
         v = v.strip()
-        if k in _BASE and v.isdigit() and (int(v) > 0 or k in ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group")):
+        if k in _BASE and v.isdigit() and (int(v) > 0 or k in _ZERO_OK):
             parts = set(scope.split("/")) - {""}
             for key in t:
                 if parts <= set(key):
