@@ -240,29 +240,33 @@ _PRIVATE = "var<private> LI: u32;\nvar<private> SID: u32;\nvar<private> NSG: u32
     "var<private> SGI: u32;"
 
 
-def _moments(a: str, dev: str, center: bool, first: int) -> str:
-    """WGSL for the row's ``mu`` and ``vr`` from ``total``; layer norm runs the second
-    pass ``dev`` and reduces it with wsum{first + 1}."""
+def _accumulate(f: Form, center: bool, shift: Optional[str]) -> tuple[str, str]:
+    """(declarations before a row's gather, the accumulation of its unit ``e``). Rms norm
+    sums e * e, layer norm e. With ``shift`` (the row's first unit, as WGSL), layer norm
+    also sums the squares of d = e - K, K that unit's first element, so that one workgroup
+    sum gives mean and variance (see _moments)."""
+    if shift is None:
+        return "", f"acc = acc + {'hsum(e)' if center else 'hsum(e * e)'};"
+    lane0 = "" if f.v == f.a else ".x"
+    return (f"let K = ({shift}){lane0};\n  let Kv = {f.v}(K);\n  var acc2 = {f.a}(0);",
+            "let d = e - Kv; acc = acc + hsum(d); acc2 = acc2 + hsum(d * d);")
+
+
+def _moments(a: str, center: bool, shifted: bool, dev: str) -> str:
+    """WGSL for the row's ``mu`` and ``vr`` from what _accumulate summed. Shifted: from
+    the one sum of (d, d * d); var = E[d^2] - E[d]^2 cancels little while K is within a
+    few standard deviations of the mean (the shifted-data algorithm of Chan, Golub &
+    LeVeque, 1983), and the row needs one workgroup sum (a barrier and a pass over the
+    subgroup slots) instead of two. Otherwise layer norm runs the second pass ``dev``
+    over the deviations and reduces it with wsum1."""
+    if shifted:
+        return (f"let t2 = wsum0(vec2<{a}>(acc, acc2));\n  let m = t2.x / n;\n"
+                f"  let mu = K + m;\n  let vr = max(t2.y / n - m * m, {a}(0));")
+    total = f"let total = wsum0(vec2<{a}>(acc, {a}(0))).x;\n  "
     if not center:
-        return f"let mu = {a}(0);\n  let vr = total / n;"
-    return (f"let mu = total / n;\n  var dev = {a}(0);\n  {dev}\n"
-            f"  let vr = wsum{first + 1}(vec2<{a}>(dev, {a}(0))).x / n;")
-
-
-def _shifted(f: Form, first: str) -> tuple[str, str, str]:
-    """Layer norm in one workgroup sum: (the shift's declaration, the accumulation of a
-    unit ``e``, the row's ``mu`` and ``vr`` from the sum). With d = x - K, K an element of
-    the row, var = E[d^2] - E[d]^2 cancels little while K is within a few standard
-    deviations of the mean (the shifted-data algorithm of Chan, Golub & LeVeque, 1983),
-    and the row needs one workgroup sum (a barrier and a pass over the subgroup slots)
-    instead of two. ``first``: the row's first unit."""
-    a = f.a
-    lane0 = "" if f.v == a else ".x"
-    decl = f"let K = ({first}){lane0};\n  let Kv = {f.v}(K);\n  var acc2 = {a}(0);"
-    step = "let d = e - Kv; acc = acc + hsum(d); acc2 = acc2 + hsum(d * d);"
-    moments = (f"let t2 = wsum0(vec2<{a}>(acc, acc2));\n  let m = t2.x / n;\n"
-               f"  let mu = K + m;\n  let vr = max(t2.y / n - m * m, {a}(0));")
-    return decl, step, moments
+        return total + f"let mu = {a}(0);\n  let vr = total / n;"
+    return (total + f"let mu = total / n;\n  var dev = {a}(0);\n  {dev}\n"
+            f"  let vr = wsum1(vec2<{a}>(dev, {a}(0))).x / n;")
 
 
 def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
@@ -274,14 +278,10 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
             "      Y[p(7u) + base + u] = st(e);") if has_r else \
         "let e = ld(X[p(3u) + base + u]);"
     src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
-    term = "hsum(e)" if center else "hsum(e * e)"
     affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
-    onepass = center and k and "fwd" in _ONEPASS
-    decl = step = moments = ""
-    if onepass:
-        first = ("ld(X[p(3u) + base]) + ld(R[p(4u) + base])" if has_r
-                 else "ld(X[p(3u) + base])")
-        decl, step, moments = _shifted(f, first)
+    shifted = bool(center and k and "fwd" in _ONEPASS)
+    first = "ld(X[p(3u) + base])" + (" + ld(R[p(4u) + base])" if has_r else "")
+    decl, step = _accumulate(f, center, first if shifted else None)
     if k:
         gather = f"""  var vals: array<{v}, {k}>;
   for (var j = 0u; j < {k}u; j = j + 1u) {{
@@ -289,7 +289,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     if (u < U) {{
       {load}
       vals[j] = e;
-      {step or f"acc = acc + {term};"}
+      {step}
     }} else {{ vals[j] = {v}(0); }}
   }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
@@ -302,7 +302,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     else:
         gather = f"""  for (var u = l; u < U; u = u + {wg}u) {{
     {load}
-    acc = acc + {term};
+    {step}
   }}"""
         dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
     let q = ld({src}) - mu; dev = dev + hsum(q * q);
@@ -310,8 +310,6 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
         write = f"""for (var u = l; u < U; u = u + {wg}u) {{
     Y[base + u] = st((ld({src}) - mu) * rstd{affine});
   }}"""
-    stats = (f"let total = wsum0(vec2<{a}>(acc, {a}(0))).x;\n  "
-             + _moments(a, dev, center, 0))
     params, store = _entry(subgroups)
     return unroll(f"""{f.header()}
 {_PRIVATE}
@@ -334,7 +332,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
   var acc = {a}(0);
   {decl}
 {gather}
-  {moments if onepass else stats}
+  {_moments(a, center, shifted, dev)}
   let rstd = {a}(1) / sqrt(vr + eps());
   {write}
 }}""")
@@ -348,13 +346,10 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     # row g of dw at 10 + g * U, of db at 10 + (groups + g) * U (partial units).
     wmul = " * ld(W[p(6u) + u])" if has_w else ""
     gs_add = " + ld(GS[p(5u) + base + u])" if has_gs else ""
-    sq = "hsum(e)" if center else "hsum(e * e)"
     pw_off = "p(10u) + g * U + u"
     pb_off = "p(10u) + (groups + g) * U + u"
-    onepass = center and k and "bwd" in _ONEPASS
-    decl = step = moments = ""
-    if onepass:
-        decl, step, moments = _shifted(f, "ld(S[p(4u) + base])")
+    shifted = bool(center and k and "bwd" in _ONEPASS)
+    decl, step = _accumulate(f, center, "ld(S[p(4u) + base])" if shifted else None)
     if k:
         regs = f"  var xs: array<{v}, {k}>;\n  var gg: array<{v}, {k}>;"
         for name, on in (("pw", want_w), ("pb", want_b)):
@@ -367,7 +362,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
         let e = ld(S[p(4u) + base + u]);
         xs[j] = e;
         gg[j] = ld(GY[p(3u) + base + u]);
-        {step or f"acc = acc + {sq};"}
+        {step}
       }} else {{ xs[j] = {v}(0); gg[j] = {v}(0); }}
     }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
@@ -403,7 +398,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
         regs = ""
         gather = f"""for (var u = l; u < U; u = u + {wg}u) {{
       let e = ld(S[p(4u) + base + u]);
-      acc = acc + {sq};
+      {step}
     }}"""
         dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
       let q = ld(S[p(4u) + base + u]) - mu; dev = dev + hsum(q * q);
@@ -433,8 +428,6 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     # reduction buffers: total 0, dev 1 (layer), sums 1 or 2: consecutive calls differ,
     # also across the loop's wrap (last -> 0)
     last = 2 if center else 1
-    stats = (f"let total = wsum0(vec2<{a}>(acc, {a}(0))).x;\n    "
-             + _moments(a, dev, center, 0))
     params, store = _entry(subgroups)
     t = s
     return unroll(f"""{f.header()}
@@ -462,7 +455,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
     var acc = {a}(0);
     {decl}
     {gather}
-    {moments if onepass else stats}
+    {_moments(a, center, shifted, dev)}
     let rstd = {a}(1) / sqrt(vr + eps());
     var sg = {a}(0);
     var sgx = {a}(0);
