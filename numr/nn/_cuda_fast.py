@@ -134,17 +134,31 @@ __device__ __forceinline__ Pack<T, VEC> opaque(const Pack<T, VEC>& p) {
     }
 }
 
+// Shared memory for block sums, two buffers used in turn: a sum writes one while the
+// previous sum's slowest readers may still read the other, and every thread has passed
+// that previous sum's barrier only after reading the one before it, so a sum needs one
+// barrier, not two (the rows' chain of loads, sums and writes is what an SM waits on).
+template <typename A> struct SumBufs {
+    A* base;
+    int size;  // values per buffer
+    int turn;
+    __device__ __forceinline__ A* next() {
+        A* p = base + turn * size;
+        turn ^= 1;
+        return p;
+    }
+};
+
 // K sums at once over the GROUP threads (threadIdx.x) of each row-group (threadIdx.y);
-// every thread gets its row-group's totals. smem: ROWS * K * 32 values. GROUP > 32: every
-// thread of the block must call this (barriers).
+// every thread gets its row-group's totals. A buffer holds ROWS * K * 32 values. GROUP > 32:
+// every thread of the block must call this (a barrier).
 template <typename A, int GROUP, int K>
-__device__ __forceinline__ void sums(A (&v)[K], A* smem) {
+__device__ __forceinline__ void sums(A (&v)[K], SumBufs<A>& bufs) {
 #pragma unroll
     for (int k = 0; k < K; ++k) v[k] = warp_sum(v[k]);
     if (GROUP == 32) return;
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    A* sm = smem + threadIdx.y * (K * 32);
-    __syncthreads();  // the previous call's readers are done with smem
+    A* sm = bufs.next() + threadIdx.y * (K * 32);
     if (lane == 0) {
 #pragma unroll
         for (int k = 0; k < K; ++k) sm[k * 32 + wid] = v[k];
@@ -167,7 +181,7 @@ __device__ __forceinline__ void row_stats(const Pack<T, VEC> (&ps)[RB][ITERS],
                                           typename Acc<T>::type eps,
                                           typename Acc<T>::type (&mu)[RB],
                                           typename Acc<T>::type (&rstd)[RB],
-                                          typename Acc<T>::type* smem)
+                                          SumBufs<typename Acc<T>::type>& smem)
 {
     typedef typename Acc<T>::type A;
     const int tid = threadIdx.x;
@@ -243,7 +257,8 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 {
     typedef typename Acc<T>::type A;
     typedef Pack<T, VEC> P;
-    __shared__ A smem[ROWS * 2 * 32];
+    __shared__ A sbuf[2 * ROWS * 2 * 32];
+    SumBufs<A> smem{sbuf, ROWS * 2 * 32, 0};
     const bool has_r = flags & 1, has_w = flags & 2, has_b = flags & 4, store_s = flags & 8;
     const int tid = threadIdx.x, nv = n / VEC;
     const long long row = (long long)blockIdx.x * ROWS + threadIdx.y;
@@ -318,10 +333,15 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
 {
     typedef typename Acc<T>::type A;
     typedef Pack<T, VEC> P;
-    __shared__ A smem[ROWS * 2 * RB * 32];
+    // FUSED: one block sum a step (below); its slots: sum g * d, sum d * d, sum g, sum d
+    constexpr bool FUSED = ONEPASS || !CENTER;
+    constexpr int IGD = 0, IDD = 1, IG = FUSED ? 2 : 1, ID = 3;  // (IG: CENTER; ID: both)
+    constexpr int NS = FUSED && CENTER ? 4 : 2;
+    __shared__ A sbuf[2 * ROWS * NS * RB * 32];
+    SumBufs<A> smem{sbuf, ROWS * NS * RB * 32, 0};
     const bool has_gs = flags & 1, has_w = flags & 2, want_w = flags & 4, want_b = flags & 8;
     const int tid = threadIdx.x, nv = n / VEC;
-    const A eps = (A)eps_;
+    const A eps = (A)eps_, inv_n = A(1) / A(n);
     P wr[ITERS];  // this thread's columns of the weight, loaded once
     // the weight/bias gradient partials of this thread's columns: registers, or (SMP)
     // this thread's own slots of dynamic shared memory, [k][e][thread] so that a warp's
@@ -355,7 +375,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             const size_t off = (size_t)(ok ? r0 + j : 0) * (size_t)n;
             const P* sr = reinterpret_cast<const P*>(s + off);
             const P* gr = reinterpret_cast<const P*>(gy + off);
-            xk[j] = (CENTER && ONEPASS && ok) ? to_acc(s[off]) : A(0);  // the shift (row_stats)
+            xk[j] = (CENTER && FUSED && ok) ? to_acc(s[off]) : A(0);  // the shift (row_stats)
 #pragma unroll
             for (int k = 0; k < ITERS; ++k) {
                 const int i = tid + k * GROUP;
@@ -381,7 +401,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
         const long long row0 = blk + (long long)threadIdx.y * RB;
         P ps[RB][ITERS], pg[RB][ITERS];
         bool live[RB];
-        A K[RB], mu[RB], rstd[RB];
+        A K[RB], mu[RB], rstd[RB];  // (FUSED: K from the loads, mu and rstd from the sum)
 #pragma unroll
         for (int j = 0; j < RB; ++j) live[j] = row0 + j < rows;
         if constexpr (PF) {
@@ -389,26 +409,70 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             for (int j = 0; j < RB; ++j) {
                 K[j] = qk[j];
 #pragma unroll
-                for (int k = 0; k < ITERS; ++k) {
-                    ps[j][k] = qs[j][k];
-                    pg[j][k] = qg[j][k];
+                for (int k = 0; k < ITERS; ++k) {  // (whole words: halves moved one by
+                    ps[j][k] = opaque(qs[j][k]);    // one are merged with byte permutes)
+                    pg[j][k] = opaque(qg[j][k]);
                 }
             }
             load(row0 + step, qs, qg, qk);
         } else {
             load(row0, ps, pg, K);
         }
-        row_stats<T, VEC, ITERS, GROUP, RB, CENTER, ONEPASS>(ps, K, nv, n, eps, mu, rstd, smem);
-        // c[j]: sum of g; c[RB + j]: sum of g * xhat (g = gy * w)
-        A c[2 * RB];
+        // The sums of a row j, over d = s - K[j] and g = gy * w: (a) sum g * d, sum g;
+        // and where FUSED, the statistics too: sum d * d, sum d. With m = mean(d),
+        // mean(g * xhat) = rstd * (mean(g * d) - m * mean(g)), so one block sum serves the
+        // statistics and both sums of g; K is the row's first element, as in row_stats,
+        // which bounds the cancellation the same way. Otherwise (two-pass layer norm) the
+        // exact statistics first, then K = mu and m = 0.
+        if constexpr (!FUSED) {
+            row_stats<T, VEC, ITERS, GROUP, RB, CENTER, false>(ps, K, nv, n, eps, mu, rstd, smem);
 #pragma unroll
-        for (int j = 0; j < RB; ++j) {
-            c[j] = 0;
-            c[RB + j] = 0;
+            for (int j = 0; j < RB; ++j) K[j] = mu[j];
+        }
+        A a[NS * RB];
+#pragma unroll
+        for (int q = 0; q < NS * RB; ++q) a[q] = 0;
+#pragma unroll
+        for (int j = 0; j < RB; ++j)
 #pragma unroll
             for (int k = 0; k < ITERS; ++k)
-                if (live[j] && tid + k * GROUP < nv) {  // masked rows: rstd may be inf (eps 0)
+                if (tid + k * GROUP < nv) {  // (rows past the end: zeros, K 0)
                     const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        const A d = to_acc(ps[j][k].v[e]) - K[j];
+                        const A gv = to_acc(pg[j][k].v[e]);
+                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
+                        a[IGD * RB + j] += g * d;
+                        if constexpr (CENTER) a[IG * RB + j] += g;
+                        if (FUSED) a[IDD * RB + j] += d * d;
+                        if constexpr (FUSED && CENTER) a[ID * RB + j] += d;
+                    }
+                }
+        sums<A, GROUP, NS * RB>(a, smem);
+#pragma unroll
+        for (int j = 0; j < RB; ++j) {
+            if (!live[j]) continue;  // no barrier follows in this step
+            A m = 0;
+            if constexpr (FUSED) {
+                if constexpr (CENTER) m = a[ID * RB + j] * inv_n;
+                const A var = a[IDD * RB + j] * inv_n - m * m;
+                mu[j] = K[j] + m;
+                rstd[j] = rsqrt_acc((var > A(0) ? var : A(0)) + eps);
+            }
+            A mg = 0;
+            if constexpr (CENTER) mg = a[IG * RB + j] * inv_n;
+            const A mgx = rstd[j] * (a[IGD * RB + j] * inv_n - m * mg);
+            const size_t off = (size_t)(row0 + j) * (size_t)n;
+            const P* gsr = reinterpret_cast<const P*>(gs + off);
+            P* gxr = reinterpret_cast<P*>(gx + off);
+#pragma unroll
+            for (int k = 0; k < ITERS; ++k) {
+                const int i = tid + k * GROUP;
+                if (i < nv) {
+                    const P pgs = load_or_zero(gsr + i, has_gs);
+                    const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
+                    A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
@@ -420,32 +484,6 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                             pw[k][e] += gv * xh;
                             if (CENTER) pb[k][e] += gv;  // rms norm has no bias
                         }
-                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
-                        c[j] += g;
-                        c[RB + j] += g * xh;
-                    }
-                }
-        }
-        sums<A, GROUP, 2 * RB>(c, smem);
-#pragma unroll
-        for (int j = 0; j < RB; ++j) {
-            if (!live[j]) continue;  // no barrier follows in this step
-            const A mg = CENTER ? c[j] / n : A(0), mgx = c[RB + j] / n;
-            const size_t off = (size_t)(row0 + j) * (size_t)n;
-            const P* gsr = reinterpret_cast<const P*>(gs + off);
-            P* gxr = reinterpret_cast<P*>(gx + off);
-#pragma unroll
-            for (int k = 0; k < ITERS; ++k) {
-                const int i = tid + k * GROUP;
-                if (i < nv) {
-                    P pgs;
-                    if (has_gs) pgs = gsr[i];
-                    const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
-                    A t[VEC];
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e) {
-                        const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
-                        const A gv = to_acc(pg[j][k].v[e]);
                         const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         t[e] = rstd[j] * (g - mg - xh * mgx);
                         if (has_gs) t[e] += to_acc(pgs.v[e]);
