@@ -494,29 +494,49 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
         }
     }
     if (!(want_w || want_b)) return;
-    // the row-groups add their partials into the block's partial row in turn; global
-    // writes are visible to the block after __syncthreads
     A* pw_out = part + (size_t)blockIdx.x * (size_t)n;
     A* pb_out = part + ((size_t)gridDim.x + blockIdx.x) * (size_t)n;
-    for (int yy = 0; yy < ROWS; ++yy) {
-        if (ROWS > 1) __syncthreads();
-        if ((int)threadIdx.y == yy) {
+    if constexpr (!SMP && ROWS == 1) {  // the block's partial row is this row-group's
 #pragma unroll
-            for (int k = 0; k < ITERS; ++k) {
-                const int i = tid + k * GROUP;
+        for (int k = 0; k < ITERS; ++k) {
+            const int i = tid + k * GROUP;
+#pragma unroll
+            for (int e = 0; e < VEC; ++e)
                 if (i < nv) {
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e) {
-                        const int col = i * VEC + e;
-                        const A vw = SMP ? spw[(k * VEC + e) * nthr] : pw[SMP ? 0 : k][SMP ? 0 : e];
-                        const A vb = SMP ? (CENTER ? spb[(k * VEC + e) * nthr] : A(0))
-                                         : pb[SMP ? 0 : k][SMP ? 0 : e];
-                        if (want_w) pw_out[col] = (yy ? pw_out[col] : A(0)) + vw;
-                        if (CENTER && want_b) pb_out[col] = (yy ? pb_out[col] : A(0)) + vb;
-                    }
+                    if (want_w) pw_out[i * VEC + e] = pw[k][e];
+                    if (CENTER && want_b) pb_out[i * VEC + e] = pb[k][e];
                 }
-            }
         }
+        return;
+    }
+    // The row-groups' partials meet in shared memory (SMP: they are there; otherwise the
+    // host gave the block the same slots): one barrier, then every thread adds up some
+    // columns over the row-groups. (Adding into the partial row in global memory one
+    // row-group after another cost a memory round trip and a barrier per row-group.)
+    if constexpr (!SMP) {
+#pragma unroll
+        for (int k = 0; k < ITERS; ++k)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                spw[(k * VEC + e) * nthr] = pw[k][e];
+                if (CENTER) spb[(k * VEC + e) * nthr] = pb[k][e];
+            }
+    }
+    if (ROWS > 1) __syncthreads();  // (one row-group: each thread reads its own slots)
+    const A* bw = reinterpret_cast<const A*>(dyn_smem);
+    const A* bb = bw + ITERS * VEC * nthr;
+    for (int q = me; q < ITERS * VEC * GROUP; q += nthr) {  // slot q: x + GROUP * (k, e)
+        const int x = q % GROUP, ke = q / GROUP, i = x + (ke / VEC) * GROUP;
+        if (i >= nv) continue;
+        A vw = 0, vb = 0;
+#pragma unroll
+        for (int yy = 0; yy < ROWS; ++yy) {
+            vw += bw[ke * nthr + yy * GROUP + x];
+            if (CENTER) vb += bb[ke * nthr + yy * GROUP + x];
+        }
+        const int col = i * VEC + ke % VEC;
+        if (want_w) pw_out[col] = vw;
+        if (CENTER && want_b) pb_out[col] = vb;
     }
 }
 
@@ -581,7 +601,7 @@ _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, 
 _DEFAULTS = {
     ("float16", "rms"): {"bwd_cols": 16, "bwd_smem": 1},
     ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512,
-                           "bwd_smem_group": 512},
+                           "bwd_smem": 1, "bwd_smem_group": 512},
     ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32},
     ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32},
 }
@@ -632,8 +652,9 @@ class Plan:
     smem: bool = False  # backward: weight/bias partials in shared memory
 
     def smem_bytes(self, center: bool) -> int:
-        """Dynamic shared memory of a backward block: float32 partials per column held."""
-        if not self.smem:
+        """Dynamic shared memory of a backward block: float32 partials per column held
+        (bwd_smem, or where the block's row-groups combine their partials)."""
+        if not self.smem and self.rows == 1:
             return 0
         return (2 if center else 1) * self.iters * self.vec * self.group * self.rows * 4
 
