@@ -463,6 +463,11 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             A mg = 0;
             if constexpr (CENTER) mg = a[IG * RB + j] * inv_n;
             const A mgx = rstd[j] * (a[IGD * RB + j] * inv_n - m * mg);
+            // gx = rstd * (g - mg - xh * mgx) as g * rstd + (xh * c1 + c0): two instructions
+            // an element, not three. Halves: xh = s * rstd + xc, one, not two; its error,
+            // an ulp of mu * rstd in float32, stays below half a float16 ulp for any row
+            // float16 can hold (|mu| / sigma < 2048: beyond, its spacing exceeds sigma).
+            const A c1 = -rstd[j] * mgx, c0 = -rstd[j] * mg, xc = -mu[j] * rstd[j];
             const size_t off = (size_t)(row0 + j) * (size_t)n;
             const P* gsr = reinterpret_cast<const P*>(gs + off);
             P* gxr = reinterpret_cast<P*>(gx + off);
@@ -475,7 +480,8 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                     A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
+                        const A sv = to_acc(ps[j][k].v[e]);
+                        const A xh = sizeof(T) == 2 ? sv * rstd[j] + xc : (sv - mu[j]) * rstd[j];
                         const A gv = to_acc(pg[j][k].v[e]);
                         if constexpr (SMP) {
                             spw[(k * VEC + e) * nthr] += gv * xh;
@@ -485,7 +491,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                             if (CENTER) pb[k][e] += gv;  // rms norm has no bias
                         }
                         const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
-                        t[e] = rstd[j] * (g - mg - xh * mgx);
+                        t[e] = g * rstd[j] + (xh * c1 + c0);
                         if (has_gs) t[e] += to_acc(pgs.v[e]);
                     }
                     gxr[i] = Cv<T, VEC>::put(t);
@@ -599,11 +605,11 @@ _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, 
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
          "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16}
 _DEFAULTS = {
-    ("float16", "rms"): {"bwd_cols": 16, "bwd_smem": 1},
+    ("float16", "rms"): {"bwd_threads": 1024},
     ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512,
                            "bwd_smem": 1, "bwd_smem_group": 512},
-    ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32},
-    ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32},
+    ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
+    ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
 }
 
 
