@@ -463,11 +463,6 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             A mg = 0;
             if constexpr (CENTER) mg = a[IG * RB + j] * inv_n;
             const A mgx = rstd[j] * (a[IGD * RB + j] * inv_n - m * mg);
-            // gx = rstd * (g - mg - xh * mgx) as g * rstd + (xh * c1 + c0): two instructions
-            // an element, not three. Halves: xh = s * rstd + xc, one, not two; its error,
-            // an ulp of mu * rstd in float32, stays below half a float16 ulp for any row
-            // float16 can hold (|mu| / sigma < 2048: beyond, its spacing exceeds sigma).
-            const A c1 = -rstd[j] * mgx, c0 = -rstd[j] * mg, xc = -mu[j] * rstd[j];
             const size_t off = (size_t)(row0 + j) * (size_t)n;
             const P* gsr = reinterpret_cast<const P*>(gs + off);
             P* gxr = reinterpret_cast<P*>(gx + off);
@@ -480,8 +475,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                     A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        const A sv = to_acc(ps[j][k].v[e]);
-                        const A xh = sizeof(T) == 2 ? sv * rstd[j] + xc : (sv - mu[j]) * rstd[j];
+                        const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
                         const A gv = to_acc(pg[j][k].v[e]);
                         if constexpr (SMP) {
                             spw[(k * VEC + e) * nthr] += gv * xh;
@@ -491,7 +485,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                             if (CENTER) pb[k][e] += gv;  // rms norm has no bias
                         }
                         const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
-                        t[e] = g * rstd[j] + (xh * c1 + c0);
+                        t[e] = rstd[j] * (g - mg - xh * mgx);
                         if (has_gs) t[e] += to_acc(pgs.v[e]);
                     }
                     gxr[i] = Cv<T, VEC>::put(t);
