@@ -618,7 +618,7 @@ _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, 
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
          "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16}
 _DEFAULTS = {
-    ("float16", "rms"): {"bwd_threads": 1024},
+    ("float16", "rms"): {},
     ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512,
                            "bwd_smem": 1, "bwd_smem_group": 512},
     ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
