@@ -619,8 +619,8 @@ _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, 
          "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16}
 _DEFAULTS = {
     ("float16", "rms"): {},
-    ("float16", "layer"): {"bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512,
-                           "bwd_smem": 1, "bwd_smem_group": 512},
+    ("float16", "layer"): {"fwd_threads": 128, "bwd_cols": 16, "bwd_pf_bytes": 32,
+                           "bwd_pf2_threads": 512, "bwd_smem": 1, "bwd_smem_group": 512},
     ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
     ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
 }
