@@ -40,6 +40,16 @@ and the weight/bias partials may live in shared memory (each thread its own slot
 frees the registers to prefetch two-pack rows at 1024 threads an SM (float32 backward 79-96%
 of copy bandwidth, was 76-82%). The per-(dtype, norm) constants below say which.
 
+After the sixth H200 session (float16 backward 57-80%, layer 38-58%):
+* one block sum a backward step instead of two: the row's statistics and both sums of g
+  over the shifted row (see the kernel), and every block sum with one barrier (two
+  buffers used in turn), so a step waits on one barrier where it waited on four;
+* the row-groups of a block combine their partials in shared memory, and a partial row
+  is stored a pack at a time (16-byte stores): one float a thread, 32 bytes apart, cost a
+  sector each, a fifth of float16 layer norm backward at 4096 wide (all blocks store at
+  the end, together);
+* float16 backward then measured 72-115% of copy bandwidth (layer 60-72%), float32 87-119%.
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
@@ -333,9 +343,10 @@ __device__ __forceinline__ void store_floats(A* out, const A (&v)[VEC]) {
 // Backward of y = norm(s) * w + b: gx = rstd * (g - mean(g) - xhat * mean(g * xhat)) + gs
 // with g = gy * w (flags: 1 gs, 2 w, 4 want grad w, 8 want grad b). blockDim (GROUP, ROWS);
 // a persistent grid walks the rows, ROWS * RB per block step: each row-group takes RB rows,
-// issuing all their loads before the first sum. Each thread owns ITERS packs of columns
-// for the whole kernel and keeps their partial sums of gy * xhat and gy in registers;
-// at the end the block's row-groups add theirs into one partial row of part
+// issuing all their loads before their one block sum. Each thread owns ITERS packs of
+// columns for the whole kernel and keeps their partial sums of gy * xhat and gy (in
+// registers, or SMP: shared memory); at the end the block's row-groups add theirs into one
+// partial row of part
 // ((2, gridDim.x, n): weight, then bias), reduced by reduce_parts2.
 // Launch bound: MINB blocks per SM (the host asks for 1024 threads, 64 registers a
 // thread): the conversions of the held packs are cheaper to redo than the occupancy
@@ -600,19 +611,17 @@ _ITEMSIZE = old._ITEMSIZE
 _CTYPE = old._CTYPE
 
 
-# Planning constants per (dtype, norm). The defaults are those that measured best in the
-# H200 sweeps of 2026-11-30 (benchmarks/RESULTS.md): float16 backward holds two packs
-# (16 columns) a thread, so an SM keeps as many bytes in flight as float32 does. Where the
-# weight/bias partials go to shared memory (bwd_smem), float32 uses the registers they
-# free to prefetch the next two-pack rows at 1024 threads an SM (bwd_smem_pf_bytes):
-# float32 backward went from 76-82% of copy bandwidth to 79-100%. float16 gains more from
-# the occupancy than from prefetch (rms 78-101% at 32768x8192 without it, 80-95% with).
-# float16 layer norm keeps its partials in registers and prefetches at 512 threads an SM
-# (bwd_pf2_threads: the registers that needs). Its partials in shared memory where one
-# row fills a block (NUMR_NN_CUDA_TUNE=float16/layer:bwd_smem=1, with bwd_smem_group=512
-# below) measured faster at 8192 wide (67%, add_layer 87%, against 58% and 74%) and
-# slower at 4096 and 1024 wide (35% against 39%); that kernel has not yet been checked
-# against the reference on a GPU, so it stays off until it is.
+# Planning constants per (dtype, norm), the best of the H200 sweeps of 2026-11-30
+# (benchmarks/RESULTS.md, sixth session for the current kernel). float32 backward: the
+# weight/bias partials in shared memory (bwd_smem), the registers they free prefetching
+# the next two-pack rows (bwd_smem_pf_bytes), 1024 threads a block (fewer partial rows):
+# 87-119% of copy bandwidth. float16 rms backward: the base (one pack a thread, prefetch,
+# 512 threads). float16 layer norm backward holds two packs (16 columns) a thread; where
+# a row fills a block (bwd_smem_group), partials in shared memory at 1024 threads an SM
+# (75% against 70% at 8192 wide); narrower rows keep them in registers and prefetch at 512
+# threads an SM (bwd_pf2_threads: the registers that needs; shared memory measured no
+# better there). float16 layer forward: 128 threads a block (89-90% at 4096 and 1024 wide,
+# against 87%).
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
