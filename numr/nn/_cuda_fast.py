@@ -327,7 +327,7 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 // VEC accumulator values to out (16-byte aligned where VEC is a multiple of 4), whole
 // 16-byte stores where they fit: a warp's partial-row stores then fill whole 32-byte
 // sectors (one float a thread VEC floats apart cost a sector each: at 4096 wide a
-// quarter of float16 layer norm backward's time, all blocks storing at once).
+// fifth of float16 layer norm backward's time, all blocks storing at once).
 template <typename A, int VEC>
 __device__ __forceinline__ void store_floats(A* out, const A (&v)[VEC]) {
     if constexpr (sizeof(A) == 4 && VEC % 4 == 0) {
@@ -362,7 +362,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     typedef Pack<T, VEC> P;
     // FUSED: one block sum a step (below); its slots: sum g * d, sum d * d, sum g, sum d
     constexpr bool FUSED = ONEPASS || !CENTER;
-    constexpr int IGD = 0, IDD = 1, IG = FUSED ? 2 : 1, ID = 3;  // (IG: CENTER; ID: both)
+    constexpr int IGD = 0, IDD = 1, IG = FUSED ? 2 : 1, ID = 3;  // (IDD: FUSED; IG: CENTER)
     constexpr int NS = FUSED && CENTER ? 4 : 2;
     __shared__ A sbuf[2 * ROWS * NS * RB * 32];
     SumBufs<A> smem{sbuf, ROWS * NS * RB * 32, 0};
@@ -472,7 +472,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                         const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         a[IGD * RB + j] += g * d;
                         if constexpr (CENTER) a[IG * RB + j] += g;
-                        if (FUSED) a[IDD * RB + j] += d * d;
+                        if constexpr (FUSED) a[IDD * RB + j] += d * d;
                         if constexpr (FUSED && CENTER) a[ID * RB + j] += d;
                     }
                 }
