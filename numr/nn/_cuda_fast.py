@@ -782,13 +782,13 @@ def _contig(a):
     return a if c else _cupy().ascontiguousarray(a)
 
 
-def _ptrs(a, b, c, *more) -> int:
+def _ptrs(*arrays) -> int:
     """The data pointers of the arrays (None: skipped) or'ed together: one alignment test
     for all. (Host work is the limit of a 4096x4096 float16 call: RESULTS.md.)"""
-    p = a.data.ptr | b.data.ptr | c.data.ptr
-    for m in more:
-        if m is not None:
-            p |= m.data.ptr
+    p = 0
+    for a in arrays:
+        if a is not None:
+            p |= a.data.ptr
     return p
 
 
