@@ -340,20 +340,6 @@ __device__ __forceinline__ void store_floats(A* out, const A (&v)[VEC]) {
     }
 }
 
-template <typename A, int VEC>
-__device__ __forceinline__ void load_floats(const A* in, A (&v)[VEC]) {
-    if constexpr (sizeof(A) == 4 && VEC % 4 == 0) {
-#pragma unroll
-        for (int e = 0; e < VEC; e += 4) {
-            const float4 f = *reinterpret_cast<const float4*>(in + e);
-            v[e] = f.x; v[e + 1] = f.y; v[e + 2] = f.z; v[e + 3] = f.w;
-        }
-    } else {
-#pragma unroll
-        for (int e = 0; e < VEC; ++e) v[e] = in[e];
-    }
-}
-
 // Backward of y = norm(s) * w + b: gx = rstd * (g - mean(g) - xhat * mean(g * xhat)) + gs
 // with g = gy * w (flags: 1 gs, 2 w, 4 want grad w, 8 want grad b). blockDim (GROUP, ROWS);
 // a persistent grid walks the rows, ROWS * RB per block step: each row-group takes RB rows,
@@ -366,7 +352,7 @@ __device__ __forceinline__ void load_floats(const A* in, A (&v)[VEC]) {
 // thread): the conversions of the held packs are cheaper to redo than the occupancy
 // they cost when the compiler hoists them.
 template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER, bool ONEPASS,
-          bool PF, int MINB, bool SMP, bool WSM>
+          bool PF, int MINB, bool SMP>
 __global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict__ gs,
           const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
@@ -383,10 +369,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     const bool has_gs = flags & 1, has_w = flags & 2, want_w = flags & 4, want_b = flags & 8;
     const int tid = threadIdx.x, nv = n / VEC;
     const A eps = (A)eps_, inv_n = A(1) / A(n);
-    // this thread's columns of the weight, loaded once; or (WSM, halves) the weight as
-    // floats in shared memory after the partials' slots, one copy a block: a pack is two
-    // 16-byte reads there where converting it costs an instruction an element, twice a row
-    P wr[WSM ? 1 : ITERS];
+    P wr[ITERS];  // this thread's columns of the weight, loaded once
     // the weight/bias gradient partials of this thread's columns: registers, or (SMP)
     // this thread's own slots of dynamic shared memory, [k][e][thread] so that a warp's
     // accesses fall in distinct banks; no other thread reads them, so no barriers
@@ -395,32 +378,10 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     const int nthr = GROUP * ROWS, me = threadIdx.y * GROUP + tid;
     A* spw = reinterpret_cast<A*>(dyn_smem) + me;
     A* spb = spw + ITERS * VEC * nthr;
-    A* wsm = reinterpret_cast<A*>(dyn_smem) + ((SMP || ROWS > 1) ? (CENTER ? 2 : 1) * ITERS * VEC * nthr : 0);
-    if constexpr (WSM) {
-        if (has_w) {  // (uniform over the block)
-            for (int i = me; i < nv; i += nthr) {
-                const P pk = reinterpret_cast<const P*>(w)[i];
-                A f[VEC];
-#pragma unroll
-                for (int e = 0; e < VEC; ++e) f[e] = to_acc(pk.v[e]);
-                store_floats<A, VEC>(wsm + i * VEC, f);
-            }
-            __syncthreads();
-        }
-    }
-    // the weight of pack k: (WSM) floats from shared memory into wf, else the held pack
-    auto wpack = [&](int k, A (&wf)[VEC]) -> P {
-        if constexpr (WSM) {
-            load_floats<A, VEC>(wsm + (tid + k * GROUP) * VEC, wf);
-            return P{};
-        } else {
-            return PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
-        }
-    };
 #pragma unroll
     for (int k = 0; k < ITERS; ++k) {
         const int i = tid + k * GROUP;
-        if constexpr (!WSM) wr[k] = load_or_zero(reinterpret_cast<const P*>(w) + i, has_w && i < nv);
+        wr[k] = load_or_zero(reinterpret_cast<const P*>(w) + i, has_w && i < nv);
 #pragma unroll
         for (int e = 0; e < VEC; ++e) {
             if constexpr (SMP) {
@@ -503,13 +464,12 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
 #pragma unroll
             for (int k = 0; k < ITERS; ++k)
                 if (tid + k * GROUP < nv) {  // (rows past the end: zeros, K 0)
-                    A wf[VEC];
-                    const P wk = wpack(k, wf);
+                    const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         const A d = to_acc(ps[j][k].v[e]) - K[j];
                         const A gv = to_acc(pg[j][k].v[e]);
-                        const A g = has_w ? gv * (WSM ? wf[e] : to_acc(wk.v[e])) : gv;
+                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         a[IGD * RB + j] += g * d;
                         if constexpr (CENTER) a[IG * RB + j] += g;
                         if constexpr (FUSED) a[IDD * RB + j] += d * d;
@@ -538,8 +498,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                 const int i = tid + k * GROUP;
                 if (i < nv) {
                     const P pgs = load_or_zero(gsr + i, has_gs);
-                    A wf[VEC];
-                    const P wk = wpack(k, wf);
+                    const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
                     A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
@@ -552,7 +511,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                             pw[k][e] += gv * xh;
                             if (CENTER) pb[k][e] += gv;  // rms norm has no bias
                         }
-                        const A g = has_w ? gv * (WSM ? wf[e] : to_acc(wk.v[e])) : gv;
+                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         t[e] = rstd[j] * (g - mg - xh * mgx);
                         if (has_gs) t[e] += to_acc(pgs.v[e]);
                     }
@@ -666,7 +625,7 @@ _CTYPE = old._CTYPE
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
-         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "bwd_wsmem": 0}
+         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16}
 _DEFAULTS = {
     ("float16", "rms"): {},
     ("float16", "layer"): {"fwd_threads": 128, "bwd_cols": 16, "bwd_pf_bytes": 32,
@@ -676,8 +635,7 @@ _DEFAULTS = {
 }
 
 
-_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group",  # 0: off
-            "bwd_wsmem")
+_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group")  # 0 means off
 
 
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
@@ -694,7 +652,6 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     # fewer partial rows). bwd_smem: the weight/bias gradient partials in shared memory
     # instead of registers (which then hold more of the rows), where a row-group has at
     # least bwd_smem_group threads; bwd_smem_pf_bytes is bwd_pf_bytes for that case.
-    # bwd_wsmem: float16 backward reads the weight as floats from shared memory.
     t = {key: {**_BASE, **d} for key, d in _DEFAULTS.items()}
     for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
         k, _, v = item.partition("=")
@@ -721,14 +678,13 @@ class Plan:
     minb: int = 1  # launch bound: blocks per SM the compiler must allow (backward)
     pf: bool = False  # backward: the next step's rows loaded during this step's work
     smem: bool = False  # backward: weight/bias partials in shared memory
-    wsm: bool = False  # backward: the weight as floats in shared memory (halves)
 
     def smem_bytes(self, center: bool) -> int:
         """Dynamic shared memory of a backward block: float32 partials per column held
         (bwd_smem, or where the block's row-groups combine their partials)."""
-        parts = 0 if not self.smem and self.rows == 1 else \
-            (2 if center else 1) * self.iters * self.vec * self.group * self.rows * 4
-        return parts + (self.iters * self.group * self.vec * 4 if self.wsm else 0)
+        if not self.smem and self.rows == 1:
+            return 0
+        return (2 if center else 1) * self.iters * self.vec * self.group * self.rows * 4
 
     @property
     def block(self) -> tuple[int, int, int]:
@@ -781,8 +737,7 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         pf = bool(tune["bwd_pf"]) and group > 32
         rb = tune["bwd_pf_rb"] if pf else tune["bwd_rb"]
     sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else tune["bwd_sm_threads"]
-    wsm = bool(tune["bwd_wsmem"]) and isz == 2 and vec % 4 == 0
-    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem, wsm)
+    return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem)
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
@@ -792,8 +747,7 @@ def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
                 f"{one}>")
     return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
-            f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}, "
-            f"{'true' if p.wsm else 'false'}>")
+            f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}>")
 
 
 _modules: dict[str, Any] = {}
