@@ -59,6 +59,10 @@ def test_fast_plan(dtype, n, direction, center):
         else:  # partials in shared memory where the table asks, for row-groups that wide
             t = F.TUNE[dtype, "layer" if center else "rms"]
             assert p.smem == (bool(t["bwd_smem"]) and p.group >= t["bwd_smem_group"])
+            # the block's shared slots: its partials (bwd_smem), or where its row-groups
+            # combine theirs at the end; none for a lone row-group with register partials
+            slots = (2 if center else 1) * p.iters * p.vec * p.group * p.rows * 4
+            assert p.smem_bytes(center) == (slots if p.smem or p.rows > 1 else 0)
 
 
 def test_fast_tune_scopes(monkeypatch):
