@@ -174,8 +174,16 @@ __device__ __forceinline__ void sums(A (&v)[K], SumBufs<A>& bufs) {
         for (int k = 0; k < K; ++k) sm[k * 32 + wid] = v[k];
     }
     __syncthreads();
+    // the GROUP / 32 warp totals, each lane reading one (lane mod their count): then
+    // log2(GROUP / 32) exchanges give every lane the sum, where a full warp sum takes five
+    constexpr int W = GROUP / 32;
 #pragma unroll
-    for (int k = 0; k < K; ++k) v[k] = warp_sum(lane < GROUP / 32 ? sm[k * 32 + lane] : A(0));
+    for (int k = 0; k < K; ++k) {
+        A t = sm[k * 32 + (lane & (W - 1))];
+#pragma unroll
+        for (int o = W / 2; o > 0; o >>= 1) t += __shfl_xor_sync(0xffffffffu, t, o);
+        v[k] = t;
+    }
 }
 
 // Mean and rstd of RB rows held as packs (ps[j][k]: pack k of row j, zero outside the
