@@ -48,7 +48,8 @@ After the sixth H200 session (float16 backward 57-80%, layer 38-58%):
   is stored a pack at a time (16-byte stores): one float a thread, 32 bytes apart, cost a
   sector each, a fifth of float16 layer norm backward at 4096 wide (all blocks store at
   the end, together);
-* float16 backward then measured 72-115% of copy bandwidth (layer 60-72%), float32 87-119%.
+* with these, float16 backward measured 76-118% of copy bandwidth but layer norm's 61-79%,
+  float32 backward 87-120% (the session's last check, benchmarks/RESULTS.md).
 
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
