@@ -236,6 +236,20 @@ def _entry(subgroups: bool) -> tuple[str, str]:
     return "", "LI = l;"
 
 
+def _main(t: str, reads: tuple, write: str, wg: int, params: str = "", decls: str = "") -> str:
+    """The storage bindings (binding 0 is the uniform P of Form.header): ``reads``
+    read-only and then ``write`` read-write arrays of ``t``; ``decls`` after them; then
+    the head of the entry point, ``wid``/``nw``/``l`` its builtins, ``params`` more."""
+    binds = [f"@group(0) @binding({i}) var<storage, read> {name}: array<{t}>;"
+             for i, name in enumerate(reads, 1)]
+    binds.append(f"@group(0) @binding({len(reads) + 1}) var<storage, read_write> {write}: "
+                 f"array<{t}>;")
+    return "\n".join(binds) + decls + f"""
+@compute @workgroup_size({wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32{params}) {{"""
+
+
 _PRIVATE = "var<private> LI: u32;\nvar<private> SID: u32;\nvar<private> NSG: u32;\n" \
     "var<private> SGI: u32;"
 
@@ -314,16 +328,9 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     return unroll(f"""{f.header()}
 {_PRIVATE}
 {_reductions(a, wg, subgroups)}
-@group(0) @binding(1) var<storage, read> X: array<{s}>;
-@group(0) @binding(2) var<storage, read> R: array<{s}>;
-@group(0) @binding(3) var<storage, read> W: array<{s}>;
-@group(0) @binding(4) var<storage, read> B: array<{s}>;
-@group(0) @binding(5) var<storage, read_write> Y: array<{s}>;
-@compute @workgroup_size({wg})
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32{params}) {{
+{_main(s, ("X", "R", "W", "B"), "Y", wg, params)}
   {store}
-  let row = wg.x + wg.y * nw.x;
+  let row = wid.x + wid.y * nw.x;
   // the whole workgroup leaves together (2-D grids overshoot): barriers stay uniform
   if (row >= p(0u)) {{ return; }}
   let U = p(1u);
@@ -433,14 +440,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     return unroll(f"""{f.header()}
 {_PRIVATE}
 {_reductions(a, wg, subgroups)}
-@group(0) @binding(1) var<storage, read> GY: array<{t}>;
-@group(0) @binding(2) var<storage, read> S: array<{t}>;
-@group(0) @binding(3) var<storage, read> GS: array<{t}>;
-@group(0) @binding(4) var<storage, read> W: array<{t}>;
-@group(0) @binding(5) var<storage, read_write> O: array<{t}>;
-@compute @workgroup_size({wg})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32{params}) {{
+{_main(t, ("GY", "S", "GS", "W"), "O", wg, params)}
   {store}
   let g = wid.x + wid.y * nw.x;
   let groups = p(7u);
@@ -478,15 +478,12 @@ def reduce_source(f: Form) -> str:
     def ld(q: str) -> str:
         return f.part_load("I", f"p(2u) + (which * Q + {q}) * U + c")
 
-    return f"""{f.header()}
-@group(0) @binding(1) var<storage, read> I: array<{f.s}>;
-@group(0) @binding(2) var<storage, read_write> O: array<{f.s}>;
+    decls = f"""
 var<workgroup> red: array<{v}, {cols * lanes}>;
 // params: 0 units per row, 1 partial rows per gradient, 2 offset of the partials
-// (partial units), 3 column groups, 4 first gradient (0 dw, 1 db), 5 gradients
-@compute @workgroup_size({cols * lanes})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {{
+// (partial units), 3 column groups, 4 first gradient (0 dw, 1 db), 5 gradients"""
+    return f"""{f.header()}
+{_main(f.s, ("I",), "O", cols * lanes, decls=decls)}
   let g = wid.x + wid.y * nw.x;
   let cg = p(3u);
   if (g >= p(5u) * cg) {{ return; }}
