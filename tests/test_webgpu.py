@@ -170,6 +170,28 @@ def test_dispatches_batch_until_a_sync_point():
     assert r.stats["submits"] == before + 1
 
 
+def test_large_writes_submit_early():
+    """After a sync point, recorded dispatches that write first_bytes are submitted at
+    once (the device starts on them), and each later batch may write twice as much."""
+    r = rt()
+    saved = r.first_bytes
+    r.first_bytes = 1024  # bytes: a 256-element float32 array's buffer
+    try:
+        x = xp.ones((256,), device=D, dtype=xp.float32)
+        r.wait()  # a sync point: the next batch starts small
+        before = r.stats["submits"]
+        y = x + 1.0                                   # writes 1 KiB: submitted
+        assert not r.pending() and r.stats["submits"] == before + 1
+        y = y + 1.0                                   # 1 KiB of the next 2 KiB: recorded
+        assert r.pending() and r.stats["submits"] == before + 1
+        y = y + 1.0                                   # 2 KiB: submitted
+        assert not r.pending() and r.stats["submits"] == before + 2
+        np.testing.assert_array_equal(host(y), np.full(256, 4.0, np.float32))
+    finally:
+        r.first_bytes = saved
+        r.wait()
+
+
 def test_buffer_pool_reuse_and_gc():
     r = rt()
     x = xp.ones((100,), device=D, dtype=xp.float32)

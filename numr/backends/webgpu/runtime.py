@@ -47,6 +47,12 @@ SUBMIT_EVERY = 256                  # dispatches recorded before a submit (<= AR
 # dispatches instead of idling while Python records 256, at the cost of two extra
 # submits per chain.
 FIRST_BATCH = 64
+# ... or sooner where the recorded dispatches write this many bytes (doubling the same
+# way): an op on large arrays keeps the device busy longer than its submit takes on the
+# host, so waiting for 64 of them left the device idle while Python recorded them
+# (numr.nn forward on 4096x4096 float16 on the H200: 37 us a call in a loop of 100
+# right after a sync, 30 us with a submit after the first call).
+FIRST_BYTES = 32 * 2**20
 # Free buffers kept for reuse; beyond this the least recently freed are dropped. A fresh
 # buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
 # zero fill), so the pool must hold a few of the largest arrays a loop makes; an alloc
@@ -199,7 +205,10 @@ class Runtime:
         # Python records the rest (a sync point submits whatever is left).
         self.submit_every = int(os.environ.get("NUMR_WEBGPU_SUBMIT_EVERY", SUBMIT_EVERY))
         self.first_batch = int(os.environ.get("NUMR_WEBGPU_FIRST_BATCH", FIRST_BATCH))
+        self.first_bytes = int(os.environ.get("NUMR_WEBGPU_FIRST_BYTES", FIRST_BYTES))
         self._limit = min(self.first_batch, self.submit_every)  # this batch's size
+        self._wlimit = self.first_bytes                # ... or the bytes it may write
+        self._written = 0                              # bytes the pending batch writes
         self._encoder = None
         self._pass = None
         self._pass_ptr = None                        # the open pass's native handle
@@ -412,9 +421,8 @@ class Runtime:
         SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them)."""
         slot = self._slots
         if slot >= self._limit:
-            self.flush()
+            self._submit_batch()
             slot = 0
-            self._limit = min(2 * self._limit, self.submit_every)
         if packer is None:
             packer = self._packers.get(len(params))
             if packer is None:
@@ -447,6 +455,16 @@ class Runtime:
                 p.dispatch_workgroups(groups)
             else:
                 p.dispatch_workgroups(*_grid(groups))
+        self._written += blocks[-1].nbytes
+        if self._written >= self._wlimit:
+            self._submit_batch()
+
+    def _submit_batch(self) -> None:
+        """Submit a full batch (see FIRST_BATCH, FIRST_BYTES): the next may be twice as
+        long, since the device has this one to run meanwhile."""
+        self.flush()
+        self._limit = min(2 * self._limit, self.submit_every)
+        self._wlimit *= 2
 
     def _packer(self, n: int) -> Any:
         if n > SLOT_WORDS:
@@ -478,6 +496,7 @@ class Runtime:
                                     memoryview(self._arena_host)[:self._slots * SLOT_BYTES])
             self.stats["dispatches"] += self._slots
             self._slots = 0
+        self._written = 0
         try:
             self.queue.submit([self._encoder.finish()])
         except Exception as e:
@@ -504,6 +523,7 @@ class Runtime:
     def _idle(self) -> None:
         """The device has finished everything: the next batch starts small again."""
         self._limit = min(self.first_batch, self.submit_every)
+        self._wlimit = self.first_bytes
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""
