@@ -124,3 +124,31 @@ def test_cuda_kernels(lead, n, dtype, center):
                 _close(gw, rgw, dtype, "grad_weight")
             if affine and center:
                 _close(gb, rgb, dtype, "grad_bias")
+
+
+@gpu
+def test_cuda_backward_scratch_across_calls_and_streams():
+    """The weight/bias partial rows live in one reused scratch buffer per (device, stream):
+    calls queued back to back, of growing and shrinking widths and on two streams, each
+    get their own gradients (none reads partials another call wrote)."""
+    import cupy as cp
+    import numr as xp
+
+    cases = [(64, 4096), (300, 8192), (64, 1024), (2000, 4096)]
+    host = [(data((r, n), xp.float32, 1), data((r, n), xp.float32, 2),
+             data((n,), xp.float32, 3)) for r, n in cases]
+    from numr.nn import _cuda_fast as F
+
+    streams = (cp.cuda.Stream.null, cp.cuda.Stream(non_blocking=True))
+    for stream in streams:
+        with stream:
+            f32 = lambda h: cp.asarray(h.astype(np.float32))  # noqa: E731
+            outs = [_cuda.norm_backward(f32(g), f32(s), None, f32(w), 1e-5, True, True, True)
+                    for g, s, w in host]
+            stream.synchronize()
+        for (g, s, w), (gx, gw, gb) in zip(host, outs):
+            rgx, rgw, rgb = ref_backward(g, s, w, 1e-5, True)
+            _close(gx, rgx, "float32", "grad_x")
+            _close(gw, rgw, "float32", "grad_weight")
+            _close(gb, rgb, "float32", "grad_bias")
+    assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
