@@ -164,8 +164,8 @@ template <typename A> struct SumBufs {
 // Each exchange halves what a lane holds: the lanes with bit o of their id keep the upper
 // half and send the lower, the others the reverse, so the first log2(K) exchanges cost
 // K - 1 shuffles in all, and the rest (the one value left) one each: 6 shuffles for four
-// sums where four warp sums take 20 (float16 layer norm backward spends an instruction in
-// seven on its block sum). Lane l ends with the total of value l / (32 / K).
+// sums where four warp sums take 20 (the block sum was a sixth of float16 layer norm
+// backward's instructions). Lane l ends with the total of value l / (32 / K).
 template <typename A, int K>
 __device__ __forceinline__ A warp_scatter(A (&v)[K], int lane) {
     static_assert(K >= 1 && K <= 32 && (K & (K - 1)) == 0, "K: a power of two up to 32");

@@ -62,6 +62,10 @@ def _check_input(func: str, name: str, x: Any) -> Array:
 def _check_like(func: str, name: str, a: Any, ref: Array, ref_name: str,
                 shape: tuple | None = None) -> Array:
     """a is an Array of ref's dtype and device and of the given shape (ref's by default)."""
+    if (type(a) is Array and a._dtype is ref._dtype and a._device is ref._device
+            and a._data.shape == (ref._data.shape if shape is None else shape)):
+        return a  # the common case, without the checks' attribute reads (a call's host
+        # work is much of a small op's time on a GPU: benchmarks/RESULTS.md)
     if not isinstance(a, Array):
         raise TypeError(f"{func}: {name} must be a numr.Array or None, got {type(a).__name__}")
     if a._dtype is not ref._dtype:
@@ -80,7 +84,10 @@ def _check_param(func: str, name: str, p: Any, x: Array, x_name: str) -> Optiona
     """weight or bias: None, or a 1-D array of x's last-axis length, dtype and device."""
     if p is None:
         return None
-    n = x.shape[-1]
+    n = x._data.shape[-1]
+    if type(p) is Array and p._dtype is x._dtype and p._device is x._device \
+            and p._data.shape == (n,):
+        return p  # (the common case first, as in _check_like)
     if isinstance(p, Array) and p.shape != (n,):
         raise ValueError(f"{func}: {name} must have shape ({n},) (the length of the last "
                          f"axis of {x_name}, shape {x.shape}), got {p.shape}")
@@ -88,6 +95,8 @@ def _check_param(func: str, name: str, p: Any, x: Array, x_name: str) -> Optiona
 
 
 def _check_eps(func: str, eps: Any) -> float:
+    if type(eps) is float and 0.0 <= eps < math.inf:
+        return eps  # (the common case first: an ABC isinstance check costs a microsecond)
     if isinstance(eps, bool) or not isinstance(eps, Real):
         raise TypeError(f"{func}: eps must be a real number, got {type(eps).__name__}")
     eps = float(eps)
@@ -120,10 +129,21 @@ def _record(op: str, arrays: tuple, eps: Any):
 
 # --- dispatch -----------------------------------------------------------------------
 
+_KERNELS: dict[str, Any] = {}
+
+
 def _kernels(device: Any):
     """The kernel module for a device kind, or None: then the composite path below runs
-    (through the namespace's own functions, so it works on any device)."""
+    (through the namespace's own functions, so it works on any device). Looked up once a
+    kind (an import statement a call cost 1.3 us)."""
     kind = device.kind
+    k = _KERNELS.get(kind, False)
+    if k is False:
+        k = _KERNELS[kind] = _load_kernels(kind)
+    return k
+
+
+def _load_kernels(kind: str):
     if kind == "cpu":
         from . import _cpu
 

@@ -585,7 +585,7 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     if d == "float16" and n % 2:
         return None
     rt = x.rt
-    x, residual, weight, bias = (_prep(a) for a in (x, residual, weight, bias))
+    x, residual, weight, bias = _prep(x), _prep(residual), _prep(weight), _prep(bias)
     shape = x.shape
     rows = x.size // n if n else 0
     has_r = residual is not None
@@ -648,7 +648,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if d == "float16" and n % 2:
         return None
     rt = s.rt
-    grad_y, s, grad_s, weight = (_prep(a) for a in (grad_y, s, grad_s, weight))
+    grad_y, s, grad_s, weight = _prep(grad_y), _prep(s), _prep(grad_s), _prep(weight)
     shape = s.shape
     rows = s.size // n if n else 0
     ops = [grad_y, s, grad_s or grad_y, weight or s]
