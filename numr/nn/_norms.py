@@ -85,10 +85,7 @@ def _check_param(func: str, name: str, p: Any, x: Array, x_name: str) -> Optiona
     if p is None:
         return None
     n = x._data.shape[-1]
-    if type(p) is Array and p._dtype is x._dtype and p._device is x._device \
-            and p._data.shape == (n,):
-        return p  # (the common case first, as in _check_like)
-    if isinstance(p, Array) and p.shape != (n,):
+    if isinstance(p, Array) and p._data.shape != (n,):
         raise ValueError(f"{func}: {name} must have shape ({n},) (the length of the last "
                          f"axis of {x_name}, shape {x.shape}), got {p.shape}")
     return _check_like(func, name, p, x, x_name, (n,))
