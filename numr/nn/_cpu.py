@@ -11,7 +11,7 @@ partial sums and both row sums in one loop): for narrow rows (1024) the time spe
 the cached row is as large as the memory time on one core. Layer norm keeps a second
 pass for the variance (sum of squared deviations from the mean), exact for large means.
 Chunks of rows go to threads dynamically, so a descheduled thread does not hold the
-op up on a shared machine.
+op up on a shared machine. Large results come from a few recycled arrays (see _empty).
 
 numba has no CPU float16, so float16 arrays arrive as their uint16 bits: loads decode
 through a 65536-entry table, stores round to nearest even by bit arithmetic; sums are
@@ -23,6 +23,11 @@ latency, not by memory.
 """
 
 from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
 
 import numpy as np
 from numba import njit, prange, get_num_threads, parallel_chunksize, types
@@ -248,6 +253,41 @@ def _bwd_kernel(gy, s, gs, w, gx, pw, pb, work, eps, center, has_gs, want_w, wan
                     _store(gxi, j, rs * (gw[j] - mg - xs[j] * mgx))
 
 
+# --- result arrays ----------------------------------------------------------------------
+# glibc serves allocations above its mmap threshold (32 MiB at most) with fresh pages and
+# unmaps them on free, so every large result paid the kernel's zeroing of its pages on
+# first touch: 4-5 ms of a 13-16 ms float32 4096x4096 forward on this project's 2-core
+# machine, where NumPy's whole copy into a preallocated array takes 11 ms. So the last few
+# large results handed out are kept, and one is handed out again for a result of the same
+# shape and dtype once nothing else refers to it (its caller dropped it and every view of
+# it): a loop calling the same op on the same shapes then reuses warm pages, as a caching
+# allocator does. NUMR_NN_CPU_POOL=0 (read at import) turns this off.
+_POOL_ON = os.environ.get("NUMR_NN_CPU_POOL", "1") != "0"
+_POOL_MIN_BYTES = 1 << 20   # smaller results come from malloc's heap, already mapped
+_POOL_SLOTS = 4             # arrays kept: what one op's outputs need, a few times
+_pool: list = []            # most recently handed out last
+_pool_lock = threading.Lock()
+
+
+def _empty(shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """np.empty(shape, dtype), from the recycled arrays where it is large (see above)."""
+    dtype = np.dtype(dtype)
+    if not _POOL_ON or math.prod(shape) * dtype.itemsize < _POOL_MIN_BYTES:
+        return np.empty(shape, dtype)
+    with _pool_lock:  # (two threads must not both take the same free array)
+        for i in range(len(_pool) - 1, -1, -1):
+            a = _pool[i]
+            # free: referred to only by the list, a and getrefcount's argument (CPython)
+            if a.shape == shape and a.dtype == dtype and sys.getrefcount(a) == 3:
+                _pool.append(_pool.pop(i))
+                return a
+        a = np.empty(shape, dtype)
+        _pool.append(a)
+        if len(_pool) > _POOL_SLOTS:
+            del _pool[0]  # forgotten: its memory goes when its caller lets go of it
+        return a
+
+
 # --- the interface numr.nn._norms calls: native NumPy arrays in, native arrays out -----
 
 def _acc_dtype(dtype: np.dtype) -> np.dtype:
@@ -285,8 +325,8 @@ def norm_forward(x: np.ndarray, residual, weight, bias, eps: float, center: bool
     (s is None unless want_sum). NumPy arrays of x's dtype and shape."""
     shape, dtype = x.shape, x.dtype
     n = shape[-1]
-    y = np.empty(shape, dtype)
-    s = np.empty(shape, dtype) if want_sum else None
+    y = _empty(shape, dtype)
+    s = _empty(shape, dtype) if want_sum else None
     if y.size == 0:
         return y, s
     acc = _acc_dtype(dtype)
@@ -307,7 +347,7 @@ def norm_backward(grad_y: np.ndarray, s: np.ndarray, grad_s, weight, eps: float,
     grad_s_total also carries grad_s (the gradient reaching s from elsewhere)."""
     shape, dtype = s.shape, s.dtype
     n = shape[-1]
-    gx = np.empty(shape, dtype)
+    gx = _empty(shape, dtype)
     acc = _acc_dtype(dtype)
     rows = s.size // n if n else 0
     chunks = _chunks(rows)
