@@ -152,3 +152,35 @@ def test_cuda_backward_scratch_across_calls_and_streams():
             _close(gw, rgw, "float32", "grad_weight")
             _close(gb, rgb, "float32", "grad_bias")
     assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
+
+
+def test_backward_scratch_is_kept_per_stream_and_bounded(monkeypatch):
+    """The scratch bookkeeping (plain Python, checked here with a stand-in for CuPy): one
+    buffer per (device, stream), grown when a call needs more, at most _SCRATCH_KEEP."""
+    from types import SimpleNamespace
+
+    from numr.nn import _cuda_fast as F
+
+    current = SimpleNamespace(ptr=0)
+    made = []
+
+    def empty(count, dtype):
+        made.append(count)
+        return np.empty(count, dtype)
+
+    fake = SimpleNamespace(float32=np.float32, empty=empty,
+                           cuda=SimpleNamespace(get_current_stream=lambda: current))
+    monkeypatch.setattr(F, "_cp", fake)
+    monkeypatch.setattr(F, "_scratch", {})
+    a = F._partials(0, 100)
+    assert F._partials(0, 50) is a and F._partials(0, 100) is a   # reused, not remade
+    b = F._partials(0, 200)                                        # grown
+    assert b.size == 200 and F._partials(0, 10) is b and made == [100, 200]
+    current.ptr = 7
+    c = F._partials(0, 10)                                         # another stream: its own
+    assert c is not b and F._partials(1, 10) is not c              # another device: its own
+    for ptr in range(100, 100 + 2 * F._SCRATCH_KEEP):
+        current.ptr = ptr
+        F._partials(0, 10)
+    assert len(F._scratch) == F._SCRATCH_KEEP                      # bounded
+    assert (0, 0) not in F._scratch and (0, 100 + 2 * F._SCRATCH_KEEP - 1) in F._scratch

@@ -928,7 +928,11 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
 # in order, so a call's main kernel writes it only after the previous call's reduce read
 # it. A cupy.empty a call cost 3-4 us of the 30-40 us of host work of a float16 backward
 # with weight gradients on the H200's host, where its kernels take 35-45 us at 4096x4096.
+# At most _SCRATCH_KEEP of them (programs may make many streams); a dropped one goes back
+# to CuPy's pool for the stream it was made on, which orders its reuse after that
+# stream's pending work.
 _scratch: dict[tuple, Any] = {}
+_SCRATCH_KEEP = 8
 
 
 def _partials(dev: int, count: int):
@@ -936,6 +940,9 @@ def _partials(dev: int, count: int):
     key = (dev, cp.cuda.get_current_stream().ptr)
     buf = _scratch.get(key)
     if buf is None or buf.size < count:
+        _scratch.pop(key, None)
+        while len(_scratch) >= _SCRATCH_KEEP:
+            del _scratch[next(iter(_scratch))]  # the longest unchanged
         buf = _scratch[key] = cp.empty(count, cp.float32)
     return buf
 
