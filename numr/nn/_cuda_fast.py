@@ -51,6 +51,12 @@ After the sixth H200 session (float16 backward 57-80%, layer 38-58%):
 * with these, float16 backward measured 76-118% of copy bandwidth but layer norm's 61-79%,
   float32 backward 87-120% (the session's last check, benchmarks/RESULTS.md).
 
+Seventh session: block sums by a warp reduce-scatter (6 shuffles for four sums, where four
+warp sums took 20), and the backward's partial rows in a reused scratch per stream instead
+of an allocation a call. float16 layer norm backward at 4096 and 1024 wide stays at 62-66%
+of copy bandwidth: about 35 instructions an element at 16 warps an SM, so the issue rate,
+not memory, sets its time (RESULTS.md, "Seventh GPU session").
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
