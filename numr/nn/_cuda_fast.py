@@ -382,18 +382,18 @@ __device__ __forceinline__ void store_floats(A* out, const A (&v)[VEC]) {
 }
 
 // Backward of y = norm(s) * w + b: gx = rstd * (g - mean(g) - xhat * mean(g * xhat)) + gs
-// with g = gy * w (flags: 1 gs, 2 w, 4 want grad w, 8 want grad b). blockDim (GROUP, ROWS);
-// a persistent grid walks the rows, ROWS * RB per block step: each row-group takes RB rows,
-// issuing all their loads before their one block sum. Each thread owns ITERS packs of
-// columns for the whole kernel and keeps their partial sums of gy * xhat and gy (in
-// registers, or SMP: shared memory); at the end the block's row-groups add theirs into one
-// partial row of part
-// ((2, gridDim.x, n): weight, then bias), reduced by reduce_parts2.
+// with g = gy * w (flags: 1 gs (GS at compile time), 2 w, 4 want grad w, 8 want grad b).
+// blockDim (GROUP, ROWS); a persistent grid walks the rows, ROWS * RB per block step: each
+// row-group takes RB rows, issuing all their loads before their one block sum. Each thread
+// owns ITERS packs of columns for the whole kernel and keeps their partial sums of gy * xhat
+// and gy (in registers, or SMP: shared memory); at the end the block's row-groups add theirs
+// into one partial row of part ((2, gridDim.x, n): weight, then bias), reduced by
+// reduce_parts2.
 // Launch bound: MINB blocks per SM (the host asks for 1024 threads, 64 registers a
 // thread): the conversions of the held packs are cheaper to redo than the occupancy
 // they cost when the compiler hoists them.
 template <typename T, int VEC, int ITERS, int GROUP, int ROWS, int RB, bool CENTER, bool ONEPASS,
-          bool PF, int MINB, bool SMP>
+          bool PF, int MINB, bool SMP, bool GS>
 __global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict__ gs,
           const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
@@ -407,7 +407,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     constexpr int NS = FUSED && CENTER ? 4 : 2;
     __shared__ A sbuf[2 * ROWS * NS * RB * 32];
     SumBufs<A> smem{sbuf, ROWS * NS * RB * 32, 0};
-    const bool has_gs = flags & 1, has_w = flags & 2, want_w = flags & 4, want_b = flags & 8;
+    const bool has_w = flags & 2, want_w = flags & 4, want_b = flags & 8;  // (flags & 1: GS)
     const int tid = threadIdx.x, nv = n / VEC;
     const A eps = (A)eps_, inv_n = A(1) / A(n);
     P wr[ITERS];  // this thread's columns of the weight, loaded once
@@ -436,14 +436,17 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     }
     const long long step = (long long)gridDim.x * (ROWS * RB);
     // RB rows of s and gy from row r0 into xs/xg (zero outside the rows), and their shifts
-    auto load = [&](long long r0, P (&xs)[RB][ITERS], P (&xg)[RB][ITERS], A (&xk)[RB]) {
+    // The shift stays as loaded (T) until the step that uses it: converted here, the
+    // conversion waited for the load, so every prefetch stalled its warp for a DRAM latency
+    // (by ncu's stall sampling on the H200, 15% of float16 layer norm backward's samples).
+    auto load = [&](long long r0, P (&xs)[RB][ITERS], P (&xg)[RB][ITERS], T (&xk)[RB]) {
 #pragma unroll
         for (int j = 0; j < RB; ++j) {
             const bool ok = r0 + j < rows;
             const size_t off = (size_t)(ok ? r0 + j : 0) * (size_t)n;
             const P* sr = reinterpret_cast<const P*>(s + off);
             const P* gr = reinterpret_cast<const P*>(gy + off);
-            xk[j] = (CENTER && FUSED && ok) ? to_acc(s[off]) : A(0);  // the shift (row_stats)
+            xk[j] = (CENTER && FUSED && ok) ? s[off] : from_acc<T>(A(0));  // the shift (row_stats)
 #pragma unroll
             for (int k = 0; k < ITERS; ++k) {
                 const int i = tid + k * GROUP;
@@ -462,7 +465,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     // SM's loads stay in flight through its barriers (a block's warps otherwise wait for
     // memory, then for each other, in turn). Costs a second set of row registers.
     P qs[PF ? RB : 1][ITERS], qg[PF ? RB : 1][ITERS];
-    A qk[PF ? RB : 1];
+    T qk[PF ? RB : 1];
     if constexpr (PF) load((long long)blockIdx.x * (ROWS * RB) + (long long)threadIdx.y * RB, qs, qg, qk);
     // uniform trip count over the block (barriers); rows past the end are masked
     for (long long blk = (long long)blockIdx.x * (ROWS * RB); blk < rows; blk += step) {
@@ -475,7 +478,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
         if constexpr (PF) {
 #pragma unroll
             for (int j = 0; j < RB; ++j) {
-                K[j] = qk[j];
+                K[j] = to_acc(qk[j]);
 #pragma unroll
                 for (int k = 0; k < ITERS; ++k) {  // (whole words: halves moved one by
                     ps[j][k] = opaque(qs[j][k]);    // one are merged with byte permutes)
@@ -484,7 +487,26 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             }
             load(row0 + step, qs, qg, qk);
         } else {
-            load(row0, ps, pg, K);
+            T kr[RB];
+            load(row0, ps, pg, kr);
+#pragma unroll
+            for (int j = 0; j < RB; ++j) K[j] = to_acc(kr[j]);
+        }
+        // GS (a compile-time flag: a load under a run-time condition still held its warp on
+        // the load's scoreboard, behind the stores in flight): this step's rows of gs, loaded
+        // before the sums so that their latency passes during the sums and the barrier
+        P pgs[GS ? RB : 1][GS ? ITERS : 1];
+        if constexpr (GS) {
+#pragma unroll
+            for (int j = 0; j < RB; ++j) {
+                const size_t off = (size_t)(live[j] ? row0 + j : 0) * (size_t)n;
+                const P* gsr = reinterpret_cast<const P*>(gs + off);
+#pragma unroll
+                for (int k = 0; k < ITERS; ++k) {
+                    const int i = tid + k * GROUP;
+                    pgs[j][k] = load_or_zero(gsr + i, live[j] && i < nv);
+                }
+            }
         }
         // The sums of a row j, over d = s - K[j] and g = gy * w: (a) sum g * d, sum g;
         // and where FUSED, the statistics too: sum d * d, sum d. With m = mean(d),
@@ -531,14 +553,11 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
             A mg = 0;
             if constexpr (CENTER) mg = a[IG * RB + j] * inv_n;
             const A mgx = rstd[j] * (a[IGD * RB + j] * inv_n - m * mg);
-            const size_t off = (size_t)(row0 + j) * (size_t)n;
-            const P* gsr = reinterpret_cast<const P*>(gs + off);
-            P* gxr = reinterpret_cast<P*>(gx + off);
+            P* gxr = reinterpret_cast<P*>(gx + (size_t)(row0 + j) * (size_t)n);
 #pragma unroll
             for (int k = 0; k < ITERS; ++k) {
                 const int i = tid + k * GROUP;
                 if (i < nv) {
-                    const P pgs = load_or_zero(gsr + i, has_gs);
                     const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
                     A t[VEC];
 #pragma unroll
@@ -554,7 +573,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                         }
                         const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
                         t[e] = rstd[j] * (g - mg - xh * mgx);
-                        if (has_gs) t[e] += to_acc(pgs.v[e]);
+                        if constexpr (GS) t[e] += to_acc(pgs[j][k].v[e]);
                     }
                     gxr[i] = Cv<T, VEC>::put(t);
                 }
@@ -781,14 +800,15 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
     return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem)
 
 
-def _name(direction: str, dtype: str, p: Plan, center: bool) -> str:
+def _name(direction: str, dtype: str, p: Plan, center: bool, gs: bool = False) -> str:
     c = "true" if center else "false"
     one = "true" if (center and TUNE[dtype, "layer"]["onepass"]) else "false"
     if direction == "fwd":
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
                 f"{one}>")
     return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
-            f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}>")
+            f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}, "
+            f"{'true' if gs else 'false'}>")
 
 
 _modules: dict[str, Any] = {}
@@ -905,7 +925,7 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     if p is None:
         _bwd_cache[key] = None
         return None
-    fn = _kernel(_name("bwd", dtype.name, p, center))
+    fn = _kernel(_name("bwd", dtype.name, p, center, bool(flags & 1)))
     threads = p.group * p.rows
     dyn = p.smem_bytes(center)
     if dyn > 48 * 1024:  # above the default limit a kernel must opt in
