@@ -63,6 +63,9 @@ Widths beyond the register tile (more than 8 columns per thread at 1024 threads 
 
 from __future__ import annotations
 
+import ctypes
+import struct
+import threading
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -865,6 +868,37 @@ def _cupy():
     return _cp
 
 
+# Kernel launches go to the driver (cuLaunchKernel) with the arguments packed into one
+# parameter block: CuPy's RawKernel call converts every argument through Python objects,
+# 9 us a ten-argument launch on the H200's host against 5.6 us this way, and host work is
+# what a 4096x4096 float16 call waits on (benchmarks/RESULTS.md). Every argument takes an
+# 8-byte slot; the driver copies the values during the call, so one block per thread
+# serves every launch.
+_SLOTS = 10
+_PTRS6 = struct.Struct("<6Qq i4x d i4x")  # norm_fwd2, norm_bwd2: 6 pointers, rows, n, eps, flags
+_REDUCE = struct.Struct("<Q i4x i4x Q Q i4x")  # reduce_parts2: part, nparts, n, w, b, first
+
+
+class _Params(threading.local):
+    def __init__(self):
+        self.buf = ctypes.create_string_buffer(8 * _SLOTS)
+        base = ctypes.addressof(self.buf)
+        self.slots = (ctypes.c_void_p * _SLOTS)(*(base + 8 * i for i in range(_SLOTS)))
+        self.addr = ctypes.addressof(self.slots)
+
+
+_params = _Params()
+
+
+def _launch(fn: int, grid: tuple, block: tuple, smem: int, layout, *values) -> None:
+    """Kernel fn (a CUfunction handle) on the current stream; grid and block: (x, y)."""
+    p = _params
+    layout.pack_into(p.buf, 0, *values)
+    cp = _cp
+    cp.cuda.driver.launchKernel(fn, grid[0], grid[1], 1, block[0], block[1], 1, smem,
+                                cp.cuda.get_current_stream().ptr, p.addr, 0)
+
+
 # launch shapes per (device, dtype, rows, n, center, flags, aligned): the planning, name
 # formatting, occupancy and numpy scalar arguments are done once per shape
 _fwd_cache: dict[tuple, Any] = {}
@@ -872,23 +906,18 @@ _bwd_cache: dict[tuple, Any] = {}
 
 
 def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
-    import numpy as np
-
     p = plan(dtype.name, n, aligned, "fwd", center)
     if p is None:
         entry = None
     else:
         fn = _kernel(_name("fwd", dtype.name, p, center))
-        entry = (fn, (-(-rows // p.rows),), p.block, np.int64(rows), np.int32(n),
-                 np.int32(flags))
+        entry = (fn.kernel.ptr, (-(-rows // p.rows), 1), p.block, rows, n, flags)
     _fwd_cache[key] = entry
     return entry
 
 
 def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
     """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays."""
-    import numpy as np
-
     cp = _cupy()
     shape, dtype = x.shape, x.dtype
     n = shape[-1]
@@ -909,18 +938,17 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         entry = _fwd_launch(key, dtype, rows, n, aligned, center, flags)
     if entry is None:
         return old._norm_forward_old(x, residual, weight, bias, eps, center, want_sum)
-    fn, grid, block, rows64, n32, flags32 = entry
-    fn(grid, block, (x, r if r is not None else x, w if w is not None else x,
-                     b if b is not None else x, y, s if s is not None else y,
-                     rows64, n32, np.float64(eps), flags32))
+    fn, grid, block, rows, n, flags = entry
+    px = x.data.ptr
+    _launch(fn, grid, block, 0, _PTRS6, px, r.data.ptr if r is not None else px,
+            w.data.ptr if w is not None else px, b.data.ptr if b is not None else px,
+            y.data.ptr, s.data.ptr if s is not None else px, rows, n, eps, flags)
     if want_sum and s is None:  # no residual: s is x itself
         s = x
     return y, s
 
 
 def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
-    import numpy as np
-
     p = plan(dtype.name, n, aligned, "bwd", center)
     if p is None:
         _bwd_cache[key] = None
@@ -940,11 +968,9 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     want_w, want_b = bool(flags & 4), bool(flags & 8)
     red = None
     if want_w or want_b:
-        red = (_kernel(f"reduce_parts2<{_CTYPE[dtype.name]}>"),
-               (-(-n // 32), int(want_w) + int(want_b), 1), (32, 32, 1),
-               np.int32(0 if want_w else 1))
-    entry = (fn, (grid,), p.block, np.int64(rows), np.int32(n), np.int32(flags),
-             np.int32(grid), red, dyn)
+        red = (_kernel(f"reduce_parts2<{_CTYPE[dtype.name]}>").kernel.ptr,
+               (-(-n // 32), int(want_w) + int(want_b)), (32, 32), 0 if want_w else 1)
+    entry = (fn.kernel.ptr, (grid, 1), p.block, rows, n, flags, red, dyn)
     _bwd_cache[key] = entry
     return entry
 
@@ -976,8 +1002,6 @@ def _partials(dev: int, count: int):
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
                   want_bias: bool):
     """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy."""
-    import numpy as np
-
     cp = _cupy()
     shape, dtype = s.shape, s.dtype
     n = shape[-1]
@@ -1001,14 +1025,17 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if entry is None or (want_bias and not center):  # the kernel sums gy for layer only
         return old._norm_backward_old(grad_y, s, grad_s, weight, eps, center, want_weight,
                                       want_bias)
-    fn, grid, block, rows64, n32, flags32, grid32, red, dyn = entry
+    fn, grid, block, rows, n, flags, red, dyn = entry
     gw = cp.empty(n, dtype) if want_weight else None
     gb = cp.empty(n, dtype) if want_bias else None
-    part = _partials(dev, 2 * grid[0] * n) if red is not None else gx
-    fn(grid, block, (gy, s, gs if gs is not None else gy, w if w is not None else s, gx,
-                     part, rows64, n32, np.float64(eps), flags32), shared_mem=dyn)
+    part = _partials(dev, 2 * grid[0] * n).data.ptr if red is not None else 0
+    ps = s.data.ptr
+    _launch(fn, grid, block, dyn, _PTRS6, gy.data.ptr, ps,
+            gs.data.ptr if gs is not None else ps, w.data.ptr if w is not None else ps,
+            gx.data.ptr, part, rows, n, eps, flags)
     if red is not None:
         rfn, rgrid, rblock, first = red
-        rfn(rgrid, rblock, (part, grid32, n32, gw if gw is not None else gb,
-                            gb if gb is not None else gw, first))
+        pw = gw.data.ptr if gw is not None else gb.data.ptr
+        _launch(rfn, rgrid, rblock, 0, _REDUCE, part, grid[0], n, pw,
+                gb.data.ptr if gb is not None else pw, first)
     return gx, gw, gb
