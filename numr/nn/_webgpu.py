@@ -31,7 +31,8 @@ the workgroup-memory reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the back
 workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
 most units per invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
 ``fwd,bwd`` or empty) the directions in which layer norm takes its mean and variance from
-one workgroup sum of shifted data.
+one workgroup sum of shifted data; ``NUMR_NN_WEBGPU_EXACT=0`` keeps the bounds tests in
+forward rows of exactly ``wg * K`` units.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ _KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
 # mean then the deviations). The H200 measured the backward faster with it (float16
 # 32768x8192: 26% of copy bandwidth against 23%) and the forward slower (56% against 67%).
 _ONEPASS = set(os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "bwd").split(","))
+# forward rows of exactly wg * k units without the register loops' bounds tests (0: with)
+_EXACT = os.environ.get("NUMR_NN_WEBGPU_EXACT", "1") != "0"
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -284,7 +287,11 @@ def _moments(a: str, center: bool, shifted: bool, dev: str) -> str:
 
 
 def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
-               has_b: bool, subgroups: bool) -> str:
+               has_b: bool, subgroups: bool, exact: bool = False) -> str:
+    """exact: the row is exactly k units an invocation (units == wg * k), so the register
+    loops need no bounds test: untested, each unit's loads and arithmetic are one block,
+    and the compiler cannot issue the next unit's loads (the weight's and bias's in the
+    write) before the previous unit's arithmetic has waited for its own."""
     s, v, a = f.s, f.v, f.a
     # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of x, r, w, b (units),
     # 7 offset of s in the output (units), 8-9 eps
@@ -296,7 +303,22 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     shifted = bool(center and k and "fwd" in _ONEPASS)
     first = "ld(X[p(3u) + base])" + (" + ld(R[p(4u) + base])" if has_r else "")
     decl, step = _accumulate(f, center, first if shifted else None)
-    if k:
+    if k and exact:
+        gather = f"""  var vals: array<{v}, {k}>;
+  for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    {load}
+    vals[j] = e;
+    {step}
+  }}"""
+        dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let q = vals[j] - mu; dev = dev + hsum(q * q);
+  }}"""
+        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = l + j * {wg}u;
+    Y[base + u] = st((vals[j] - mu) * rstd{affine});
+  }}"""
+    elif k:
         gather = f"""  var vals: array<{v}, {k}>;
   for (var j = 0u; j < {k}u; j = j + 1u) {{
     let u = l + j * {wg}u;
@@ -622,8 +644,9 @@ def _fwd_pipeline(rt: Any, sig: tuple) -> Any:
     sub = sub and d != "float64"  # see _subgroups
     wg, k = plan(n // lanes, "fwd", wg_max)
     f = form(d, lanes)
-    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub)
-    return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub), 5)
+    exact = _EXACT and n // lanes == wg * k
+    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub, exact)
+    return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub, exact), 5)
 
 
 def _bwd_groups(rows: int, n: int, itemsize: int) -> int:
