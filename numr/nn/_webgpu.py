@@ -142,15 +142,15 @@ def _pow2ceil(v: int) -> int:
 
 
 @lru_cache(maxsize=1024)
-def plan(units: int, direction: str, wg_max: int = 1024) -> tuple[int, int]:
+def plan(units: int, direction: str, wg_max: int = 1024, per: int = 4) -> tuple[int, int]:
     """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
-    About four units per invocation for rows up to 1024 units (the bytes in flight are
-    the workgroup's whole row whatever K is; fewer invocations make the reductions
-    cheaper, and lavapipe, which runs invocations one by one, much faster); wider rows
-    take more units, up to ``_KMAX``, then a larger workgroup, before they give up
-    registers."""
+    About ``per`` units per invocation for rows up to 256 * per units (the bytes in
+    flight are the workgroup's whole row whatever K is; fewer invocations make the
+    reductions cheaper, and lavapipe, which runs invocations one by one, much faster);
+    wider rows take more units, up to ``_KMAX``, then a larger workgroup, before they give
+    up registers."""
     kmax = _KMAX[direction]
-    wg = min(256, max(32, _pow2ceil(-(-units // 4))))
+    wg = min(256, max(32, _pow2ceil(-(-units // per))))
     k = -(-units // wg)
     if k > kmax:
         wg = min(wg_max, max(wg, _pow2ceil(-(-units // kmax))))
@@ -642,8 +642,10 @@ def _fwd_pipeline(rt: Any, sig: tuple) -> Any:
     _, d, n, lanes, center, has_r, hw, hb = sig
     sub, wg_max = _caps(rt)
     sub = sub and d != "float64"  # see _subgroups
-    wg, k = plan(n // lanes, "fwd", wg_max)
     f = form(d, lanes)
+    # about 64 bytes an invocation: 4 units of 16 bytes, 8 of float16's 8 (H200, float16
+    # layer norm forward at 4096 wide: 22-24 us a call against 26-27 with 4 units)
+    wg, k = plan(n // lanes, "fwd", wg_max, max(4, min(_KMAX["fwd"], 64 // f.nbytes)))
     exact = _EXACT and n // lanes == wg * k
     key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub, exact)
     return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub, exact), 5)
