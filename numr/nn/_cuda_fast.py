@@ -57,6 +57,17 @@ of an allocation a call. float16 layer norm backward at 4096 and 1024 wide stays
 of copy bandwidth: about 35 instructions an element at 16 warps an SM, so the issue rate,
 not memory, sets its time (RESULTS.md, "Seventh GPU session").
 
+Eighth session, with Nsight Compute's stall sampling on the H200: that reading was wrong.
+15% of float16 layer norm backward's samples waited at one instruction, the conversion of
+the row's shift right after the prefetch that loaded it (every step stalled its warps for
+a DRAM latency); gs under a run-time flag cost a load's scoreboard wait even when absent.
+With the shift kept as loaded and gs a compile-time flag loaded at the step start, the
+kernel went from 38.8 to 29.5 us at 4096x4096 (75-77% of copy bandwidth with the weight
+and bias sums, was 62%). Launches go to cuLaunchKernel directly (see _launch). Measured
+and not kept (RESULTS.md, "Eighth GPU session"): an L2 bulk prefetch of later rows, the
+weight/bias sums inside the kernel after a grid barrier (cooperative launch) instead of
+reduce_parts2, streaming cache hints, the forward's weight and bias loaded before its sums.
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
