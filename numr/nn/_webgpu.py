@@ -303,37 +303,26 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     shifted = bool(center and k and "fwd" in _ONEPASS)
     first = "ld(X[p(3u) + base])" + (" + ld(R[p(4u) + base])" if has_r else "")
     decl, step = _accumulate(f, center, first if shifted else None)
-    if k and exact:
+    if k:
+        # exact: no bounds tests, each unit's statements a plain block (see the docstring)
+        when = "" if exact else "if (u < U) "
+        zero = "" if exact else f" else {{ vals[j] = {v}(0); }}"
         gather = f"""  var vals: array<{v}, {k}>;
   for (var j = 0u; j < {k}u; j = j + 1u) {{
     let u = l + j * {wg}u;
-    {load}
-    vals[j] = e;
-    {step}
-  }}"""
-        dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let q = vals[j] - mu; dev = dev + hsum(q * q);
-  }}"""
-        write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = l + j * {wg}u;
-    Y[base + u] = st((vals[j] - mu) * rstd{affine});
-  }}"""
-    elif k:
-        gather = f"""  var vals: array<{v}, {k}>;
-  for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = l + j * {wg}u;
-    if (u < U) {{
+    {when}{{
       {load}
       vals[j] = e;
       {step}
-    }} else {{ vals[j] = {v}(0); }}
+    }}{zero}
   }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-    if (l + j * {wg}u < U) {{ let q = vals[j] - mu; dev = dev + hsum(q * q); }}
+    let u = l + j * {wg}u;
+    {when}{{ let q = vals[j] - mu; dev = dev + hsum(q * q); }}
   }}"""
         write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
     let u = l + j * {wg}u;
-    if (u < U) {{ Y[base + u] = st((vals[j] - mu) * rstd{affine}); }}
+    {when}{{ Y[base + u] = st((vals[j] - mu) * rstd{affine}); }}
   }}"""
     else:
         gather = f"""  for (var u = l; u < U; u = u + {wg}u) {{
