@@ -315,3 +315,20 @@ def test_mixed_devices(device):
     w = xp.Array._new(other.ops.from_host(np.ones(4, np.float32)), xp.float32, other)
     with pytest.raises(ValueError, match=f"rms_norm: weight is on cuda:97 but x is on {device}"):
         nn.rms_norm(x, w)
+
+
+def test_webgpu_forward_plan_and_exact_rows():
+    """WebGPU forward planning (plain Python, no device): about 64 bytes of row an
+    invocation (8 float16 units of 8 bytes, 4 float32 units of 16), and rows of exactly
+    wg * K units written without bounds tests. (Both loop forms run in the width cases
+    above on webgpu: 4096 is exact, 1000 and 5000 are not.)"""
+    from numr.nn import _webgpu as W
+
+    assert W.plan(1024, "fwd", 1024, 8) == (128, 8)  # float16, 4096 wide
+    assert W.plan(1024, "fwd", 1024, 4) == (256, 4)  # float32, 4096 wide
+    assert W.plan(1250, "fwd", 1024, 4) == (256, 5)  # float32, 5000 wide: not exact
+    f16 = W.form("float16", 4)
+    exact = W.fwd_source(f16, 128, 8, True, False, True, True, False, True)
+    bounded = W.fwd_source(f16, 128, 8, True, False, True, True, False, False)
+    assert "u < U" not in exact
+    assert bounded.count("if (u < U)") == 3 * 8  # gather, deviations, write; unrolled
