@@ -533,11 +533,20 @@ var<workgroup> red: array<{v}, {cols * lanes}>;
 _WIDTHS = {"float16": (4, 2), "float64": (2, 1), "float32": (4, 2, 1)}
 
 
-def _lanes(d: str, n: int, ops: list) -> int:
-    """The widest unit (elements) dividing the width and every operand's offset."""
-    m = n
-    for a in ops:
-        m |= a.offset
+def _operands(d: str, n: int, ops: tuple) -> tuple[int, list]:
+    """(the widest unit, in elements, dividing the width and every operand's offset;
+    the offsets in units). Offsets are almost always 0: that case builds nothing."""
+    m = ops[0].offset | ops[1].offset | ops[2].offset | ops[3].offset
+    lanes = _lanes(d, n | m)
+    return lanes, ([a.offset // lanes for a in ops] if m else _NO_OFFSETS)
+
+
+_NO_OFFSETS = [0, 0, 0, 0]
+
+
+@lru_cache(maxsize=256)
+def _lanes(d: str, m: int) -> int:
+    """The widest unit of dtype ``d`` dividing ``m``."""
     for w in _WIDTHS[d]:
         if m % w == 0:
             return w
@@ -607,21 +616,22 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         s = launch(rt, "add", "a + b", ((x, x.dtype), (residual, x.dtype)), x.dtype, shape)
         y, _ = norm_forward(s, None, weight, bias, eps, center, False)
         return y, (s if want_sum else None)
-    out = rt.alloc(x.size * (2 if has_r else 1) * x.dtype.itemsize)
-    y = GPUArray(out, rt, shape, c_strides(shape), 0, x.dtype)
-    s = GPUArray(out, rt, shape, c_strides(shape), x.size, x.dtype) if has_r else None
-    if x.size == 0:
+    size = x.size
+    out = rt.alloc(size * (2 if has_r else 1) * x.dtype.itemsize)
+    strides = c_strides(shape)
+    y = GPUArray(out, rt, shape, strides, 0, x.dtype, size)
+    s = GPUArray(out, rt, shape, strides, size, x.dtype, size) if has_r else None
+    if size == 0:
         return y, (s if want_sum else None)
-    ops = [x, residual or x, weight or x, bias or x]
-    lanes = _lanes(d, n, ops)
+    ops = (x, residual or x, weight or x, bias or x)
+    lanes, offs = _operands(d, n, ops)
     sig = ("nn2_fwd", d, n, lanes, center, has_r, weight is not None, bias is not None)
     pipe = rt.plans.get(sig)
     if pipe is None:
         pipe = rt.plans[sig] = _fwd_pipeline(rt, sig)
-    params = [rows, n // lanes, n] + [a.offset // lanes for a in ops] + \
-        [x.size // lanes] + _eps_words(eps, d)
     rt.record(pipe, (x.storage.block, ops[1].storage.block, ops[2].storage.block,
-                     ops[3].storage.block, out.block), params, rows)
+                     ops[3].storage.block, out.block),
+              [rows, n // lanes, n, *offs, size // lanes, *_eps_words(eps, d)], rows)
     return y, (s if want_sum else None)
 
 
@@ -665,8 +675,8 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     grad_y, s, grad_s, weight = _prep(grad_y), _prep(s), _prep(grad_s), _prep(weight)
     shape = s.shape
     rows = s.size // n if n else 0
-    ops = [grad_y, s, grad_s or grad_y, weight or s]
-    lanes = _lanes(d, n, ops)
+    ops = (grad_y, s, grad_s or grad_y, weight or s)
+    lanes, offs = _operands(d, n, ops)
     f = form(d, lanes)
     units = n // lanes
     groups = _bwd_groups(rows, n, s.dtype.itemsize)
@@ -680,7 +690,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
         groups = max(1, min(groups, room // max(1, 2 * units)))
     nparts = 2 * groups * units if want else 0
     out = rt.alloc((part_off + nparts) * f.pw * f.nbytes)
-    gx = GPUArray(out, rt, shape, c_strides(shape), 0, s.dtype)
+    gx = GPUArray(out, rt, shape, c_strides(shape), 0, s.dtype, s.size)
     if s.size == 0:
         zeros = _zeros(rt, n, s.dtype)
         return gx, (zeros if want_weight else None), (zeros if want_bias else None)
@@ -689,8 +699,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     pipes = rt.plans.get(sig)
     if pipes is None:
         pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
-    params = [rows, units, n] + [a.offset // lanes for a in ops] + [groups] + \
-        _eps_words(eps, d) + [part_off]
+    params = [rows, units, n, *offs, groups, *_eps_words(eps, d), part_off]
     rt.record(pipes[0], (grad_y.storage.block, s.storage.block, ops[2].storage.block,
                          ops[3].storage.block, out.block), params, groups)
     if not want:

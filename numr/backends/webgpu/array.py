@@ -49,6 +49,8 @@ class GPUArray:
     @property
     def contiguous(self) -> bool:
         """C-contiguous (dimensions of length 1 may have any stride)."""
+        if self.strides is c_strides(self.shape):
+            return True  # made with the cached strides (most arrays): no loop (0.2 us, not 0.8)
         s = 1
         for n, st in zip(reversed(self.shape), reversed(self.strides)):
             if n != 1 and st != s:

@@ -41,17 +41,23 @@ WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
 SLOT_WORDS = 128
 SLOT_BYTES = SLOT_WORDS * 4
 ARENA_SLOTS = 2048                  # parameter slots (dispatches) of one submitted batch
-SUBMIT_EVERY = 256                  # dispatches recorded before a submit (<= ARENA_SLOTS)
-# After a sync point (the device idle) the first submit comes sooner and each later one
-# doubles, up to SUBMIT_EVERY: the device starts on a long chain of small ops after 64
-# dispatches instead of idling while Python records 256, at the cost of two extra
-# submits per chain.
+SUBMIT_EVERY = 128                  # dispatches recorded before a submit (<= ARENA_SLOTS)
+# After a sync point (the device idle) the first submit comes sooner: the device starts
+# on a long chain of small ops after 64 dispatches instead of idling while Python
+# records the whole batch. Later batches hold SUBMIT_EVERY, not more: a submit costs
+# the host 70-90 us on the H200 (wgpu-native's), which 128 dispatches amortise, and a
+# batch twice as long as the last (as the batches once grew, up to 256) takes the host
+# twice as long to record as the device takes to run the last one, so the device
+# idled whenever a dispatch's device time was less than twice its host time (numr.nn
+# float16 rms norm forward at 4096x4096 on the H200: 26-28 us a call, 20-21 us with
+# batches of a constant size; benchmarks/RESULTS.md, ninth session).
 FIRST_BATCH = 64
-# ... or sooner where the recorded dispatches write this many bytes (doubling the same
-# way): an op on large arrays keeps the device busy longer than its submit takes on the
-# host, so waiting for 64 of them left the device idle while Python recorded them
-# (numr.nn forward on 4096x4096 float16 on the H200: 37 us a call in a loop of 100
-# right after a sync, 30 us with a submit after the first call).
+# ... or sooner where the recorded dispatches write this many bytes (doubling each
+# batch, while the count stays capped): an op on large arrays keeps the device busy
+# longer than its submit takes on the host, so waiting for 64 of them left the device
+# idle while Python recorded them (numr.nn forward on 4096x4096 float16 on the H200:
+# 37 us a call in a loop of 100 right after a sync, 30 us with a submit after the
+# first call).
 FIRST_BYTES = 32 * 2**20
 # Free buffers kept for reuse; beyond this the least recently freed are dropped. A fresh
 # buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
@@ -460,8 +466,9 @@ class Runtime:
             self._submit_batch()
 
     def _submit_batch(self) -> None:
-        """Submit a full batch (see FIRST_BATCH, FIRST_BYTES): the next may be twice as
-        long, since the device has this one to run meanwhile."""
+        """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write twice
+        as many bytes, since the device has this one to run meanwhile, and hold up to
+        SUBMIT_EVERY dispatches."""
         self.flush()
         self._limit = min(2 * self._limit, self.submit_every)
         self._wlimit *= 2
