@@ -184,3 +184,13 @@ def test_backward_scratch_is_kept_per_stream_and_bounded(monkeypatch):
         F._partials(0, 10)
     assert len(F._scratch) == F._SCRATCH_KEEP                      # bounded
     assert (0, 0) not in F._scratch and (0, 100 + 2 * F._SCRATCH_KEEP - 1) in F._scratch
+    # least recently used goes first: a stream in use keeps its buffer while new streams
+    # come and go (the stream a loop runs on, among streams made once each)
+    current.ptr = 5
+    kept = F._partials(0, 10)
+    for ptr in range(1000, 1000 + 2 * F._SCRATCH_KEEP):
+        current.ptr = ptr
+        F._partials(0, 10)                                         # a stream used once
+        current.ptr = 5
+        assert F._partials(0, 10) is kept                          # the loop's stream
+    assert len(F._scratch) == F._SCRATCH_KEEP

@@ -991,7 +991,8 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
 # in order, so a call's main kernel writes it only after the previous call's reduce read
 # it. A cupy.empty a call cost 3-4 us of the 30-40 us of host work of a float16 backward
 # with weight gradients on the H200's host, where its kernels take 35-45 us at 4096x4096.
-# At most _SCRATCH_KEEP of them (programs may make many streams); a dropped one goes back
+# At most _SCRATCH_KEEP of them, the most recently used (programs may make many streams:
+# the one a loop runs on must not be dropped for streams made since); a dropped one goes back
 # to CuPy's pool for the stream it was made on, which orders its reuse after that
 # stream's pending work.
 _scratch: dict[tuple, Any] = {}
@@ -1001,12 +1002,13 @@ _SCRATCH_KEEP = 8
 def _partials(dev: int, count: int):
     cp = _cupy()
     key = (dev, cp.cuda.get_current_stream().ptr)
-    buf = _scratch.get(key)
+    # taken out and put back last: the dict's order is the order of last use
+    buf = _scratch.pop(key, None)
     if buf is None or buf.size < count:
-        _scratch.pop(key, None)
         while len(_scratch) >= _SCRATCH_KEEP:
-            del _scratch[next(iter(_scratch))]  # the longest unchanged
-        buf = _scratch[key] = cp.empty(count, cp.float32)
+            del _scratch[next(iter(_scratch))]  # the least recently used
+        buf = cp.empty(count, cp.float32)
+    _scratch[key] = buf
     return buf
 
 
