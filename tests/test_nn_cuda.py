@@ -30,7 +30,7 @@ def test_plan(dtype, n, direction):
 def test_source_instantiations_are_named_consistently():
     p = _cuda.plan("float16", 8192, True, "fwd")
     assert _cuda._name("fwd", "float16", p, True) == "norm_fwd<__half, 8, 4, 256, 1, true>"
-    for kernel in ("norm_fwd", "norm_bwd", "reduce_parts"):
+    for kernel in ("norm_fwd", "norm_bwd", "reduce_parts2"):
         assert f"{kernel}(" in _cuda.SOURCE
 
 

@@ -393,25 +393,38 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
     }
 }
 
-// out[c] = sum over p of part[p, c]: blockDim (32, 8), 32 columns per block, the 8
-// thread rows stride over the partial rows, then combine through shared memory.
+// out[c] = sum over p of part[q][p][c], q = blockIdx.y + first (0: weight -> out_w,
+// 1: bias -> out_b). blockDim (32, 32): each warp reads 32 consecutive columns (128 bytes)
+// of a partial row; the 32 warps take every 32nd partial row, four loads issued before
+// the first add (a grid's partial rows, 128 to 264 on an H200, then cost one or two memory
+// round trips, not one per row), and combine through shared memory.
 template <typename T>
-__global__ void __launch_bounds__(256)
-reduce_parts(const typename Acc<T>::type* __restrict__ part, int nparts, int n,
-             T* __restrict__ out)
+__global__ void __launch_bounds__(1024)
+reduce_parts2(const typename Acc<T>::type* __restrict__ part, int nparts, int n,
+              T* __restrict__ out_w, T* __restrict__ out_b, int first)
 {
     typedef typename Acc<T>::type A;
-    __shared__ A smem[8][33];
+    __shared__ A sm[32][33];
+    const int q = blockIdx.y + first;
+    T* out = q ? out_b : out_w;
+    const A* src = part + (size_t)q * (size_t)nparts * (size_t)n;
     const int c = blockIdx.x * 32 + threadIdx.x;
-    A acc = 0;
-    if (c < n)
-        for (int p = threadIdx.y; p < nparts; p += 8) acc += part[(size_t)p * n + c];
-    smem[threadIdx.y][threadIdx.x] = acc;
+    A a = 0;
+    if (c < n) {
+        for (int p = threadIdx.y; p < nparts; p += 128) {
+            A v[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+                v[u] = p + 32 * u < nparts ? src[(size_t)(p + 32 * u) * n + c] : A(0);
+            a += (v[0] + v[1]) + (v[2] + v[3]);
+        }
+    }
+    sm[threadIdx.y][threadIdx.x] = a;
     __syncthreads();
     if (threadIdx.y == 0 && c < n) {
         A t = 0;
 #pragma unroll
-        for (int y = 0; y < 8; ++y) t += smem[y][threadIdx.x];
+        for (int k = 0; k < 32; ++k) t += sm[k][threadIdx.x];
         out[c] = from_acc<T>(t);
     }
 }
@@ -564,10 +577,11 @@ def _norm_backward_old(grad_y, s, grad_s, weight, eps: float, center: bool, want
                           np.float64(eps), np.int32(grad_s is not None),
                           np.int32(weight is not None), np.int32(want_weight),
                           np.int32(want_bias)))
-    red = _kernel(f"reduce_parts<{_CTYPE[dtype.name]}>")
-    for out, k in ((gw, 0), (gb, 1)):
-        if out is not None:
-            red((-(-n // 32),), (32, 8, 1), (part[k], np.int32(grid), np.int32(n), out))
+    if want:  # both sums in one launch (weight then bias)
+        red = _kernel(f"reduce_parts2<{_CTYPE[dtype.name]}>")
+        red((-(-n // 32), int(want_weight) + int(want_bias), 1), (32, 32, 1),
+            (part, np.int32(grid), np.int32(n), gw if gw is not None else gb,
+             gb if gb is not None else gw, np.int32(0 if want_weight else 1)))
     return gx, gw, gb
 
 

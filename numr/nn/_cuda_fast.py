@@ -641,42 +641,6 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
         if (CENTER && want_b) store_floats<A, VEC>(pb_out + i * VEC, vb);
     }
 }
-
-// out[c] = sum over p of part[q][p][c], q = blockIdx.y + first (0: weight -> out_w,
-// 1: bias -> out_b). blockDim (32, 32): each warp reads 32 consecutive columns (128 bytes)
-// of a partial row; the 32 warps take every 32nd partial row, four loads issued before
-// the first add (a grid's partial rows, 128 to 264 on an H200, then cost one or two memory
-// round trips, not one per row), and combine through shared memory.
-template <typename T>
-__global__ void __launch_bounds__(1024)
-reduce_parts2(const typename Acc<T>::type* __restrict__ part, int nparts, int n,
-              T* __restrict__ out_w, T* __restrict__ out_b, int first)
-{
-    typedef typename Acc<T>::type A;
-    __shared__ A sm[32][33];
-    const int q = blockIdx.y + first;
-    T* out = q ? out_b : out_w;
-    const A* src = part + (size_t)q * (size_t)nparts * (size_t)n;
-    const int c = blockIdx.x * 32 + threadIdx.x;
-    A a = 0;
-    if (c < n) {
-        for (int p = threadIdx.y; p < nparts; p += 128) {
-            A v[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u)
-                v[u] = p + 32 * u < nparts ? src[(size_t)(p + 32 * u) * n + c] : A(0);
-            a += (v[0] + v[1]) + (v[2] + v[3]);
-        }
-    }
-    sm[threadIdx.y][threadIdx.x] = a;
-    __syncthreads();
-    if (threadIdx.y == 0 && c < n) {
-        A t = 0;
-#pragma unroll
-        for (int k = 0; k < 32; ++k) t += sm[k][threadIdx.x];
-        out[c] = from_acc<T>(t);
-    }
-}
 """
 
 SOURCE = old.SOURCE + FAST_SOURCE
