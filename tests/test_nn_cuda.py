@@ -151,7 +151,8 @@ def test_cuda_backward_scratch_across_calls_and_streams():
             _close(gx, rgx, "float32", "grad_x")
             _close(gw, rgw, "float32", "grad_weight")
             _close(gb, rgb, "float32", "grad_bias")
-    assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
+    if _cuda.KERNELS == "fast":  # (the first kernels allocate their partials per call)
+        assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
 
 
 def test_backward_scratch_is_kept_per_stream_and_bounded(monkeypatch):
