@@ -11,7 +11,8 @@ from tests.helpers import to_np
 # (leading shape, width): leading ranks 0 to 3, zero rows, every width the issue names;
 # few rows for the wide ones to keep the suite quick
 CASES = [((), 1), ((5,), 7), ((2, 3), 33), ((2, 1, 3), 1000), ((3,), 4096), ((2, 2), 5000),
-         ((), 65536), ((2,), 65536), ((0,), 33), ((2, 0, 3), 7), ((1, 2, 1), 1)]
+         ((), 65536), ((2,), 65536), ((0,), 33), ((2, 0, 3), 7), ((1, 2, 1), 1),
+         ((3, 37), 16)]  # (narrow rows, more than a WebGPU workgroup's worth of them)
 DTYPES = [xp.float32, xp.float64, xp.float16]
 # (rtol, atol) against the float64 reference, scaled by the result's magnitude
 TOL = {xp.float64: 1e-11, xp.float32: 2e-5, xp.float16: 4e-3}
@@ -332,3 +333,21 @@ def test_webgpu_forward_plan_and_exact_rows():
     bounded = W.fwd_source(f16, 128, 8, True, False, True, True, False, False)
     assert "u < U" not in exact
     assert bounded.count("if (u < U)") == 3 * 8  # gather, deviations, write; unrolled
+
+
+def test_webgpu_forward_narrow_rows_share_a_workgroup():
+    """WebGPU forward planning for narrow rows (plain Python, no device): rows needing
+    fewer than 32 invocations share a workgroup of 64, the rows past the last one compute
+    but do not write, and the row sums stay within each row's invocations. (The width
+    cases above run them on webgpu: 1, 7, 16 and 33 wide, 2 to 111 rows.)"""
+    from numr.nn import _webgpu as W
+
+    assert W.fwd_plan(4, 4, 1024) == (1, 4, 64)      # float32, 16 wide
+    assert W.fwd_plan(33, 4, 1024) == (16, 3, 4)     # float32, 33 wide (scalar units)
+    assert W.fwd_plan(128, 8, 1024) == (16, 8, 4)    # float16, 512 wide
+    assert W.fwd_plan(256, 8, 1024) == (32, 8, 1)    # float16, 1024 wide: a row a group
+    src = W.fwd_source(W.form("float32", 4), 16, 3, True, True, True, True, False, False, 4)
+    assert "@workgroup_size(64)" in src and "subgroupAdd" not in src
+    assert "let first = (LI / 16u) * 16u;" in src       # each row's 16 invocations
+    assert src.count("if (live)") == 3 + 1              # s = x + r in the gather, the write
+

@@ -58,6 +58,9 @@ _KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
 _ONEPASS = set(os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "bwd").split(","))
 # forward rows of exactly wg * k units without the register loops' bounds tests (0: with)
 _EXACT = os.environ.get("NUMR_NN_WEBGPU_EXACT", "1") != "0"
+# forward rows that need fewer than 32 invocations share a workgroup of _ROWS_WG (0: one
+# row a workgroup, the narrow ones leaving most of a 32-invocation workgroup idle)
+_ROWS_WG = 64 if os.environ.get("NUMR_NN_WEBGPU_ROWS", "1") != "0" else 0
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -230,6 +233,23 @@ fn wsum(x: {t}) -> {t} {{
     return "\n".join(out)
 
 
+def _segment_reductions(a: str, t: int, size: int) -> str:
+    """``wsum{k}`` as _reductions gives them, for a workgroup of ``size`` invocations
+    holding size / t rows of ``t`` consecutive invocations each: the sum over the caller's
+    row. Through workgroup memory (t is at most 16 here): subgroups need not line up with
+    rows on every adapter."""
+    v = f"vec2<{a}>"
+    return "\n".join(f"""var<workgroup> seg{k}: array<{v}, {size}>;
+fn wsum{k}(x: {v}) -> {v} {{
+  seg{k}[LI] = x;
+  workgroupBarrier();
+  let first = (LI / {t}u) * {t}u;
+  var r = {v}(0);
+  for (var i = 0u; i < {t}u; i = i + 1u) {{ r = r + seg{k}[first + i]; }}
+  return r;
+}}""" for k in range(3))
+
+
 def _entry(subgroups: bool) -> tuple[str, str]:
     """(extra entry-point parameters, statements storing them in private variables)."""
     if subgroups:
@@ -287,16 +307,22 @@ def _moments(a: str, center: bool, shifted: bool, dev: str) -> str:
 
 
 def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
-               has_b: bool, subgroups: bool, exact: bool = False) -> str:
-    """exact: the row is exactly k units an invocation (units == wg * k), so the register
+               has_b: bool, subgroups: bool, exact: bool = False, rows: int = 1) -> str:
+    """``wg`` invocations a row, ``rows`` rows a workgroup (more than one for narrow rows:
+    then the rows of a workgroup past the last row compute the last row again and write
+    nothing, so that every invocation reaches the barriers).
+
+    exact: the row is exactly k units an invocation (units == wg * k), so the register
     loops need no bounds test: untested, each unit's loads and arithmetic are one block,
     and the compiler cannot issue the next unit's loads (the weight's and bias's in the
     write) before the previous unit's arithmetic has waited for its own."""
     s, v, a = f.s, f.v, f.a
+    multi = rows > 1
+    live = "if (live) " if multi else ""
     # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of x, r, w, b (units),
     # 7 offset of s in the output (units), 8-9 eps
     load = ("let e = ld(st(ld(X[p(3u) + base + u]) + ld(R[p(4u) + base + u])));\n"
-            "      Y[p(7u) + base + u] = st(e);") if has_r else \
+            f"      {live}{{ Y[p(7u) + base + u] = st(e); }}") if has_r else \
         "let e = ld(X[p(3u) + base + u]);"
     src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
     affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
@@ -309,7 +335,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
         zero = "" if exact else f" else {{ vals[j] = {v}(0); }}"
         gather = f"""  var vals: array<{v}, {k}>;
   for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = l + j * {wg}u;
+    let u = li + j * {wg}u;
     {when}{{
       {load}
       vals[j] = e;
@@ -317,33 +343,46 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
     }}{zero}
   }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = l + j * {wg}u;
+    let u = li + j * {wg}u;
     {when}{{ let q = vals[j] - mu; dev = dev + hsum(q * q); }}
   }}"""
         write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = l + j * {wg}u;
+    let u = li + j * {wg}u;
     {when}{{ Y[base + u] = st((vals[j] - mu) * rstd{affine}); }}
   }}"""
     else:
-        gather = f"""  for (var u = l; u < U; u = u + {wg}u) {{
+        gather = f"""  for (var u = li; u < U; u = u + {wg}u) {{
     {load}
     {step}
   }}"""
-        dev = f"""for (var u = l; u < U; u = u + {wg}u) {{
+        dev = f"""for (var u = li; u < U; u = u + {wg}u) {{
     let q = ld({src}) - mu; dev = dev + hsum(q * q);
   }}"""
-        write = f"""for (var u = l; u < U; u = u + {wg}u) {{
+        write = f"""for (var u = li; u < U; u = u + {wg}u) {{
     Y[base + u] = st((ld({src}) - mu) * rstd{affine});
   }}"""
-    params, store = _entry(subgroups)
+    if multi:
+        params, store = _entry(False)
+        reductions = _segment_reductions(a, wg, wg * rows)
+        head = f"""let first = (wid.x + wid.y * nw.x) * {rows}u;
+  // the whole workgroup leaves together (2-D grids overshoot): barriers stay uniform
+  if (first >= p(0u)) {{ return; }}
+  let li = l % {wg}u;
+  let live = first + l / {wg}u < p(0u);
+  let row = min(first + l / {wg}u, p(0u) - 1u);"""
+    else:
+        params, store = _entry(subgroups)
+        reductions = _reductions(a, wg, subgroups)
+        head = """let row = wid.x + wid.y * nw.x;
+  // the whole workgroup leaves together (2-D grids overshoot): barriers stay uniform
+  if (row >= p(0u)) { return; }
+  let li = l;"""
     return unroll(f"""{f.header()}
 {_PRIVATE}
-{_reductions(a, wg, subgroups)}
-{_main(s, ("X", "R", "W", "B"), "Y", wg, params)}
+{reductions}
+{_main(s, ("X", "R", "W", "B"), "Y", wg * rows, params)}
   {store}
-  let row = wid.x + wid.y * nw.x;
-  // the whole workgroup leaves together (2-D grids overshoot): barriers stay uniform
-  if (row >= p(0u)) {{ return; }}
+  {head}
   let U = p(1u);
   let n = {a}(p(2u));
   let base = row * U;
@@ -352,7 +391,9 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
 {gather}
   {_moments(a, center, shifted, dev)}
   let rstd = {a}(1) / sqrt(vr + eps());
+  {live}{{
   {write}
+  }}
 }}""")
 
 
@@ -533,7 +574,7 @@ var<workgroup> red: array<{v}, {cols * lanes}>;
 _WIDTHS = {"float16": (4, 2), "float64": (2, 1), "float32": (4, 2, 1)}
 
 
-def _operands(d: str, n: int, ops: tuple) -> tuple[int, list]:
+def _operands(d: str, n: int, ops: tuple) -> tuple[int, Any]:
     """(the widest unit, in elements, dividing the width and every operand's offset;
     the offsets in units). Offsets are almost always 0: that case builds nothing."""
     m = ops[0].offset | ops[1].offset | ops[2].offset | ops[3].offset
@@ -541,7 +582,7 @@ def _operands(d: str, n: int, ops: tuple) -> tuple[int, list]:
     return lanes, ([a.offset // lanes for a in ops] if m else _NO_OFFSETS)
 
 
-_NO_OFFSETS = [0, 0, 0, 0]
+_NO_OFFSETS = (0, 0, 0, 0)
 
 
 @lru_cache(maxsize=256)
@@ -626,28 +667,40 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     ops = (x, residual or x, weight or x, bias or x)
     lanes, offs = _operands(d, n, ops)
     sig = ("nn2_fwd", d, n, lanes, center, has_r, weight is not None, bias is not None)
-    pipe = rt.plans.get(sig)
-    if pipe is None:
-        pipe = rt.plans[sig] = _fwd_pipeline(rt, sig)
+    plan = rt.plans.get(sig)
+    if plan is None:
+        plan = rt.plans[sig] = _fwd_pipeline(rt, sig)
+    pipe, per_group = plan
     rt.record(pipe, (x.storage.block, ops[1].storage.block, ops[2].storage.block,
                      ops[3].storage.block, out.block),
-              [rows, n // lanes, n, *offs, size // lanes, *_eps_words(eps, d)], rows)
+              [rows, n // lanes, n, *offs, size // lanes, *_eps_words(eps, d)],
+              rows if per_group == 1 else -(-rows // per_group))
     return y, (s if want_sum else None)
 
 
-def _fwd_pipeline(rt: Any, sig: tuple) -> Any:
-    """The forward's pipeline for a launch signature (looked up once per signature: the
-    per-call host work is on the path of every small op)."""
+def fwd_plan(units: int, per: int, wg_max: int) -> tuple[int, int, int]:
+    """(invocations a row, register units an invocation, rows a workgroup): rows that
+    need fewer than 32 invocations of about ``per`` units share a workgroup of _ROWS_WG."""
+    t = _pow2ceil(-(-units // per))
+    if _ROWS_WG and t < 32:
+        return t, -(-units // t), _ROWS_WG // t
+    return (*plan(units, "fwd", wg_max, per), 1)
+
+
+def _fwd_pipeline(rt: Any, sig: tuple) -> tuple:
+    """(the forward's pipeline, rows a workgroup) for a launch signature (looked up once
+    per signature: the per-call host work is on the path of every small op)."""
     _, d, n, lanes, center, has_r, hw, hb = sig
     sub, wg_max = _caps(rt)
     sub = sub and d != "float64"  # see _subgroups
     f = form(d, lanes)
     # about 64 bytes an invocation: 4 units of 16 bytes, 8 of float16's 8 (H200, float16
     # layer norm forward at 4096 wide: 22-24 us a call against 26-27 with 4 units)
-    wg, k = plan(n // lanes, "fwd", wg_max, max(4, min(_KMAX["fwd"], 64 // f.nbytes)))
+    wg, k, rows = fwd_plan(n // lanes, max(4, min(_KMAX["fwd"], 64 // f.nbytes)), wg_max)
     exact = _EXACT and n // lanes == wg * k
-    key = ("nn2_fwd", d, lanes, wg, k, center, has_r, hw, hb, sub, exact)
-    return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub, exact), 5)
+    key = ("nn2_fwd", d, lanes, wg, k, rows, center, has_r, hw, hb, sub, exact)
+    return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub, exact,
+                                               rows), 5), rows
 
 
 def _bwd_groups(rows: int, n: int, itemsize: int) -> int:
