@@ -12,12 +12,18 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
   at most ``K`` units in registers), so the row is read from memory once and every
   reduction spans the whole workgroup: that makes a subgroup reduction correct whatever
   the adapter's subgroup size or layout. Rows too wide for the registers are re-read.
+* Narrow rows in the forward (fewer than 32 invocations of about 64 bytes each) share a
+  workgroup of 64, each row's sums through workgroup memory over its own invocations (no
+  subgroup operation, since subgroups need not line up with rows). One such row a
+  32-invocation workgroup left most of it idle: on the H200, float16 262144x16 took
+  160 us a call and now 15-21, 131072x64 82 us and now 20-27, float32 65536x256 reached
+  78-83% of copy bandwidth and now 93-100% (benchmarks/RESULTS.md, ninth session).
 * Reductions: ``subgroupAdd`` then one workgroup-memory slot per subgroup and one
   barrier, where the device has the "subgroup" feature; else a two-level workgroup-memory
   sum (two barriers). Successive reductions use different workgroup buffers, so none
   needs a barrier after its reads.
-* Many rows in flight: one workgroup per row in the forward (a 2-D grid past 65535, the
-  runtime's dispatch spreads it).
+* Many rows in flight: a workgroup per row (or per 2 to 64 narrow rows) in the forward
+  (a 2-D grid past 65535, the runtime's dispatch spreads it).
 * Backward: persistent workgroups, each looping over rows and keeping its share of the
   weight/bias gradient in registers; one partial row per workgroup, stored after ``gx``
   in the output buffer (a dispatch writes one buffer), summed column-wise by a second
@@ -27,7 +33,8 @@ float16 rows of odd width would put two rows in one word: those run the composit
 (``norm_forward`` returns None, the caller's cue).
 
 Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
-the workgroup-memory reduction; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
+the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every forward row its own
+workgroup; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
 workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
 most units per invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
 ``fwd,bwd`` or empty) the directions in which layer norm takes its mean and variance from
