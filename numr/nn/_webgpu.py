@@ -17,7 +17,7 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
   subgroup operation, since subgroups need not line up with rows). One such row a
   32-invocation workgroup left most of it idle: on the H200, float16 262144x16 took
   160 us a call and now 15-21, 131072x64 82 us and now 20-27, float32 65536x256 reached
-  78-83% of copy bandwidth and now 93-100% (benchmarks/RESULTS.md, ninth session).
+  77-83% of copy bandwidth and now 93-100% (benchmarks/RESULTS.md, ninth session).
 * Reductions: ``subgroupAdd`` then one workgroup-memory slot per subgroup and one
   barrier, where the device has the "subgroup" feature; else a two-level workgroup-memory
   sum (two barriers). Successive reductions use different workgroup buffers, so none
