@@ -164,6 +164,24 @@ def test_backward(op, with_gs, lead, n, dtype, affine, device):
         assert gb is None
 
 
+@pytest.mark.parametrize("n", [16, 36])
+def test_backward_narrow_rows_in_few_workgroups(n, device, monkeypatch):
+    """Narrow rows over few persistent workgroups: on WebGPU three, so each of a
+    workgroup's row-groups takes five or six steps over 1000 rows and the rows past the
+    end in its last step add nothing to the weight and bias gradients."""
+    from numr.nn import _webgpu
+
+    monkeypatch.setattr(_webgpu, "_BWD_GROUPS", 3)
+    hs, hgy, hw, hb = (data(shape, xp.float32, seed)
+                       for shape, seed in (((1000, n), 1), ((1000, n), 2), ((n,), 3), ((n,), 4)))
+    s, gy, w, b = (arr(h, xp.float32, device) for h in (hs, hgy, hw, hb))
+    gx, gw, gb = nn.layer_norm_backward(gy, s, w, b, eps=1e-5)
+    rgx, rgw, rgb = ref_backward(hgy, hs, hw, 1e-5, True)
+    close(gx, rgx, xp.float32, "grad_x")
+    close(gw, rgw, xp.float32, "grad_weight")
+    close(gb, rgb, xp.float32, "grad_bias")
+
+
 def fd_grad(f, a, h=1e-6):
     """Central finite differences of the scalar f at a (float64)."""
     g = np.zeros_like(a)
@@ -335,19 +353,26 @@ def test_webgpu_forward_plan_and_exact_rows():
     assert bounded.count("if (u < U)") == 3 * 8  # gather, deviations, write; unrolled
 
 
-def test_webgpu_forward_narrow_rows_share_a_workgroup():
-    """WebGPU forward planning for narrow rows (plain Python, no device): rows needing
-    fewer than 32 invocations share a workgroup of 64, the rows past the last one compute
-    but do not write, and the row sums stay within each row's invocations. (The width
-    cases above run them on webgpu: 1, 7, 16 and 33 wide, 2 to 111 rows.)"""
+def test_webgpu_narrow_rows_share_a_workgroup():
+    """WebGPU planning for narrow rows (plain Python, no device): rows needing fewer than
+    32 invocations share a workgroup of 64, the rows past the last one compute but do not
+    write, and the row sums stay within each row's invocations; the backward's row-groups
+    sum their weight and bias partials in workgroup memory. (The width cases above run
+    them on webgpu: 1, 7, 16 and 33 wide, 2 to 111 rows.)"""
     from numr.nn import _webgpu as W
 
-    assert W.fwd_plan(4, 4, 1024) == (1, 4, 64)      # float32, 16 wide
-    assert W.fwd_plan(33, 4, 1024) == (16, 3, 4)     # float32, 33 wide (scalar units)
-    assert W.fwd_plan(128, 8, 1024) == (16, 8, 4)    # float16, 512 wide
-    assert W.fwd_plan(256, 8, 1024) == (32, 8, 1)    # float16, 1024 wide: a row a group
+    assert W.row_plan(4, 4, "fwd", 1024) == (1, 4, 64)      # float32, 16 wide
+    assert W.row_plan(33, 4, "fwd", 1024) == (16, 3, 4)     # float32, 33 wide (scalar units)
+    assert W.row_plan(128, 8, "fwd", 1024) == (16, 8, 4)    # float16, 512 wide
+    assert W.row_plan(256, 8, "fwd", 1024) == (32, 8, 1)    # float16, 1024 wide: a row a group
     src = W.fwd_source(W.form("float32", 4), 16, 3, True, True, True, True, False, False, 4)
     assert "@workgroup_size(64)" in src and "subgroupAdd" not in src
     assert "let first = (LI / 16u) * 16u;" in src       # each row's 16 invocations
     assert src.count("if (live)") == 3 + 1              # s = x + r in the gather, the write
+    assert W.row_plan(4, 4, "bwd", 1024) == (1, 4, 64)   # float32, 16 wide
+    bwd = W.bwd_source(W.form("float32", 4), 1, 4, True, True, True, True, True, False, 64)
+    assert "@workgroup_size(64)" in bwd and "subgroupAdd" not in bwd
+    assert "var<workgroup> cpw: array<vec4<f32>, 256>;" in bwd   # 64 invocations x 4 units
+    assert bwd.count("if (live)") == 4 + 1              # the partials' sums, the write
+    assert W._bwd_groups(262144, 16, 4, 64) == 1024     # 8 MB in flight: 65536 rows
 

@@ -65,8 +65,8 @@ _KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
 _ONEPASS = set(os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "bwd").split(","))
 # forward rows of exactly wg * k units without the register loops' bounds tests (0: with)
 _EXACT = os.environ.get("NUMR_NN_WEBGPU_EXACT", "1") != "0"
-# forward rows that need fewer than 32 invocations share a workgroup of _ROWS_WG (0: one
-# row a workgroup, the narrow ones leaving most of a 32-invocation workgroup idle)
+# rows that need fewer than 32 invocations share a workgroup of _ROWS_WG (0: one row a
+# workgroup, the narrow ones leaving most of a 32-invocation workgroup idle)
 _ROWS_WG = 64 if os.environ.get("NUMR_NN_WEBGPU_ROWS", "1") != "0" else 0
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
@@ -405,8 +405,15 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
 
 
 def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool,
-               want_w: bool, want_b: bool, subgroups: bool) -> str:
+               want_w: bool, want_b: bool, subgroups: bool, rows: int = 1) -> str:
+    """``wg`` invocations a row; with ``rows`` > 1 (narrow rows, held in registers), that
+    many row-groups a workgroup each take a row a step, the workgroup's steps as many as
+    its first row-group's (rows past the last compute the last again and neither write nor
+    add to the partials), and the row-groups' partials are summed in workgroup memory
+    into the workgroup's one partial row."""
     s, v, a = f.s, f.v, f.a
+    multi = rows > 1
+    live = "if (live) " if multi else ""
     # params: 0 rows, 1 units per row, 2 n, 3-6 offsets of gy, s, gs, w (units),
     # 7 workgroups, 8-9 eps, 10 offset of the partials in O (partial units); partial
     # row g of dw at 10 + g * U, of db at 10 + (groups + g) * U (partial units).
@@ -423,7 +430,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
                 regs += (f"\n  var {name}: array<{v}, {k}>;\n"
                          f"  for (var j = 0u; j < {k}u; j = j + 1u) {{ {name}[j] = {v}(0); }}")
         gather = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = l + j * {wg}u;
+      let u = li + j * {wg}u;
       if (u < U) {{
         let e = ld(S[p(4u) + base + u]);
         xs[j] = e;
@@ -432,12 +439,13 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
       }} else {{ xs[j] = {v}(0); gg[j] = {v}(0); }}
     }}"""
         dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      if (l + j * {wg}u < U) {{ let q = xs[j] - mu; dev = dev + hsum(q * q); }}
+      if (li + j * {wg}u < U) {{ let q = xs[j] - mu; dev = dev + hsum(q * q); }}
     }}"""
-        accw = ("\n          pw[j] = pw[j] + gg[j] * xh;" if want_w else "") + \
-            ("\n          pb[j] = pb[j] + gg[j];" if want_b else "")
+        accw = ("pw[j] = pw[j] + gg[j] * xh;" if want_w else "") + \
+            (" pb[j] = pb[j] + gg[j];" if want_b else "")
+        accw = f"\n          {live}{{ {accw} }}" if accw else ""
         middle = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = l + j * {wg}u;
+      let u = li + j * {wg}u;
       if (u < U) {{
         let xh = (xs[j] - mu) * rstd;
         xs[j] = xh;{accw}
@@ -448,15 +456,12 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
       }}
     }}"""
         write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = l + j * {wg}u;
+      let u = li + j * {wg}u;
       if (u < U) {{ O[base + u] = st(rstd * (gg[j] - mg - xs[j] * mgx){gs_add}); }}
     }}"""
-        parts = ((f.part_store(pw_off, "pw[j]") + " ") if want_w else "") + \
-            (f.part_store(pb_off, "pb[j]") if want_b else "")
-        flush = f"""  for (var j = 0u; j < {k}u; j = j + 1u) {{
-    let u = l + j * {wg}u;
-    if (u < U) {{ {parts} }}
-  }}""" if (want_w or want_b) else ""
+        if multi:
+            write = f"if (live) {{ {write} }}"
+        flush = _flush(f, wg, k, rows, want_w, want_b, pw_off, pb_off)
         init = ""
     else:
         # rows too wide for registers: read again, partials accumulated in O (each
@@ -494,12 +499,29 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     # reduction buffers: total 0, dev 1 (layer), sums 1 or 2: consecutive calls differ,
     # also across the loop's wrap (last -> 0)
     last = 2 if center else 1
-    params, store = _entry(subgroups)
-    t = s
+    if multi:
+        assert k, "narrow rows are held in registers"
+        params, store = _entry(False)
+        reductions = _segment_reductions(a, wg, wg * rows) + "".join(
+            f"\nvar<workgroup> c{n}: array<{v}, {wg * rows * k}>;"
+            for n, on in (("pw", want_w), ("pb", want_b)) if on)
+        loop = f"""let li = l % {wg}u;
+  let first = g * {rows}u + l / {wg}u;   // this row-group's first row
+  let stride = groups * {rows}u;
+  // as many steps as the workgroup's first row-group takes: barriers stay uniform
+  let steps = select(0u, (rows - g * {rows}u + stride - 1u) / stride, g * {rows}u < rows);
+  for (var i = 0u; i < steps; i = i + 1u) {{
+    let live = first + i * stride < rows;
+    let row = min(first + i * stride, rows - 1u);"""
+    else:
+        params, store = _entry(subgroups)
+        reductions = _reductions(a, wg, subgroups)
+        loop = """let li = l;
+  for (var row = g; row < rows; row = row + groups) {"""
     return unroll(f"""{f.header()}
 {_PRIVATE}
-{_reductions(a, wg, subgroups)}
-{_main(t, ("GY", "S", "GS", "W"), "O", wg, params)}
+{reductions}
+{_main(s, ("GY", "S", "GS", "W"), "O", wg * rows, params)}
   {store}
   let g = wid.x + wid.y * nw.x;
   let groups = p(7u);
@@ -509,7 +531,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
   let n = {a}(p(2u));
 {regs}
 {init}
-  for (var row = g; row < rows; row = row + groups) {{
+  {loop}
     let base = row * U;
     var acc = {a}(0);
     {decl}
@@ -526,6 +548,40 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
   }}
 {flush}
 }}""")
+
+
+def _flush(f: Form, wg: int, k: int, rows: int, want_w: bool, want_b: bool, pw_off: str,
+           pb_off: str) -> str:
+    """WGSL storing the register partials ``pw``/``pb`` as the workgroup's partial rows;
+    with several row-groups (``rows`` > 1), their partials of the same columns summed
+    first through workgroup memory (unit j of invocation l at j * size + l)."""
+    if not (want_w or want_b):
+        return ""
+    names = [n for n, on in (("pw", want_w), ("pb", want_b)) if on]
+    offs = {"pw": pw_off, "pb": pb_off}
+    if rows == 1:
+        parts = " ".join(f.part_store(offs[n], f"{n}[j]") for n in names)
+        return f"""  for (var j = 0u; j < {k}u; j = j + 1u) {{
+    let u = li + j * {wg}u;
+    if (u < U) {{ {parts} }}
+  }}"""
+    size = wg * rows
+    decl = "\n".join(f"  c{n}[j * {size}u + l] = {n}[j];" for n in names)
+    sums = "\n".join(f"      var t{n} = {f.v}(0);\n      for (var r = 0u; r < {rows}u; "
+                     f"r = r + 1u) {{ t{n} = t{n} + c{n}[j * {size}u + r * {wg}u + li]; }}\n"
+                     f"      {f.part_store(offs[n], 't' + n)}" for n in names)
+    return f"""  for (var j = 0u; j < {k}u; j = j + 1u) {{
+{decl}
+  }}
+  workgroupBarrier();
+  if (l < {wg}u) {{
+    for (var j = 0u; j < {k}u; j = j + 1u) {{
+      let u = li + j * {wg}u;
+      if (u < U) {{
+{sums}
+      }}
+    }}
+  }}"""
 
 
 def reduce_source(f: Form) -> str:
@@ -685,13 +741,14 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     return y, (s if want_sum else None)
 
 
-def fwd_plan(units: int, per: int, wg_max: int) -> tuple[int, int, int]:
+def row_plan(units: int, per: int, direction: str, wg_max: int) -> tuple[int, int, int]:
     """(invocations a row, register units an invocation, rows a workgroup): rows that
-    need fewer than 32 invocations of about ``per`` units share a workgroup of _ROWS_WG."""
+    need fewer than 32 invocations of about ``per`` units share a workgroup of _ROWS_WG;
+    others are planned by ``plan``."""
     t = _pow2ceil(-(-units // per))
     if _ROWS_WG and t < 32:
         return t, -(-units // t), _ROWS_WG // t
-    return (*plan(units, "fwd", wg_max, per), 1)
+    return (*plan(units, direction, wg_max, per), 1)
 
 
 def _fwd_pipeline(rt: Any, sig: tuple) -> tuple:
@@ -703,24 +760,25 @@ def _fwd_pipeline(rt: Any, sig: tuple) -> tuple:
     f = form(d, lanes)
     # about 64 bytes an invocation: 4 units of 16 bytes, 8 of float16's 8 (H200, float16
     # layer norm forward at 4096 wide: 22-24 us a call against 26-27 with 4 units)
-    wg, k, rows = fwd_plan(n // lanes, max(4, min(_KMAX["fwd"], 64 // f.nbytes)), wg_max)
+    wg, k, rows = row_plan(n // lanes, max(4, min(_KMAX["fwd"], 64 // f.nbytes)), "fwd",
+                           wg_max)
     exact = _EXACT and n // lanes == wg * k
     key = ("nn2_fwd", d, lanes, wg, k, rows, center, has_r, hw, hb, sub, exact)
     return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub, exact,
                                                rows), 5), rows
 
 
-def _bwd_groups(rows: int, n: int, itemsize: int) -> int:
-    """Persistent workgroups of the backward. Each has one row in flight (gy and s, about
-    ``2 n itemsize`` bytes): enough of them to keep ~8 MB in flight (an H200 moves
-    ~4.8 TB/s at ~1.5 us latency), at least two per SM of a 132-SM GPU, and no more than
-    keep the partial rows (written and read back, two per workgroup, f32) within ~6% of
-    the traffic where that does not go below that floor."""
+def _bwd_groups(rows: int, n: int, itemsize: int, per_group: int = 1) -> int:
+    """Persistent workgroups of the backward. Each has ``per_group`` rows in flight (gy
+    and s, about ``2 n itemsize`` bytes a row): enough of them to keep ~8 MB in flight
+    (an H200 moves ~4.8 TB/s at ~1.5 us latency), at least two per SM of a 132-SM GPU,
+    and no more than keep the partial rows (written and read back, two per workgroup,
+    f32) within ~6% of the traffic where that does not go below that floor."""
     if _BWD_GROUPS:
         return max(1, min(rows, _BWD_GROUPS))
-    inflight = -(-(8 << 20) // max(1, 2 * n * itemsize))
+    inflight = -(-(8 << 20) // max(1, 2 * n * itemsize * per_group))
     traffic = rows * itemsize * 9 // 800      # 0.06 * 3 * rows * itemsize / 16
-    return max(1, min(rows, 2048, max(264, min(inflight, traffic))))
+    return max(1, min(-(-rows // per_group), 2048, max(264, min(inflight, traffic))))
 
 
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
@@ -739,7 +797,12 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     lanes, offs = _operands(d, n, ops)
     f = form(d, lanes)
     units = n // lanes
-    groups = _bwd_groups(rows, n, s.dtype.itemsize)
+    sig = ("nn2_bwd", d, n, lanes, center, grad_s is not None, weight is not None,
+           want_weight, want_bias)
+    pipes = rt.plans.get(sig)
+    if pipes is None:
+        pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
+    groups = _bwd_groups(rows, n, s.dtype.itemsize, pipes[2])
     want = want_weight or want_bias
     # partials after gx, in partial units (f32/f64 of one unit): gx rounded up to a whole
     # partial unit; dw rows then db rows, each `groups` x units
@@ -754,11 +817,6 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if s.size == 0:
         zeros = _zeros(rt, n, s.dtype)
         return gx, (zeros if want_weight else None), (zeros if want_bias else None)
-    sig = ("nn2_bwd", d, n, lanes, center, grad_s is not None, weight is not None,
-           want_weight, want_bias)
-    pipes = rt.plans.get(sig)
-    if pipes is None:
-        pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
     params = [rows, units, n, *offs, groups, *_eps_words(eps, d), part_off]
     rt.record(pipes[0], (grad_y.storage.block, s.storage.block, ops[2].storage.block,
                          ops[3].storage.block, out.block), params, groups)
@@ -775,17 +833,18 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
 
 
 def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
-    """(backward pipeline, partial-reduce pipeline) for a launch signature."""
+    """(backward pipeline, partial-reduce pipeline, rows a workgroup) for a launch
+    signature."""
     _, d, n, lanes, center, hgs, hw, want_w, want_b = sig
     sub, wg_max = _caps(rt)
     sub = sub and d != "float64"  # see _subgroups
-    wg, k = plan(n // lanes, "bwd", wg_max)
+    wg, k, rows = row_plan(n // lanes, 4, "bwd", wg_max)
     f = form(d, lanes)
-    key = ("nn2_bwd", d, lanes, wg, k, center, hgs, hw, want_w, want_b, sub)
+    key = ("nn2_bwd", d, lanes, wg, k, rows, center, hgs, hw, want_w, want_b, sub)
     main = rt.pipeline(key, lambda: bwd_source(f, wg, k, center, hgs, hw, want_w, want_b,
-                                               sub), 5)
+                                               sub, rows), 5)
     red = rt.pipeline(("nn2_red", d, lanes), lambda: reduce_source(f), 2)
-    return main, red
+    return main, red, rows
 
 
 def _zeros(rt: Any, n: int, dtype: Any) -> GPUArray:
