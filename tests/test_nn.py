@@ -370,6 +370,9 @@ def test_webgpu_narrow_rows_share_a_workgroup():
     assert "let first = (LI / 16u) * 16u;" in src       # each row's 16 invocations
     assert src.count("if (live)") == 3 + 1              # s = x + r in the gather, the write
     assert W.row_plan(4, 4, "bwd", 1024) == (1, 4, 64)   # float32, 16 wide
+    assert W.row_plan(16, 4, "bwd", 1024) == (4, 4, 16)  # float32, 64 wide
+    assert W.row_plan(64, 4, "bwd", 1024) == (32, 2, 1)  # float32, 256 wide: a row a group
+    assert W.row_plan(64, 4, "fwd", 1024) == (16, 4, 4)  # ... shared in the forward
     bwd = W.bwd_source(W.form("float32", 4), 1, 4, True, True, True, True, True, False, 64)
     assert "@workgroup_size(64)" in bwd and "subgroupAdd" not in bwd
     assert "var<workgroup> cpw: array<vec4<f32>, 256>;" in bwd   # 64 invocations x 4 units

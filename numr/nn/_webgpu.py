@@ -17,7 +17,8 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
   subgroup operation, since subgroups need not line up with rows). One such row a
   32-invocation workgroup left most of it idle: on the H200, float16 262144x16 took
   160 us a call and now 15-21, 131072x64 82 us and now 20-27, float32 65536x256 reached
-  77-83% of copy bandwidth and now 93-100% (benchmarks/RESULTS.md, ninth session).
+  77-83% of copy bandwidth and now 93-100% (benchmarks/RESULTS.md, ninth session). The
+  backward shares workgroups between rows of fewer than 8 invocations (see _ROWS_BELOW).
 * Reductions: ``subgroupAdd`` then one workgroup-memory slot per subgroup and one
   barrier, where the device has the "subgroup" feature; else a two-level workgroup-memory
   sum (two barriers). Successive reductions use different workgroup buffers, so none
@@ -33,8 +34,7 @@ float16 rows of odd width would put two rows in one word: those run the composit
 (``norm_forward`` returns None, the caller's cue).
 
 Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
-the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every forward row its own
-workgroup; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
+the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own workgroup; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
 workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
 most units per invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
 ``fwd,bwd`` or empty) the directions in which layer norm takes its mean and variance from
@@ -741,12 +741,20 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     return y, (s if want_sum else None)
 
 
+# Rows share a workgroup where they need fewer invocations than this. The backward's
+# row sums through workgroup memory cost more a step than the forward's (two a step, in
+# a loop), and on the H200 rows of 16 invocations shared ran slower there (float32
+# 65536x256 layer backward 156 us against 91) while rows of 1 and 4 ran up to 2.7x
+# faster (benchmarks/RESULTS.md, ninth session); the forward gained at 16 too.
+_ROWS_BELOW = {"fwd": 32, "bwd": 8}
+
+
 def row_plan(units: int, per: int, direction: str, wg_max: int) -> tuple[int, int, int]:
     """(invocations a row, register units an invocation, rows a workgroup): rows that
-    need fewer than 32 invocations of about ``per`` units share a workgroup of _ROWS_WG;
-    others are planned by ``plan``."""
+    need fewer than _ROWS_BELOW invocations of about ``per`` units share a workgroup of
+    _ROWS_WG; others are planned by ``plan``."""
     t = _pow2ceil(-(-units // per))
-    if _ROWS_WG and t < 32:
+    if _ROWS_WG and t < _ROWS_BELOW[direction]:
         return t, -(-units // t), _ROWS_WG // t
     return (*plan(units, direction, wg_max, per), 1)
 
