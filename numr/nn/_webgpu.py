@@ -34,9 +34,10 @@ float16 rows of odd width would put two rows in one word: those run the composit
 (``norm_forward`` returns None, the caller's cue).
 
 Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
-the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own workgroup; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's
-workgroup count; ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the
-most units per invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
+the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own
+workgroup; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup count;
+``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the most units per
+invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
 ``fwd,bwd`` or empty) the directions in which layer norm takes its mean and variance from
 one workgroup sum of shifted data; ``NUMR_NN_WEBGPU_EXACT=0`` keeps the bounds tests in
 forward rows of exactly ``wg * K`` units.
