@@ -56,6 +56,14 @@ def test_fast_plan(dtype, n, direction, center):
         assert p.smem_bytes(center) + 16384 <= 227 * 1024
         if direction == "fwd":
             assert p.rb == 1 and not p.pf and not p.smem
+            # the launch bound asks for no more threads than an SM holds (2048), and only
+            # of the fwd_regs tile: rows too wide for it take 16 registers and no bound
+            t = F.TUNE[dtype, "layer" if center else "rms"]
+            regs = p.iters * max(1, p.vec * isz // 4)
+            assert p.minb * p.group * p.rows <= 2048 and regs <= 16
+            assert p.minb == 1 or (regs <= t["fwd_regs"] and p.group <= 512 and
+                                   p.minb == t["fwd_sm_threads"] // (p.group * p.rows))
+            assert p.l2_last == bool(t["fwd_l2_last"])
         else:  # partials in shared memory where the table asks, for row-groups that wide
             t = F.TUNE[dtype, "layer" if center else "rms"]
             assert p.smem == (bool(t["bwd_smem"]) and p.group >= t["bwd_smem_group"])

@@ -68,6 +68,15 @@ and not kept (RESULTS.md, "Eighth GPU session"): an L2 bulk prefetch of later ro
 weight/bias sums inside the kernel after a grid barrier (cooperative launch) instead of
 reduce_parts2, streaming cache hints, the forward's weight and bias loaded before its sums.
 
+Tenth session, against torch.compile (its Triton kernel for float16 rms norm at 32768x8192:
+512 threads a row, 32 registers, rows loaded with L2 priority evict_last, 250 us where this
+kernel took 260 and a copy 255): the forward loads its rows with that hint (load_l2_last),
+and rms norm holds two packs a thread under a launch bound of a full SM (fwd_regs,
+fwd_sm_threads). Forward at 32768x8192: float16 99-102% of copy bandwidth (was 97-99%),
+float32 100-101% (was 97-98%) but add_layer 95%.
+Measured and not kept: a persistent forward prefetching the next row (5-50% slower: the
+registers of two rows), loads with evict_first, and x reloaded (evict_first) for the write.
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
@@ -311,11 +320,36 @@ __device__ __forceinline__ void row_stats(const Pack<T, VEC> (&ps)[RB][ITERS],
     for (int j = 0; j < RB; ++j) rstd[j] = rsqrt_acc(a[j] / n + eps);
 }
 
+// A pack loaded as load_or_zero, 16-byte packs with the L2 eviction priority evict_last
+// (sm_80 and later). Forward rows loaded so measured 1.6-4% faster on the H200 at 32768x8192
+// (float16 rms norm 252 us against 263, above a copy's 260; float32 layer norm 507 against
+// 515); torch.compile's Triton kernel loads its rows so too. (evict_first measured slower.)
+template <typename T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> load_l2_last(const Pack<T, VEC>* a, bool ok) {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(Pack<T, VEC>) == 16) {
+        unsigned long long pol;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+        uint4 u = {0u, 0u, 0u, 0u};
+        if (ok)
+            asm("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w) : "l"(a), "l"(pol));
+        Pack<T, VEC> r;
+        memcpy(&r, &u, 16);
+        return r;
+    }
+#endif
+    return load_or_zero(a, ok);
+}
+
 // Forward: y = norm(s) * w + b with s = x + r (flags: 1 r, 2 w, 4 b, 8 store s).
 // blockDim (GROUP, ROWS), one row per row-group; each thread holds ITERS packs of its row,
 // as stored (s rounded to T, like the value written), between the sums and the write.
-template <typename T, int VEC, int ITERS, int GROUP, int ROWS, bool CENTER, bool ONEPASS>
-__global__ void __launch_bounds__(GROUP * ROWS)
+// Launch bound: MINB blocks per SM (fwd_sm_threads): the registers that leaves. L2LAST: x and
+// r loaded with L2 priority evict_last (load_l2_last).
+template <typename T, int VEC, int ITERS, int GROUP, int ROWS, bool CENTER, bool ONEPASS, int MINB,
+          bool L2LAST>
+__global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__ w,
           const T* __restrict__ b, T* __restrict__ y, T* __restrict__ s,
           long long rows, int n, double eps_, int flags)
@@ -340,14 +374,14 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 #pragma unroll
     for (int k = 0; k < ITERS; ++k) {
         const int i = tid + k * GROUP;
-        v[0][k] = load_or_zero(xr + i, live && i < nv);
+        v[0][k] = L2LAST ? load_l2_last(xr + i, live && i < nv) : load_or_zero(xr + i, live && i < nv);
     }
     if (has_r) {
 #pragma unroll
         for (int k = 0; k < ITERS; ++k) {
             const int i = tid + k * GROUP;
             if (live && i < nv) {
-                const P pr = rr[i];
+                const P pr = L2LAST ? load_l2_last(rr + i, true) : rr[i];
                 A a[VEC];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) a[e] = to_acc(v[0][k].v[e]) + to_acc(pr.v[e]);
@@ -659,21 +693,28 @@ _CTYPE = old._CTYPE
 # (75% against 70% at 8192 wide); narrower rows keep them in registers and prefetch at 512
 # threads an SM (bwd_pf2_threads: the registers that needs; shared memory measured no
 # better there). float16 layer forward: 128 threads a block (89-90% at 4096 and 1024 wide,
-# against 87%).
+# against 87%). Forward, tenth session (torch.compile's Triton kernel at 32768x8192 float16:
+# 512 threads a row, 16 elements a thread, 32 registers, a full SM): two packs a thread
+# (fwd_regs 8) under a launch bound of 2048 threads an SM (32 registers) measured 0.5-4
+# points of copy bandwidth above four packs of 40-48 registers for rms norm; layer norm
+# keeps four (float32 at 8192 wide: 94% against 99%; float16 with the rows' L2 hint
+# (load_l2_last): 97.5% against 101% at 8192 wide, 83 against 85% at 4096).
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
-         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16}
+         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 1}
+_FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
 _DEFAULTS = {
-    ("float16", "rms"): {},
+    ("float16", "rms"): {**_FWD_FULL},
     ("float16", "layer"): {"fwd_threads": 128, "bwd_cols": 16, "bwd_pf_bytes": 32,
                            "bwd_pf2_threads": 512, "bwd_smem": 1, "bwd_smem_group": 512},
-    ("float32", "rms"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
+    ("float32", "rms"): {**_FWD_FULL, "bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
     ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
 }
 
 
-_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group")  # 0 means off
+# 0 means off
+_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads", "fwd_l2_last")
 
 
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
@@ -684,6 +725,8 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     import os
 
     # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
+    # fwd_sm_threads: the forward's launch bound, threads an SM (0: none). fwd_l2_last: the
+    # forward's rows loaded with L2 priority evict_last (0: plain loads).
     # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
     # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
     # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
@@ -713,9 +756,10 @@ class Plan:
     group: int    # threads per row
     rows: int     # row-groups per block
     rb: int = 1   # rows per row-group per step (backward)
-    minb: int = 1  # launch bound: blocks per SM the compiler must allow (backward)
+    minb: int = 1  # launch bound: blocks per SM the compiler must allow
     pf: bool = False  # backward: the next step's rows loaded during this step's work
     smem: bool = False  # backward: weight/bias partials in shared memory
+    l2_last: bool = False  # forward: rows loaded with L2 priority evict_last
 
     def smem_bytes(self, center: bool) -> int:
         """Dynamic shared memory of a backward block: float32 partials per column held
@@ -733,6 +777,13 @@ def _pow2ceil(v: int) -> int:
     return 1 << max(0, (v - 1).bit_length())
 
 
+def _row_tile(nv: int, imax: int) -> Optional[tuple[int, int]]:
+    """(threads a row, packs a thread) for rows of nv packs, at most imax packs a thread."""
+    group = min(1024, max(32, _pow2ceil(-(-nv // imax))))
+    iters = -(-nv // group)
+    return (group, iters) if iters <= imax else None
+
+
 def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False) -> Optional[Plan]:
     """The launch shape for rows of width n, or None for the first-generation kernels
     (float64, and rows wider than the register tile). Pure Python (testable anywhere)."""
@@ -746,21 +797,27 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
     nv = n // vec
     regs_per_pack = max(1, vec * isz // 4)
     if direction == "fwd":
-        # the row held as loaded: at most 16 registers a thread
-        imax, threads = max(1, tune["fwd_regs"] // regs_per_pack), tune["fwd_threads"]
-    else:
-        # at most 8 columns a thread: two float32 partials each (16 registers)
-        imax, threads = max(1, tune["bwd_cols"] // vec), tune["bwd_threads"]
-        # a tile narrower than the default (bwd_cols=4: one float32 pack a thread, so
-        # prefetch) where 1024 threads can hold the row; up to 8 columns a thread otherwise
-        imax = max(imax, min(-(-nv // 1024), max(1, 8 // vec)))
-    group = min(1024, max(32, _pow2ceil(-(-nv // imax))))
-    iters = -(-nv // group)
-    if iters > imax:
+        # the row held as loaded: fwd_regs registers a thread under a launch bound of
+        # fwd_sm_threads an SM where a row takes at most 512 threads so, else 16 registers
+        # and no bound (a row of 1024 threads measured slower: float32 at 8192 wide)
+        for regs, sm in ((tune["fwd_regs"], tune["fwd_sm_threads"]), (16, 0)):
+            tile = _row_tile(nv, max(1, regs // regs_per_pack))
+            if tile and (tile[0] <= 512 or regs >= 16):
+                group, iters = tile
+                rows = max(1, min(tune["fwd_threads"], 1024) // group)
+                return Plan(vec, iters, group, rows, minb=max(1, sm // (group * rows)),
+                            l2_last=bool(tune["fwd_l2_last"]))
         return None
+    # at most 8 columns a thread: two float32 partials each (16 registers)
+    imax, threads = max(1, tune["bwd_cols"] // vec), tune["bwd_threads"]
+    # a tile narrower than the default (bwd_cols=4: one float32 pack a thread, so
+    # prefetch) where 1024 threads can hold the row; up to 8 columns a thread otherwise
+    imax = max(imax, min(-(-nv // 1024), max(1, 8 // vec)))
+    tile = _row_tile(nv, imax)
+    if tile is None:
+        return None
+    group, iters = tile
     rows = max(1, min(threads, 1024) // group)
-    if direction == "fwd":
-        return Plan(vec, iters, group, rows)
     rb, pf = 1, False
     share = iters * vec * isz
     smem = bool(tune["bwd_smem"]) and group >= tune["bwd_smem_group"]
@@ -783,7 +840,7 @@ def _name(direction: str, dtype: str, p: Plan, center: bool, gs: bool = False) -
     one = "true" if (center and TUNE[dtype, "layer"]["onepass"]) else "false"
     if direction == "fwd":
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
-                f"{one}>")
+                f"{one}, {p.minb}, {'true' if p.l2_last else 'false'}>")
     return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
             f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}, "
             f"{'true' if gs else 'false'}>")
