@@ -374,7 +374,8 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 #pragma unroll
     for (int k = 0; k < ITERS; ++k) {
         const int i = tid + k * GROUP;
-        v[0][k] = L2LAST ? load_l2_last(xr + i, live && i < nv) : load_or_zero(xr + i, live && i < nv);
+        const bool ok = live && i < nv;
+        v[0][k] = L2LAST ? load_l2_last(xr + i, ok) : load_or_zero(xr + i, ok);
     }
     if (has_r) {
 #pragma unroll
@@ -713,8 +714,8 @@ _DEFAULTS = {
 }
 
 
-# 0 means off
-_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads", "fwd_l2_last")
+_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads",
+            "fwd_l2_last")  # 0 means off
 
 
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
