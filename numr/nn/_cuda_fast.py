@@ -803,7 +803,7 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         # and no bound (a row of 1024 threads measured slower: float32 at 8192 wide)
         for regs, sm in ((tune["fwd_regs"], tune["fwd_sm_threads"]), (16, 0)):
             tile = _row_tile(nv, max(1, regs // regs_per_pack))
-            if tile and (tile[0] <= 512 or regs >= 16):
+            if tile and (tile[0] <= 512 or not sm):
                 group, iters = tile
                 rows = max(1, min(tune["fwd_threads"], 1024) // group)
                 return Plan(vec, iters, group, rows, minb=max(1, sm // (group * rows)),
