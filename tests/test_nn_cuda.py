@@ -55,15 +55,7 @@ def test_fast_plan(dtype, n, direction, center):
         assert p.group % 32 == 0 and p.group * p.rows <= 1024
         assert p.smem_bytes(center) + 16384 <= 227 * 1024
         if direction == "fwd":
-            assert p.rb == 1 and not p.pf and not p.smem
-            # the launch bound asks for no more threads than an SM holds (2048), and only
-            # of the fwd_regs tile: rows too wide for it take 16 registers and no bound
-            t = F.TUNE[dtype, "layer" if center else "rms"]
-            regs = p.iters * max(1, p.vec * isz // 4)
-            assert p.minb * p.group * p.rows <= 2048 and regs <= 16
-            assert p.minb == 1 or (regs <= t["fwd_regs"] and p.group <= 512 and
-                                   p.minb == t["fwd_sm_threads"] // (p.group * p.rows))
-            assert p.l2_last == bool(t["fwd_l2_last"])
+            _check_fwd_plan(F, p, dtype, n, aligned, center, isz)
         else:  # partials in shared memory where the table asks, for row-groups that wide
             t = F.TUNE[dtype, "layer" if center else "rms"]
             assert p.smem == (bool(t["bwd_smem"]) and p.group >= t["bwd_smem_group"])
@@ -71,6 +63,31 @@ def test_fast_plan(dtype, n, direction, center):
             # combine theirs at the end; none for a lone row-group with register partials
             slots = (2 if center else 1) * p.iters * p.vec * p.group * p.rows * 4
             assert p.smem_bytes(center) == (slots if p.smem or p.rows > 1 else 0)
+
+
+def _check_fwd_plan(F, p, dtype, n, aligned, center, isz):
+    assert p.rb == 1 and not p.pf and not p.smem and not p.s_late and not p.l2_last
+    t = F.TUNE[dtype, "layer" if center else "rms"]
+    for residual in (False, True):
+        for fill in (0.5, 1.9, 2.1, 40.0):
+            q = F.plan(dtype, n, aligned, "fwd", center, residual, fill)
+            # the launch bound asks for no more threads than an SM holds (2048), and only
+            # of the fwd_regs tile (fwd_add_regs with a residual, where set): rows too
+            # wide for it take 16 registers and no bound
+            regs, sm = t["fwd_regs"], t["fwd_sm_threads"]
+            if residual and t["fwd_add_regs"]:
+                regs, sm = t["fwd_add_regs"], t["fwd_add_sm_threads"]
+            held = q.iters * max(1, q.vec * isz // 4)
+            assert q.minb * q.group * q.rows <= 2048 and held <= 16
+            assert q.minb == 1 or (held <= regs and q.group <= 512 and
+                                   q.minb == sm // (q.group * q.rows))
+            # the L2 hint only where the reads exceed fwd_l2_last times the L2; s stored
+            # late only where there is a residual (s is x otherwise)
+            assert q.l2_last == (0 < t["fwd_l2_last"] < fill)
+            assert q.s_late == (residual and bool(t["fwd_s_late"]))
+            if not residual:
+                assert (q.vec, q.iters, q.group, q.rows, q.minb) == (
+                    p.vec, p.iters, p.group, p.rows, p.minb)
 
 
 def test_fast_tune_scopes(monkeypatch):

@@ -346,9 +346,10 @@ __device__ __forceinline__ Pack<T, VEC> load_l2_last(const Pack<T, VEC>* a, bool
 // blockDim (GROUP, ROWS), one row per row-group; each thread holds ITERS packs of its row,
 // as stored (s rounded to T, like the value written), between the sums and the write.
 // Launch bound: MINB blocks per SM (fwd_sm_threads): the registers that leaves. L2LAST: x and
-// r loaded with L2 priority evict_last (load_l2_last).
+// r loaded with L2 priority evict_last (load_l2_last). SLATE: s stored with y, after the
+// sums, not as it is formed.
 template <typename T, int VEC, int ITERS, int GROUP, int ROWS, bool CENTER, bool ONEPASS, int MINB,
-          bool L2LAST>
+          bool L2LAST, bool SLATE>
 __global__ void __launch_bounds__(GROUP * ROWS, MINB)
 norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__ w,
           const T* __restrict__ b, T* __restrict__ y, T* __restrict__ s,
@@ -387,12 +388,17 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) a[e] = to_acc(v[0][k].v[e]) + to_acc(pr.v[e]);
                 v[0][k] = Cv<T, VEC>::put(a);
-                if (store_s) sr[i] = v[0][k];
+                if (store_s && !SLATE) sr[i] = v[0][k];
             }
         }
     }
     row_stats<T, VEC, ITERS, GROUP, 1, CENTER, ONEPASS>(v, K, nv, n, (A)eps_, mu, rstd, smem);
     if (!live) return;  // after the last barrier
+    if (SLATE && store_s) {
+#pragma unroll
+        for (int k = 0; k < ITERS; ++k)
+            if (tid + k * GROUP < nv) sr[tid + k * GROUP] = v[0][k];
+    }
     const P* wp = reinterpret_cast<const P*>(w);
     const P* bp = reinterpret_cast<const P*>(b);
 #pragma unroll
@@ -697,25 +703,35 @@ _CTYPE = old._CTYPE
 # against 87%). Forward, tenth session (torch.compile's Triton kernel at 32768x8192 float16:
 # 512 threads a row, 16 elements a thread, 32 registers, a full SM): two packs a thread
 # (fwd_regs 8) under a launch bound of 2048 threads an SM (32 registers) measured 0.5-4
-# points of copy bandwidth above four packs of 40-48 registers for rms norm; layer norm
-# keeps four (float32 at 8192 wide: 94% against 99%; float16 with the rows' L2 hint
-# (load_l2_last): 97.5% against 101% at 8192 wide, 83 against 85% at 4096).
+# points of copy bandwidth above four packs of 40-48 registers for rms norm. Eleventh
+# session: float32 layer norm too (95.9-98.2% against 94.7-95.6% at 4096 and 1024 wide;
+# at 8192 wide its rows would take 1024 threads, so it keeps four packs there), and float16
+# layer norm with a residual (fwd_add_regs, fwd_add_sm_threads: 102.9% against 100.7% at
+# 8192 wide, 107-108% against 96-99% at 4096 and 1024); without one it keeps four packs
+# (97.5% against 101% at 8192 wide), under a launch bound of 1536 threads an SM (40
+# registers: 86-87% against 84% at 4096 and 1024 wide). The rows' L2 hint (load_l2_last)
+# only where they exceed twice the L2 (fwd_l2_last): where they fit it a few times it cost
+# 2-8 points (float16 rms 16384x1024 91% without it, 83% with). float32 layer norm stores s
+# after the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%).
 _BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
-         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 1}
+         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 2,
+         "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
 _DEFAULTS = {
     ("float16", "rms"): {**_FWD_FULL},
-    ("float16", "layer"): {"fwd_threads": 128, "bwd_cols": 16, "bwd_pf_bytes": 32,
+    ("float16", "layer"): {"fwd_threads": 128, "fwd_sm_threads": 1536, "fwd_add_regs": 8,
+                           "fwd_add_sm_threads": 2048, "bwd_cols": 16, "bwd_pf_bytes": 32,
                            "bwd_pf2_threads": 512, "bwd_smem": 1, "bwd_smem_group": 512},
     ("float32", "rms"): {**_FWD_FULL, "bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
-    ("float32", "layer"): {"bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
+    ("float32", "layer"): {**_FWD_FULL, "fwd_s_late": 1, "bwd_smem": 1, "bwd_smem_pf_bytes": 32,
+                           "bwd_threads": 1024},
 }
 
 
 _ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads",
-            "fwd_l2_last")  # 0 means off
+            "fwd_l2_last", "fwd_add_regs", "fwd_add_sm_threads", "fwd_s_late")  # 0 means off
 
 
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
@@ -726,8 +742,11 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     import os
 
     # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
-    # fwd_sm_threads: the forward's launch bound, threads an SM (0: none). fwd_l2_last: the
-    # forward's rows loaded with L2 priority evict_last (0: plain loads).
+    # fwd_sm_threads: the forward's launch bound, threads an SM (0: none); fwd_add_regs and
+    # fwd_add_sm_threads: fwd_regs and fwd_sm_threads for a forward with a residual (0: the
+    # same). fwd_l2_last: the forward's rows loaded with L2 priority evict_last where the
+    # bytes it reads exceed fwd_l2_last times the L2 cache (0: never). fwd_s_late: the
+    # forward stores s after the sums, with y.
     # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
     # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
     # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
@@ -761,6 +780,7 @@ class Plan:
     pf: bool = False  # backward: the next step's rows loaded during this step's work
     smem: bool = False  # backward: weight/bias partials in shared memory
     l2_last: bool = False  # forward: rows loaded with L2 priority evict_last
+    s_late: bool = False   # forward: s stored after the sums
 
     def smem_bytes(self, center: bool) -> int:
         """Dynamic shared memory of a backward block: float32 partials per column held
@@ -785,9 +805,12 @@ def _row_tile(nv: int, imax: int) -> Optional[tuple[int, int]]:
     return (group, iters) if iters <= imax else None
 
 
-def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False) -> Optional[Plan]:
+def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False,
+         residual: bool = False, l2_fill: float = 0.0) -> Optional[Plan]:
     """The launch shape for rows of width n, or None for the first-generation kernels
-    (float64, and rows wider than the register tile). Pure Python (testable anywhere)."""
+    (float64, and rows wider than the register tile). The forward's also depends on a
+    residual being added and on l2_fill, the bytes it reads over the L2 cache's size.
+    Pure Python (testable anywhere)."""
     if dtype == "float64" or n < 1:
         return None
     tune = TUNE[dtype, "layer" if center else "rms"]
@@ -801,13 +824,17 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         # the row held as loaded: fwd_regs registers a thread under a launch bound of
         # fwd_sm_threads an SM where a row takes at most 512 threads so, else 16 registers
         # and no bound (a row of 1024 threads measured slower: float32 at 8192 wide)
-        for regs, sm in ((tune["fwd_regs"], tune["fwd_sm_threads"]), (16, 0)):
+        regs, sm = tune["fwd_regs"], tune["fwd_sm_threads"]
+        if residual and tune["fwd_add_regs"]:
+            regs, sm = tune["fwd_add_regs"], tune["fwd_add_sm_threads"]
+        for regs, sm in ((regs, sm), (16, 0)):
             tile = _row_tile(nv, max(1, regs // regs_per_pack))
             if tile and (tile[0] <= 512 or not sm):
                 group, iters = tile
                 rows = max(1, min(tune["fwd_threads"], 1024) // group)
                 return Plan(vec, iters, group, rows, minb=max(1, sm // (group * rows)),
-                            l2_last=bool(tune["fwd_l2_last"]))
+                            l2_last=0 < tune["fwd_l2_last"] < l2_fill,
+                            s_late=residual and bool(tune["fwd_s_late"]))
         return None
     # at most 8 columns a thread: two float32 partials each (16 registers)
     imax, threads = max(1, tune["bwd_cols"] // vec), tune["bwd_threads"]
@@ -841,7 +868,8 @@ def _name(direction: str, dtype: str, p: Plan, center: bool, gs: bool = False) -
     one = "true" if (center and TUNE[dtype, "layer"]["onepass"]) else "false"
     if direction == "fwd":
         return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
-                f"{one}, {p.minb}, {'true' if p.l2_last else 'false'}>")
+                f"{one}, {p.minb}, {'true' if p.l2_last else 'false'}, "
+                f"{'true' if p.s_late else 'false'}>")
     return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
             f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}, "
             f"{'true' if gs else 'false'}>")
@@ -938,8 +966,15 @@ _fwd_cache: dict[tuple, Any] = {}
 _bwd_cache: dict[tuple, Any] = {}
 
 
+_l2_bytes: dict[int, int] = {}
+
+
 def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
-    p = plan(dtype.name, n, aligned, "fwd", center)
+    dev = key[0]
+    if dev not in _l2_bytes:
+        _l2_bytes[dev] = max(1, _cupy().cuda.runtime.getDeviceProperties(dev)["l2CacheSize"])
+    reads = rows * n * dtype.itemsize * (2 if flags & 1 else 1)
+    p = plan(dtype.name, n, aligned, "fwd", center, bool(flags & 1), reads / _l2_bytes[dev])
     if p is None:
         entry = None
     else:
