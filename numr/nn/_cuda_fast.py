@@ -712,20 +712,24 @@ _CTYPE = old._CTYPE
 # registers: 86-87% against 84% at 4096 and 1024 wide). The rows' L2 hint (load_l2_last)
 # only where they exceed twice the L2 (fwd_l2_last): where they fit it a few times it cost
 # 2-8 points (float16 rms 16384x1024 91% without it, 83% with). float32 layer norm stores s
-# after the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%).
-_BASE = {"fwd_regs": 16, "fwd_threads": 256, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
+# after the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%). float32 two
+# packs under a bound of 1536 threads an SM, not 2048 (40 registers: 1-2 points more at
+# 4096 and 1024 wide). 128 threads a block where rows are narrow enough to share one
+# (float32 rms 16384x1024 98.9% against 96.3%; float16 1-2 points).
+_BASE = {"fwd_regs": 16, "fwd_threads": 128, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
          "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 2,
          "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
+_FWD_F32 = {"fwd_regs": 8, "fwd_sm_threads": 1536}   # two float32 packs, 40 registers
 _DEFAULTS = {
     ("float16", "rms"): {**_FWD_FULL},
-    ("float16", "layer"): {"fwd_threads": 128, "fwd_sm_threads": 1536, "fwd_add_regs": 8,
+    ("float16", "layer"): {"fwd_sm_threads": 1536, "fwd_add_regs": 8,
                            "fwd_add_sm_threads": 2048, "bwd_cols": 16, "bwd_pf_bytes": 32,
                            "bwd_pf2_threads": 512, "bwd_smem": 1, "bwd_smem_group": 512},
-    ("float32", "rms"): {**_FWD_FULL, "bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
-    ("float32", "layer"): {**_FWD_FULL, "fwd_s_late": 1, "bwd_smem": 1, "bwd_smem_pf_bytes": 32,
+    ("float32", "rms"): {**_FWD_F32, "bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
+    ("float32", "layer"): {**_FWD_F32, "fwd_s_late": 1, "bwd_smem": 1, "bwd_smem_pf_bytes": 32,
                            "bwd_threads": 1024},
 }
 
