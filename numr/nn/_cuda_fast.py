@@ -77,6 +77,13 @@ float32 100-101% (was 97-98%) but add_layer 95%.
 Measured and not kept: a persistent forward prefetching the next row (5-50% slower: the
 registers of two rows), loads with evict_first, and x reloaded (evict_first) for the write.
 
+Eleventh session: the forward's plan depends on a residual being added (plan's residual):
+with one, layer norm holds two packs a thread too, and float32 layer norm stores s after
+the sums. Measured and not kept: streaming or evict_first stores, the weight and bias
+loaded before the sums (40-88 registers: 7-20 points slower), the rows' L2 hint only for
+rows larger than the L2 (interleaved probes favoured it; the benchmark measured the hint
+everywhere 1-3 points faster).
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
@@ -704,32 +711,28 @@ _CTYPE = old._CTYPE
 # 512 threads a row, 16 elements a thread, 32 registers, a full SM): two packs a thread
 # (fwd_regs 8) under a launch bound of 2048 threads an SM (32 registers) measured 0.5-4
 # points of copy bandwidth above four packs of 40-48 registers for rms norm. Eleventh
-# session: float32 layer norm too (95.9-98.2% against 94.7-95.6% at 4096 and 1024 wide;
+# session: float32 layer norm too (94.1-94.2% against 91.1-92.4% at 4096 and 1024 wide;
 # at 8192 wide its rows would take 1024 threads, so it keeps four packs there), and float16
 # layer norm with a residual (fwd_add_regs, fwd_add_sm_threads: 102.9% against 100.7% at
 # 8192 wide, 107-108% against 96-99% at 4096 and 1024); without one it keeps four packs
 # (97.5% against 101% at 8192 wide), under a launch bound of 1536 threads an SM (40
-# registers: 86-87% against 84% at 4096 and 1024 wide). The rows' L2 hint (load_l2_last)
-# only where they exceed twice the L2 (fwd_l2_last): where they fit it a few times it cost
-# 2-8 points (float16 rms 16384x1024 91% without it, 83% with). float32 layer norm stores s
-# after the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%). float32 two
-# packs under a bound of 1536 threads an SM, not 2048 (40 registers: 1-2 points more at
-# 4096 and 1024 wide). 128 threads a block where rows are narrow enough to share one
-# (float32 rms 16384x1024 98.9% against 96.3%; float16 1-2 points).
+# registers: 86-87% against 84% at 4096 and 1024 wide). float32 layer norm stores s after
+# the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%). 128 threads a block
+# where rows are narrow enough to share one (float32 rms 16384x1024 98.9% against 96.3%;
+# float16 1-2 points).
 _BASE = {"fwd_regs": 16, "fwd_threads": 128, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
-         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 2,
+         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 1,
          "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
-_FWD_F32 = {"fwd_regs": 8, "fwd_sm_threads": 1536}   # two float32 packs, 40 registers
 _DEFAULTS = {
     ("float16", "rms"): {**_FWD_FULL},
     ("float16", "layer"): {"fwd_sm_threads": 1536, "fwd_add_regs": 8,
                            "fwd_add_sm_threads": 2048, "bwd_cols": 16, "bwd_pf_bytes": 32,
                            "bwd_pf2_threads": 512, "bwd_smem": 1, "bwd_smem_group": 512},
-    ("float32", "rms"): {**_FWD_F32, "bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
-    ("float32", "layer"): {**_FWD_F32, "fwd_s_late": 1, "bwd_smem": 1, "bwd_smem_pf_bytes": 32,
+    ("float32", "rms"): {**_FWD_FULL, "bwd_smem": 1, "bwd_smem_pf_bytes": 32, "bwd_threads": 1024},
+    ("float32", "layer"): {**_FWD_FULL, "fwd_s_late": 1, "bwd_smem": 1, "bwd_smem_pf_bytes": 32,
                            "bwd_threads": 1024},
 }
 
@@ -748,9 +751,8 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
     # fwd_sm_threads: the forward's launch bound, threads an SM (0: none); fwd_add_regs and
     # fwd_add_sm_threads: fwd_regs and fwd_sm_threads for a forward with a residual (0: the
-    # same). fwd_l2_last: the forward's rows loaded with L2 priority evict_last where the
-    # bytes it reads exceed fwd_l2_last times the L2 cache (0: never). fwd_s_late: the
-    # forward stores s after the sums, with y.
+    # same). fwd_l2_last: the forward's rows loaded with L2 priority evict_last (0: plain
+    # loads). fwd_s_late: the forward stores s after the sums, with y.
     # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
     # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
     # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
@@ -810,11 +812,10 @@ def _row_tile(nv: int, imax: int) -> Optional[tuple[int, int]]:
 
 
 def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False,
-         residual: bool = False, l2_fill: float = 0.0) -> Optional[Plan]:
+         residual: bool = False) -> Optional[Plan]:
     """The launch shape for rows of width n, or None for the first-generation kernels
-    (float64, and rows wider than the register tile). The forward's also depends on a
-    residual being added and on l2_fill, the bytes it reads over the L2 cache's size.
-    Pure Python (testable anywhere)."""
+    (float64, and rows wider than the register tile); the forward's also depends on a
+    residual being added. Pure Python (testable anywhere)."""
     if dtype == "float64" or n < 1:
         return None
     tune = TUNE[dtype, "layer" if center else "rms"]
@@ -837,7 +838,7 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
                 group, iters = tile
                 rows = max(1, min(tune["fwd_threads"], 1024) // group)
                 return Plan(vec, iters, group, rows, minb=max(1, sm // (group * rows)),
-                            l2_last=0 < tune["fwd_l2_last"] < l2_fill,
+                            l2_last=bool(tune["fwd_l2_last"]),
                             s_late=residual and bool(tune["fwd_s_late"]))
         return None
     # at most 8 columns a thread: two float32 partials each (16 registers)
@@ -970,15 +971,8 @@ _fwd_cache: dict[tuple, Any] = {}
 _bwd_cache: dict[tuple, Any] = {}
 
 
-_l2_bytes: dict[int, int] = {}
-
-
 def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
-    dev = key[0]
-    if dev not in _l2_bytes:
-        _l2_bytes[dev] = max(1, _cupy().cuda.runtime.getDeviceProperties(dev)["l2CacheSize"])
-    reads = rows * n * dtype.itemsize * (2 if flags & 1 else 1)
-    p = plan(dtype.name, n, aligned, "fwd", center, bool(flags & 1), reads / _l2_bytes[dev])
+    p = plan(dtype.name, n, aligned, "fwd", center, bool(flags & 1))
     if p is None:
         entry = None
     else:
