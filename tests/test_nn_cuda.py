@@ -176,6 +176,37 @@ def test_cuda_backward_scratch_across_calls_and_streams():
         assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
 
 
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("n", [1023, 4096])
+def test_cuda_reduce_dependent_launch(monkeypatch, dtype, n):
+    """The weight/bias sums launched as a programmatic dependent of the backward (where the
+    device runs those: compute capability 9.0) give a plain launch's bits, and the float64
+    reference's values; rows of n % 4 != 0 take the one-float packs."""
+    import cupy as cp
+    import numr as xp
+    from numr.nn import _cuda_fast as F
+
+    if _cuda.KERNELS != "fast":
+        pytest.skip("the first-generation kernels have no dependent launch")
+    dt = getattr(xp, dtype)
+    hg, hs, hw = data((700, n), dt, 1), data((700, n), dt, 2), data((n,), dt, 3)
+    d = lambda h: cp.asarray(h.astype(dtype))  # noqa: E731
+    got = {}
+    for pdl in (1, 0):
+        monkeypatch.setitem(F.TUNE[dtype, "layer"], "bwd_pdl", pdl)
+        monkeypatch.setattr(F, "_bwd_cache", {})
+        got[pdl] = _cuda.norm_backward(d(hg), d(hs), None, d(hw), 1e-5, True, True, True)
+        red = next(iter(F._bwd_cache.values()))[6]
+        assert red[0] is (F._launch_dependent if pdl and F._pdl_ok() else F._launch)
+        assert red[3] == ((8, 32) if n % 4 == 0 else (32, 32))
+    rgx, rgw, rgb = ref_backward(hg, hs, hw, 1e-5, True)
+    for a, b, ref, what in zip(got[1], got[0], (rgx, rgw, rgb), ("grad_x", "grad_weight",
+                                                                  "grad_bias")):
+        assert bool((a == b).all()), what
+        _close(a, ref, dtype, what)
+
+
 def test_backward_scratch_is_kept_per_stream_and_bounded(monkeypatch):
     """The scratch bookkeeping (plain Python, checked here with a stand-in for CuPy): one
     buffer per (device, stream), grown when a call needs more, at most _SCRATCH_KEEP."""

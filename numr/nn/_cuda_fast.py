@@ -84,6 +84,13 @@ loaded before the sums (40-88 registers: 7-20 points slower), the rows' L2 hint 
 rows larger than the L2 (interleaved probes favoured it; the benchmark measured the hint
 everywhere 1-3 points faster).
 
+Twelfth session: of float16 layer norm backward's 36 us at 4096x4096, the weight/bias
+reduce after the main kernel took 4.5 (the main kernel 31.6, an empty second launch 1.5).
+reduce_parts3 loads the partial rows as 16-byte packs with 256-thread blocks and is launched
+as a programmatic dependent of the backward (cuLaunchKernelEx; its launch is done while the
+backward runs): 33.6 us; in the benchmark 81-82% of copy bandwidth where it measured
+76-77% (78% with reduce_parts3 launched plainly).
+
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
 """
@@ -450,7 +457,7 @@ __device__ __forceinline__ void store_floats(A* out, const A (&v)[VEC]) {
 // owns ITERS packs of columns for the whole kernel and keeps their partial sums of gy * xhat
 // and gy (in registers, or SMP: shared memory); at the end the block's row-groups add theirs
 // into one partial row of part ((2, gridDim.x, n): weight, then bias), reduced by
-// reduce_parts2.
+// reduce_parts3.
 // Launch bound: MINB blocks per SM (the host asks for 1024 threads, 64 registers a
 // thread): the conversions of the held packs are cheaper to redo than the occupancy
 // they cost when the compiler hoists them.
@@ -689,6 +696,62 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
         if (CENTER && want_b) store_floats<A, VEC>(pb_out + i * VEC, vb);
     }
 }
+
+// The weight (q = 0) or bias (q = 1) gradient: the sum over the backward's partial rows
+// (float32, [q][nparts][n]). A block takes 32 columns as V-float packs (V = 4: 16-byte
+// loads, where n % 4 == 0) and 32 lanes of partial rows, four loads in flight a thread,
+// and combines the lanes in shared memory. Launched dependent on the backward
+// (programmatic dependent launch, sm_90): its blocks are dispatched as the backward's
+// leave their SMs and wait here for all of the backward's writes; under a plain launch the
+// wait returns at once. (H200: 1.5-2.5 us less than reduce_parts2 after float16 layer
+// norm backward at 4096 and 1024 wide, 1.2-1.5 of it from the launch, RESULTS.md.)
+template <typename T, int V>
+__global__ void __launch_bounds__(32 * 32 / V)
+reduce_parts3(const float* __restrict__ part, int nparts, int n, T* __restrict__ out_w,
+              T* __restrict__ out_b, int first)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    constexpr int X = 32 / V, L = 32, U = 4;  // packs a block, lanes, loads in flight
+    __shared__ float sm[L][33];
+    const int q = blockIdx.y + first, x = threadIdx.x, y = threadIdx.y;
+    const float* src = part + (size_t)q * (size_t)nparts * (size_t)n;
+    const int c0 = blockIdx.x * 32, col = c0 + x * V;
+    float a[V];
+#pragma unroll
+    for (int e = 0; e < V; ++e) a[e] = 0.f;
+    if (col < n) {  // (V = 4: n % 4 == 0, so a pack is wholly inside or outside)
+        for (int p = y; p < nparts; p += L * U) {
+            float v[U][V];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const bool ok = p + L * u < nparts;
+                const float* r = src + (size_t)(ok ? p + L * u : 0) * (size_t)n + col;
+                if constexpr (V == 4) {
+                    const float4 f = ok ? *reinterpret_cast<const float4*>(r) : make_float4(0.f, 0.f, 0.f, 0.f);
+                    v[u][0] = f.x; v[u][1] = f.y; v[u][2] = f.z; v[u][3] = f.w;
+                } else {
+                    v[u][0] = ok ? *r : 0.f;
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+#pragma unroll
+                for (int e = 0; e < V; ++e) a[e] += v[u][e];
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < V; ++e) sm[y][x * V + e] = a[e];
+    __syncthreads();
+    const int t = y * X + x;  // the first warp: one column a thread
+    if (t < 32 && c0 + t < n) {
+        float s = 0.f;
+#pragma unroll
+        for (int k = 0; k < L; ++k) s += sm[k][t];
+        (q ? out_b : out_w)[c0 + t] = from_acc<T>(s);
+    }
+}
 """
 
 SOURCE = old.SOURCE + FAST_SOURCE
@@ -724,7 +787,7 @@ _BASE = {"fwd_regs": 16, "fwd_threads": 128, "bwd_cols": 8, "bwd_threads": 512, 
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
          "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 1,
-         "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0}
+         "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0, "bwd_pdl": 1}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
 _DEFAULTS = {
     ("float16", "rms"): {**_FWD_FULL},
@@ -738,7 +801,7 @@ _DEFAULTS = {
 
 
 _ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads",
-            "fwd_l2_last", "fwd_add_regs", "fwd_add_sm_threads", "fwd_s_late")  # 0 means off
+            "fwd_l2_last", "fwd_add_regs", "fwd_add_sm_threads", "fwd_s_late", "bwd_pdl")  # 0: off
 
 
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
@@ -942,7 +1005,13 @@ def _cupy():
 # serves every launch.
 _SLOTS = 10
 _PTRS6 = struct.Struct("<6Qq i4x d i4x")  # norm_fwd2, norm_bwd2: 6 pointers, rows, n, eps, flags
-_REDUCE = struct.Struct("<Q i4x i4x Q Q i4x")  # reduce_parts2: part, nparts, n, w, b, first
+_REDUCE = struct.Struct("<Q i4x i4x Q Q i4x")  # reduce_parts3: part, nparts, n, w, b, first
+# cuLaunchKernelEx's CUlaunchConfig (grid, block, shared memory, stream, attributes) and one
+# CUlaunchAttribute (id, padding, a 64-byte value): programmatic stream serialization (id 6)
+# allowed (value 1), from cuda.h of CUDA 12 and 13
+_CONFIG = struct.Struct("<7I4x Q Q I4x")
+_PDL_ATTR = ctypes.create_string_buffer(struct.pack("<i4x i60x", 6, 1), 72)
+_PDL_ATTR_ADDR = ctypes.addressof(_PDL_ATTR)
 
 
 class _Params(threading.local):
@@ -951,6 +1020,8 @@ class _Params(threading.local):
         base = ctypes.addressof(self.buf)
         self.slots = (ctypes.c_void_p * _SLOTS)(*(base + 8 * i for i in range(_SLOTS)))
         self.addr = ctypes.addressof(self.slots)
+        self.config = ctypes.create_string_buffer(_CONFIG.size)
+        self.config_addr = ctypes.addressof(self.config)
 
 
 _params = _Params()
@@ -963,6 +1034,47 @@ def _launch(fn: int, grid: tuple, block: tuple, smem: int, layout, *values) -> N
     cp = _cp
     cp.cuda.driver.launchKernel(fn, grid[0], grid[1], 1, block[0], block[1], 1, smem,
                                 cp.cuda.get_current_stream().ptr, p.addr, 0)
+
+
+_launch_ex: Any = None  # libcuda's cuLaunchKernelEx, or False where there is none
+
+
+def _launch_ex_fn():
+    global _launch_ex
+    if _launch_ex is None:
+        _launch_ex = False
+        for lib in ("libcuda.so.1", "nvcuda.dll"):
+            try:
+                f = ctypes.CDLL(lib).cuLaunchKernelEx  # (CUDA 12 and later)
+            except (OSError, AttributeError):
+                continue
+            f.argtypes = [ctypes.c_void_p] * 4
+            f.restype = ctypes.c_int
+            _launch_ex = f
+            break
+    return _launch_ex
+
+
+def _pdl_ok() -> bool:
+    """Whether the current device runs programmatic dependent launches (compute capability
+    9.0 and later, through cuLaunchKernelEx)."""
+    return int(_cupy().cuda.Device().compute_capability) >= 90 and bool(_launch_ex_fn())
+
+
+def _launch_dependent(fn: int, grid: tuple, block: tuple, smem: int, layout, *values) -> None:
+    """As _launch, for a kernel that begins with griddepcontrol.wait: launched as a
+    programmatic dependent of the kernel before it on the stream, so that its launch is
+    done while that one runs (H200: 1.2-1.5 us less a reduce, RESULTS.md)."""
+    p = _params
+    layout.pack_into(p.buf, 0, *values)
+    _CONFIG.pack_into(p.config, 0, grid[0], grid[1], 1, block[0], block[1], 1, smem,
+                      _cp.cuda.get_current_stream().ptr, _PDL_ATTR_ADDR, 1)
+    status = _launch_ex(p.config_addr, fn, p.addr, None)
+    if status:  # CuPy's error for the code where it has the check, else ours
+        check = getattr(_cp.cuda.driver, "check_status", None)
+        if check is not None:
+            check(status)
+        raise RuntimeError(f"numr.nn: cuLaunchKernelEx failed with CUDA error {status}")
 
 
 # launch shapes per (device, dtype, rows, n, center, flags, aligned): the planning, name
@@ -1025,7 +1137,8 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     if dyn > 48 * 1024:  # above the default limit a kernel must opt in
         fn.max_dynamic_shared_size_bytes = dyn
     resident = _resident_blocks(fn, threads, dyn)
-    most = TUNE[dtype.name, "layer" if center else "rms"]["bwd_blocks"]
+    tune = TUNE[dtype.name, "layer" if center else "rms"]
+    most = tune["bwd_blocks"]
     cap = old._sm_count() * (min(resident, most) if most else resident)
     # deal the row steps evenly: every block gets `per` steps (the last may get fewer)
     steps = -(-rows // (p.rows * p.rb))
@@ -1034,8 +1147,10 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     want_w, want_b = bool(flags & 4), bool(flags & 8)
     red = None
     if want_w or want_b:
-        red = (_kernel(f"reduce_parts2<{_CTYPE[dtype.name]}>").kernel.ptr,
-               (-(-n // 32), int(want_w) + int(want_b)), (32, 32), 0 if want_w else 1)
+        v = 4 if n % 4 == 0 else 1  # (the scratch is 256-byte aligned: rows of n floats)
+        launch = _launch_dependent if (tune["bwd_pdl"] and _pdl_ok()) else _launch
+        red = (launch, _kernel(f"reduce_parts3<{_CTYPE[dtype.name]}, {v}>").kernel.ptr,
+               (-(-n // 32), int(want_w) + int(want_b)), (32 // v, 32), 0 if want_w else 1)
     entry = (fn.kernel.ptr, (grid, 1), p.block, rows, n, flags, red, dyn)
     _bwd_cache[key] = entry
     return entry
@@ -1102,8 +1217,8 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
             gs.data.ptr if gs is not None else ps, w.data.ptr if w is not None else ps,
             gx.data.ptr, part, rows, n, eps, flags)
     if red is not None:
-        rfn, rgrid, rblock, first = red
+        launch, rfn, rgrid, rblock, first = red
         pw = gw.data.ptr if gw is not None else gb.data.ptr
-        _launch(rfn, rgrid, rblock, 0, _REDUCE, part, grid[0], n, pw,
-                gb.data.ptr if gb is not None else pw, first)
+        launch(rfn, rgrid, rblock, 0, _REDUCE, part, grid[0], n, pw,
+               gb.data.ptr if gb is not None else pw, first)
     return gx, gw, gb
