@@ -179,10 +179,12 @@ def test_cuda_backward_scratch_across_calls_and_streams():
 @gpu
 @pytest.mark.parametrize("dtype", ["float16", "float32"])
 @pytest.mark.parametrize("n", [1023, 4096])
-def test_cuda_reduce_dependent_launch(monkeypatch, dtype, n):
-    """The weight/bias sums launched as a programmatic dependent of the backward (where the
+def test_cuda_dependent_launch(monkeypatch, dtype, n):
+    """The kernels launched as programmatic dependents of the kernel before them (where the
     device runs those: compute capability 9.0) give a plain launch's bits, and the float64
-    reference's values; rows of n % 4 != 0 take the one-float packs."""
+    reference's values: the forward after the copies that made its inputs, the backward
+    after the forward, its weight/bias sums after it (rows of n % 4 != 0 in one-float
+    packs there)."""
     import cupy as cp
     import numr as xp
     from numr.nn import _cuda_fast as F
@@ -190,19 +192,29 @@ def test_cuda_reduce_dependent_launch(monkeypatch, dtype, n):
     if _cuda.KERNELS != "fast":
         pytest.skip("the first-generation kernels have no dependent launch")
     dt = getattr(xp, dtype)
-    hg, hs, hw = data((700, n), dt, 1), data((700, n), dt, 2), data((n,), dt, 3)
+    hx, hg, hw, hb = data((700, n), dt, 1), data((700, n), dt, 2), data((n,), dt, 3), \
+        data((n,), dt, 4)
     d = lambda h: cp.asarray(h.astype(dtype))  # noqa: E731
     got = {}
     for pdl in (1, 0):
-        monkeypatch.setitem(F.TUNE[dtype, "layer"], "bwd_pdl", pdl)
+        for key in ("fwd_pdl", "bwd_pdl", "bwd_main_pdl"):
+            monkeypatch.setitem(F.TUNE[dtype, "layer"], key, pdl)
+        monkeypatch.setattr(F, "_fwd_cache", {})
         monkeypatch.setattr(F, "_bwd_cache", {})
-        got[pdl] = _cuda.norm_backward(d(hg), d(hs), None, d(hw), 1e-5, True, True, True)
-        red = next(iter(F._bwd_cache.values()))[6]
-        assert red[0] is (F._launch_dependent if pdl and F._pdl_ok() else F._launch)
-        assert red[3] == ((8, 32) if n % 4 == 0 else (32, 32))
-    rgx, rgw, rgb = ref_backward(hg, hs, hw, 1e-5, True)
-    for a, b, ref, what in zip(got[1], got[0], (rgx, rgw, rgb), ("grad_x", "grad_weight",
-                                                                  "grad_bias")):
+        x = d(hx)
+        y, _ = _cuda.norm_forward(x, None, d(hw), d(hb), 1e-5, True, False)
+        got[pdl] = (y,) + _cuda.norm_backward(d(hg), x, None, d(hw), 1e-5, True, True, True)
+        want = F._launch_dependent if pdl and F._pdl_ok() else F._launch
+        fwd, bwd = next(iter(F._fwd_cache.values())), next(iter(F._bwd_cache.values()))
+        assert fwd[0] is want and bwd[0] is want and bwd[7][0] is want
+        assert bwd[7][3] == ((8, 32) if n % 4 == 0 else (32, 32))
+        gw, gb = got[pdl][2:]  # one allocation, each 256-byte aligned, not overlapping
+        assert gw.data.ptr % 256 == 0 and gb.data.ptr % 256 == 0
+        assert gb.data.ptr - gw.data.ptr >= gw.nbytes
+    rgx, rgw, rgb = ref_backward(hg, hx, hw, 1e-5, True)
+    refs = (ref_forward(hx, hw, hb, 1e-5, True), rgx, rgw, rgb)
+    for a, b, ref, what in zip(got[1], got[0], refs, ("y", "grad_x", "grad_weight",
+                                                      "grad_bias")):
         assert bool((a == b).all()), what
         _close(a, ref, dtype, what)
 
@@ -221,29 +233,29 @@ def test_backward_scratch_is_kept_per_stream_and_bounded(monkeypatch):
         made.append(count)
         return np.empty(count, dtype)
 
-    fake = SimpleNamespace(float32=np.float32, empty=empty,
-                           cuda=SimpleNamespace(get_current_stream=lambda: current))
+    fake = SimpleNamespace(float32=np.float32, empty=empty)
     monkeypatch.setattr(F, "_cp", fake)
     monkeypatch.setattr(F, "_scratch", {})
-    a = F._partials(0, 100)
-    assert F._partials(0, 50) is a and F._partials(0, 100) is a   # reused, not remade
-    b = F._partials(0, 200)                                        # grown
-    assert b.size == 200 and F._partials(0, 10) is b and made == [100, 200]
+    part = lambda dev, count: F._partials(dev, current.ptr, count)  # noqa: E731
+    a = part(0, 100)
+    assert part(0, 50) is a and part(0, 100) is a                  # reused, not remade
+    b = part(0, 200)                                               # grown
+    assert b.size == 200 and part(0, 10) is b and made == [100, 200]
     current.ptr = 7
-    c = F._partials(0, 10)                                         # another stream: its own
-    assert c is not b and F._partials(1, 10) is not c              # another device: its own
+    c = part(0, 10)                                                # another stream: its own
+    assert c is not b and part(1, 10) is not c                     # another device: its own
     for ptr in range(100, 100 + 2 * F._SCRATCH_KEEP):
         current.ptr = ptr
-        F._partials(0, 10)
+        part(0, 10)
     assert len(F._scratch) == F._SCRATCH_KEEP                      # bounded
     assert (0, 0) not in F._scratch and (0, 100 + 2 * F._SCRATCH_KEEP - 1) in F._scratch
     # least recently used goes first: a stream in use keeps its buffer while new streams
     # come and go (the stream a loop runs on, among streams made once each)
     current.ptr = 5
-    kept = F._partials(0, 10)
+    kept = part(0, 10)
     for ptr in range(1000, 1000 + 2 * F._SCRATCH_KEEP):
         current.ptr = ptr
-        F._partials(0, 10)                                         # a stream used once
+        part(0, 10)                                                # a stream used once
         current.ptr = 5
-        assert F._partials(0, 10) is kept                          # the loop's stream
+        assert part(0, 10) is kept                                 # the loop's stream
     assert len(F._scratch) == F._SCRATCH_KEEP

@@ -106,6 +106,16 @@ from typing import Any, Optional
 from . import _cuda as old
 
 FAST_SOURCE = r"""
+// Programmatic dependent launch (sm_90): a kernel launched as a dependent of the kernel
+// before it on the stream is dispatched as that one's blocks leave, and waits here until
+// all of that one's writes are visible; under a plain launch this returns at once. Every
+// kernel so launched calls it before its first global memory access.
+__device__ __forceinline__ void pdl_wait() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <typename T, int VEC>
 __device__ __forceinline__ Pack<T, VEC> zero_pack() {
     Pack<T, VEC> p;
@@ -369,6 +379,7 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
           const T* __restrict__ b, T* __restrict__ y, T* __restrict__ s,
           long long rows, int n, double eps_, int flags)
 {
+    pdl_wait();
     typedef typename Acc<T>::type A;
     typedef Pack<T, VEC> P;
     __shared__ A sbuf[2 * ROWS * 2 * 32];
@@ -468,6 +479,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
           const T* __restrict__ w, T* __restrict__ gx, typename Acc<T>::type* __restrict__ part,
           long long rows, int n, double eps_, int flags)
 {
+    pdl_wait();
     typedef typename Acc<T>::type A;
     typedef Pack<T, VEC> P;
     // FUSED: one block sum a step (below); its slots: sum g * d, sum d * d, sum g, sum d
@@ -701,18 +713,14 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
 // (float32, [q][nparts][n]). A block takes 32 columns as V-float packs (V = 4: 16-byte
 // loads, where n % 4 == 0) and 32 lanes of partial rows, four loads in flight a thread,
 // and combines the lanes in shared memory. Launched dependent on the backward
-// (programmatic dependent launch, sm_90): its blocks are dispatched as the backward's
-// leave their SMs and wait here for all of the backward's writes; under a plain launch the
-// wait returns at once. (H200: 1.5-2.5 us less than reduce_parts2 after float16 layer
+// (pdl_wait). (H200: 1.5-2.5 us less than reduce_parts2 after float16 layer
 // norm backward at 4096 and 1024 wide, 1.2-1.5 of it from the launch, RESULTS.md.)
 template <typename T, int V>
 __global__ void __launch_bounds__(32 * 32 / V)
 reduce_parts3(const float* __restrict__ part, int nparts, int n, T* __restrict__ out_w,
               T* __restrict__ out_b, int first)
 {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    pdl_wait();
     constexpr int X = 32 / V, L = 32, U = 4;  // packs a block, lanes, loads in flight
     __shared__ float sm[L][33];
     const int q = blockIdx.y + first, x = threadIdx.x, y = threadIdx.y;
@@ -787,7 +795,8 @@ _BASE = {"fwd_regs": 16, "fwd_threads": 128, "bwd_cols": 8, "bwd_threads": 512, 
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
          "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 1,
-         "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0, "bwd_pdl": 1}
+         "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0, "bwd_pdl": 1,
+         "bwd_main_pdl": 1, "fwd_pdl": 1}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
 _DEFAULTS = {
     ("float16", "rms"): {**_FWD_FULL},
@@ -801,7 +810,8 @@ _DEFAULTS = {
 
 
 _ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads",
-            "fwd_l2_last", "fwd_add_regs", "fwd_add_sm_threads", "fwd_s_late", "bwd_pdl")  # 0: off
+            "fwd_l2_last", "fwd_add_regs", "fwd_add_sm_threads", "fwd_s_late", "bwd_pdl",
+            "bwd_main_pdl", "fwd_pdl")  # 0: off
 
 
 def _tune() -> dict[tuple[str, str], dict[str, int]]:
@@ -986,13 +996,15 @@ def _ptrs(*arrays) -> int:
 
 
 _cp = None
+_launch_kernel: Any = None  # cupy.cuda.driver.launchKernel (looked up once: 0.2 us a call)
 
 
 def _cupy():
-    global _cp
+    global _cp, _launch_kernel
     if _cp is None:
         import cupy
 
+        _launch_kernel = cupy.cuda.driver.launchKernel
         _cp = cupy
     return _cp
 
@@ -1027,13 +1039,12 @@ class _Params(threading.local):
 _params = _Params()
 
 
-def _launch(fn: int, grid: tuple, block: tuple, smem: int, layout, *values) -> None:
-    """Kernel fn (a CUfunction handle) on the current stream; grid and block: (x, y)."""
+def _launch(fn: int, grid: tuple, block: tuple, smem: int, stream: int, layout,
+            *values) -> None:
+    """Kernel fn (a CUfunction handle) on stream (a handle); grid and block: (x, y)."""
     p = _params
     layout.pack_into(p.buf, 0, *values)
-    cp = _cp
-    cp.cuda.driver.launchKernel(fn, grid[0], grid[1], 1, block[0], block[1], 1, smem,
-                                cp.cuda.get_current_stream().ptr, p.addr, 0)
+    _launch_kernel(fn, grid[0], grid[1], 1, block[0], block[1], 1, smem, stream, p.addr, 0)
 
 
 _launch_ex: Any = None  # libcuda's cuLaunchKernelEx, or False where there is none
@@ -1061,14 +1072,15 @@ def _pdl_ok() -> bool:
     return int(_cupy().cuda.Device().compute_capability) >= 90 and bool(_launch_ex_fn())
 
 
-def _launch_dependent(fn: int, grid: tuple, block: tuple, smem: int, layout, *values) -> None:
-    """As _launch, for a kernel that begins with griddepcontrol.wait: launched as a
-    programmatic dependent of the kernel before it on the stream, so that its launch is
-    done while that one runs (H200: 1.2-1.5 us less a reduce, RESULTS.md)."""
+def _launch_dependent(fn: int, grid: tuple, block: tuple, smem: int, stream: int, layout,
+                      *values) -> None:
+    """As _launch, for a kernel that begins with pdl_wait: launched as a programmatic
+    dependent of the kernel before it on the stream, so that its launch is done while that
+    one runs (H200: 1.2-1.5 us less a reduce after the backward, RESULTS.md)."""
     p = _params
     layout.pack_into(p.buf, 0, *values)
     _CONFIG.pack_into(p.config, 0, grid[0], grid[1], 1, block[0], block[1], 1, smem,
-                      _cp.cuda.get_current_stream().ptr, _PDL_ATTR_ADDR, 1)
+                      stream, _PDL_ATTR_ADDR, 1)
     status = _launch_ex(p.config_addr, fn, p.addr, None)
     if status:  # CuPy's error for the code where it has the check, else ours
         check = getattr(_cp.cuda.driver, "check_status", None)
@@ -1089,7 +1101,9 @@ def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
         entry = None
     else:
         fn = _kernel(_name("fwd", dtype.name, p, center))
-        entry = (fn.kernel.ptr, (-(-rows // p.rows), 1), p.block, rows, n, flags)
+        launch = _launch_dependent if (TUNE[dtype.name, "layer" if center else "rms"]["fwd_pdl"]
+                                       and _pdl_ok()) else _launch
+        entry = (launch, fn.kernel.ptr, (-(-rows // p.rows), 1), p.block, rows, n, flags)
     _fwd_cache[key] = entry
     return entry
 
@@ -1116,9 +1130,9 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         entry = _fwd_launch(key, dtype, rows, n, aligned, center, flags)
     if entry is None:
         return old._norm_forward_old(x, residual, weight, bias, eps, center, want_sum)
-    fn, grid, block, rows, n, flags = entry
+    launch, fn, grid, block, rows, n, flags = entry
     px = x.data.ptr
-    _launch(fn, grid, block, 0, _PTRS6, px, r.data.ptr if r is not None else px,
+    launch(fn, grid, block, 0, cp.cuda.get_current_stream().ptr, _PTRS6, px, r.data.ptr if r is not None else px,
             w.data.ptr if w is not None else px, b.data.ptr if b is not None else px,
             y.data.ptr, s.data.ptr if s is not None else px, rows, n, eps, flags)
     if want_sum and s is None:  # no residual: s is x itself
@@ -1148,10 +1162,10 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     red = None
     if want_w or want_b:
         v = 4 if n % 4 == 0 else 1  # (the scratch is 256-byte aligned: rows of n floats)
-        launch = _launch_dependent if (tune["bwd_pdl"] and _pdl_ok()) else _launch
-        red = (launch, _kernel(f"reduce_parts3<{_CTYPE[dtype.name]}, {v}>").kernel.ptr,
+        red = (_launch_dependent if (tune["bwd_pdl"] and _pdl_ok()) else _launch, _kernel(f"reduce_parts3<{_CTYPE[dtype.name]}, {v}>").kernel.ptr,
                (-(-n // 32), int(want_w) + int(want_b)), (32 // v, 32), 0 if want_w else 1)
-    entry = (fn.kernel.ptr, (grid, 1), p.block, rows, n, flags, red, dyn)
+    launch = _launch_dependent if (tune["bwd_main_pdl"] and _pdl_ok()) else _launch
+    entry = (launch, fn.kernel.ptr, (grid, 1), p.block, rows, n, flags, red, dyn)
     _bwd_cache[key] = entry
     return entry
 
@@ -1169,9 +1183,9 @@ _scratch: dict[tuple, Any] = {}
 _SCRATCH_KEEP = 8
 
 
-def _partials(dev: int, count: int):
+def _partials(dev: int, stream: int, count: int):
     cp = _cupy()
-    key = (dev, cp.cuda.get_current_stream().ptr)
+    key = (dev, stream)
     # taken out and put back last: the dict's order is the order of last use
     buf = _scratch.pop(key, None)
     if buf is None or buf.size < count:
@@ -1180,6 +1194,18 @@ def _partials(dev: int, count: int):
         buf = cp.empty(count, cp.float32)
     _scratch[key] = buf
     return buf
+
+
+def _grad_params(cp, n: int, dtype, want_weight: bool, want_bias: bool):
+    """(grad_weight, grad_bias), each None where not wanted. Both wanted: one pool
+    allocation for the two (256-byte aligned each), since an allocation costs the host as
+    much as the array around it (H200's host: cupy.empty 2.3 us, cupy.cuda.alloc 0.8)."""
+    if not (want_weight and want_bias):
+        return (cp.empty(n, dtype) if want_weight else None,
+                cp.empty(n, dtype) if want_bias else None)
+    step = -(-n * dtype.itemsize // 256) * 256
+    mem = cp.cuda.alloc(2 * step)
+    return cp.ndarray((n,), dtype, mem), cp.ndarray((n,), dtype, mem + step)
 
 
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
@@ -1208,17 +1234,17 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if entry is None or (want_bias and not center):  # the kernel sums gy for layer only
         return old._norm_backward_old(grad_y, s, grad_s, weight, eps, center, want_weight,
                                       want_bias)
-    fn, grid, block, rows, n, flags, red, dyn = entry
-    gw = cp.empty(n, dtype) if want_weight else None
-    gb = cp.empty(n, dtype) if want_bias else None
-    part = _partials(dev, 2 * grid[0] * n).data.ptr if red is not None else 0
+    launch, fn, grid, block, rows, n, flags, red, dyn = entry
+    gw, gb = _grad_params(cp, n, dtype, want_weight, want_bias)
+    stream = cp.cuda.get_current_stream().ptr
+    part = _partials(dev, stream, 2 * grid[0] * n).data.ptr if red is not None else 0
     ps = s.data.ptr
-    _launch(fn, grid, block, dyn, _PTRS6, gy.data.ptr, ps,
+    launch(fn, grid, block, dyn, stream, _PTRS6, gy.data.ptr, ps,
             gs.data.ptr if gs is not None else ps, w.data.ptr if w is not None else ps,
             gx.data.ptr, part, rows, n, eps, flags)
     if red is not None:
-        launch, rfn, rgrid, rblock, first = red
+        rlaunch, rfn, rgrid, rblock, first = red
         pw = gw.data.ptr if gw is not None else gb.data.ptr
-        launch(rfn, rgrid, rblock, 0, _REDUCE, part, grid[0], n, pw,
+        rlaunch(rfn, rgrid, rblock, 0, stream, _REDUCE, part, grid[0], n, pw,
                gb.data.ptr if gb is not None else pw, first)
     return gx, gw, gb
