@@ -88,8 +88,12 @@ Twelfth session: of float16 layer norm backward's 36 us at 4096x4096, the weight
 reduce after the main kernel took 4.5 (the main kernel 31.6, an empty second launch 1.5).
 reduce_parts3 loads the partial rows as 16-byte packs with 256-thread blocks and is launched
 as a programmatic dependent of the backward (cuLaunchKernelEx; its launch is done while the
-backward runs): 33.6 us; in the benchmark 81-82% of copy bandwidth where it measured
-76-77% (78% with reduce_parts3 launched plainly).
+backward runs): 33.6 us. Then every kernel here waits at pdl_wait and is launched so, after
+whatever kernel precedes it (float16 layer norm forward at 4096x4096 97-98% of copy
+bandwidth against 90-91%; backward 85-88% against 75-79%). The dips of earlier runs follow
+the host: a call whose host work (about 20 us for that backward) takes longer than its GPU
+time is host-bound, so launches take the stream from their caller and grad_weight and
+grad_bias share one allocation (RESULTS.md, "Twelfth GPU session").
 
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
 16 forward) and float64 use the first-generation kernels.
@@ -737,7 +741,8 @@ reduce_parts3(const float* __restrict__ part, int nparts, int n, T* __restrict__
                 const bool ok = p + L * u < nparts;
                 const float* r = src + (size_t)(ok ? p + L * u : 0) * (size_t)n + col;
                 if constexpr (V == 4) {
-                    const float4 f = ok ? *reinterpret_cast<const float4*>(r) : make_float4(0.f, 0.f, 0.f, 0.f);
+                    const float4 f = ok ? *reinterpret_cast<const float4*>(r)
+                                        : make_float4(0.f, 0.f, 0.f, 0.f);
                     v[u][0] = f.x; v[u][1] = f.y; v[u][2] = f.z; v[u][3] = f.w;
                 } else {
                     v[u][0] = ok ? *r : 0.f;
@@ -790,7 +795,8 @@ _CTYPE = old._CTYPE
 # registers: 86-87% against 84% at 4096 and 1024 wide). float32 layer norm stores s after
 # the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%). 128 threads a block
 # where rows are narrow enough to share one (float32 rms 16384x1024 98.9% against 96.3%;
-# float16 1-2 points).
+# float16 1-2 points). Twelfth session: every launch a programmatic dependent (fwd_pdl,
+# bwd_main_pdl, bwd_pdl; see pdl_wait).
 _BASE = {"fwd_regs": 16, "fwd_threads": 128, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
          "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
          "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
@@ -1089,6 +1095,12 @@ def _launch_dependent(fn: int, grid: tuple, block: tuple, smem: int, stream: int
         raise RuntimeError(f"numr.nn: cuLaunchKernelEx failed with CUDA error {status}")
 
 
+def _launcher(dependent: int):
+    """_launch_dependent where asked for (a tunable: 0 launches plainly, for comparison)
+    and the device runs it, else _launch."""
+    return _launch_dependent if dependent and _pdl_ok() else _launch
+
+
 # launch shapes per (device, dtype, rows, n, center, flags, aligned): the planning, name
 # formatting, occupancy and numpy scalar arguments are done once per shape
 _fwd_cache: dict[tuple, Any] = {}
@@ -1101,8 +1113,7 @@ def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
         entry = None
     else:
         fn = _kernel(_name("fwd", dtype.name, p, center))
-        launch = _launch_dependent if (TUNE[dtype.name, "layer" if center else "rms"]["fwd_pdl"]
-                                       and _pdl_ok()) else _launch
+        launch = _launcher(TUNE[dtype.name, "layer" if center else "rms"]["fwd_pdl"])
         entry = (launch, fn.kernel.ptr, (-(-rows // p.rows), 1), p.block, rows, n, flags)
     _fwd_cache[key] = entry
     return entry
@@ -1132,9 +1143,10 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         return old._norm_forward_old(x, residual, weight, bias, eps, center, want_sum)
     launch, fn, grid, block, rows, n, flags = entry
     px = x.data.ptr
-    launch(fn, grid, block, 0, cp.cuda.get_current_stream().ptr, _PTRS6, px, r.data.ptr if r is not None else px,
-            w.data.ptr if w is not None else px, b.data.ptr if b is not None else px,
-            y.data.ptr, s.data.ptr if s is not None else px, rows, n, eps, flags)
+    launch(fn, grid, block, 0, cp.cuda.get_current_stream().ptr, _PTRS6, px,
+           r.data.ptr if r is not None else px, w.data.ptr if w is not None else px,
+           b.data.ptr if b is not None else px, y.data.ptr, s.data.ptr if s is not None else px,
+           rows, n, eps, flags)
     if want_sum and s is None:  # no residual: s is x itself
         s = x
     return y, s
@@ -1162,10 +1174,11 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     red = None
     if want_w or want_b:
         v = 4 if n % 4 == 0 else 1  # (the scratch is 256-byte aligned: rows of n floats)
-        red = (_launch_dependent if (tune["bwd_pdl"] and _pdl_ok()) else _launch, _kernel(f"reduce_parts3<{_CTYPE[dtype.name]}, {v}>").kernel.ptr,
+        red = (_launcher(tune["bwd_pdl"]),
+               _kernel(f"reduce_parts3<{_CTYPE[dtype.name]}, {v}>").kernel.ptr,
                (-(-n // 32), int(want_w) + int(want_b)), (32 // v, 32), 0 if want_w else 1)
-    launch = _launch_dependent if (tune["bwd_main_pdl"] and _pdl_ok()) else _launch
-    entry = (launch, fn.kernel.ptr, (grid, 1), p.block, rows, n, flags, red, dyn)
+    entry = (_launcher(tune["bwd_main_pdl"]), fn.kernel.ptr, (grid, 1), p.block, rows, n, flags,
+             red, dyn)
     _bwd_cache[key] = entry
     return entry
 
@@ -1240,11 +1253,11 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     part = _partials(dev, stream, 2 * grid[0] * n).data.ptr if red is not None else 0
     ps = s.data.ptr
     launch(fn, grid, block, dyn, stream, _PTRS6, gy.data.ptr, ps,
-            gs.data.ptr if gs is not None else ps, w.data.ptr if w is not None else ps,
-            gx.data.ptr, part, rows, n, eps, flags)
+           gs.data.ptr if gs is not None else ps, w.data.ptr if w is not None else ps,
+           gx.data.ptr, part, rows, n, eps, flags)
     if red is not None:
         rlaunch, rfn, rgrid, rblock, first = red
         pw = gw.data.ptr if gw is not None else gb.data.ptr
         rlaunch(rfn, rgrid, rblock, 0, stream, _REDUCE, part, grid[0], n, pw,
-               gb.data.ptr if gb is not None else pw, first)
+                gb.data.ptr if gb is not None else pw, first)
     return gx, gw, gb
