@@ -66,7 +66,7 @@ kernel went from 38.8 to 29.5 us at 4096x4096 (75-77% of copy bandwidth with the
 and bias sums, was 62%). Launches go to cuLaunchKernel directly (see _launch). Measured
 and not kept (RESULTS.md, "Eighth GPU session"): an L2 bulk prefetch of later rows, the
 weight/bias sums inside the kernel after a grid barrier (cooperative launch) instead of
-reduce_parts2, streaming cache hints, the forward's weight and bias loaded before its sums.
+a second reduce kernel, streaming cache hints, the forward's weight and bias loaded before its sums.
 
 Tenth session, against torch.compile (its Triton kernel for float16 rms norm at 32768x8192:
 512 threads a row, 32 registers, rows loaded with L2 priority evict_last, 250 us where this
@@ -110,16 +110,6 @@ from typing import Any, Optional
 from . import _cuda as old
 
 FAST_SOURCE = r"""
-// Programmatic dependent launch (sm_90): a kernel launched as a dependent of the kernel
-// before it on the stream is dispatched as that one's blocks leave, and waits here until
-// all of that one's writes are visible; under a plain launch this returns at once. Every
-// kernel so launched calls it before its first global memory access.
-__device__ __forceinline__ void pdl_wait() {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 template <typename T, int VEC>
 __device__ __forceinline__ Pack<T, VEC> zero_pack() {
     Pack<T, VEC> p;
@@ -713,58 +703,6 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
     }
 }
 
-// The weight (q = 0) or bias (q = 1) gradient: the sum over the backward's partial rows
-// (float32, [q][nparts][n]). A block takes 32 columns as V-float packs (V = 4: 16-byte
-// loads, where n % 4 == 0) and 32 lanes of partial rows, four loads in flight a thread,
-// and combines the lanes in shared memory. Launched dependent on the backward
-// (pdl_wait). (H200: 1.5-2.5 us less than reduce_parts2 after float16 layer
-// norm backward at 4096 and 1024 wide, 1.2-1.5 of it from the launch, RESULTS.md.)
-template <typename T, int V>
-__global__ void __launch_bounds__(32 * 32 / V)
-reduce_parts3(const float* __restrict__ part, int nparts, int n, T* __restrict__ out_w,
-              T* __restrict__ out_b, int first)
-{
-    pdl_wait();
-    constexpr int X = 32 / V, L = 32, U = 4;  // packs a block, lanes, loads in flight
-    __shared__ float sm[L][33];
-    const int q = blockIdx.y + first, x = threadIdx.x, y = threadIdx.y;
-    const float* src = part + (size_t)q * (size_t)nparts * (size_t)n;
-    const int c0 = blockIdx.x * 32, col = c0 + x * V;
-    float a[V];
-#pragma unroll
-    for (int e = 0; e < V; ++e) a[e] = 0.f;
-    if (col < n) {  // (V = 4: n % 4 == 0, so a pack is wholly inside or outside)
-        for (int p = y; p < nparts; p += L * U) {
-            float v[U][V];
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const bool ok = p + L * u < nparts;
-                const float* r = src + (size_t)(ok ? p + L * u : 0) * (size_t)n + col;
-                if constexpr (V == 4) {
-                    const float4 f = ok ? *reinterpret_cast<const float4*>(r)
-                                        : make_float4(0.f, 0.f, 0.f, 0.f);
-                    v[u][0] = f.x; v[u][1] = f.y; v[u][2] = f.z; v[u][3] = f.w;
-                } else {
-                    v[u][0] = ok ? *r : 0.f;
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < U; ++u)
-#pragma unroll
-                for (int e = 0; e < V; ++e) a[e] += v[u][e];
-        }
-    }
-#pragma unroll
-    for (int e = 0; e < V; ++e) sm[y][x * V + e] = a[e];
-    __syncthreads();
-    const int t = y * X + x;  // the first warp: one column a thread
-    if (t < 32 && c0 + t < n) {
-        float s = 0.f;
-#pragma unroll
-        for (int k = 0; k < L; ++k) s += sm[k][t];
-        (q ? out_b : out_w)[c0 + t] = from_acc<T>(s);
-    }
-}
 """
 
 SOURCE = old.SOURCE + FAST_SOURCE
