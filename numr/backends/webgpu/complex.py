@@ -164,10 +164,12 @@ def register(ctx) -> None:
             return core_round(a, decimals=decimals)
         rtype = _rtype(d)
         if decimals == 0:
-            return launch("round", "round(a)", ((a, d),), d, a.shape, rtype)
+            return launch("round", checked_expr("round", d, ("a",)), ((a, d),), d, a.shape,
+                          rtype)
         # NumPy's way, part by part: scale, round half to even, unscale.
         s = 10.0 ** builtins.abs(decimals)
-        e = "round(a * b) / b" if decimals > 0 else "round(a / b) * b"
+        e = checked_expr("round", d, ("(a * b)" if decimals > 0 else "(a / b)",))
+        e = f"({e}) / b" if decimals > 0 else f"({e}) * b"
         return launch("round" + ("+" if decimals > 0 else "-"), e,
                       ((a, d), (s, _real_of(d))), d, a.shape, rtype)
 

@@ -37,7 +37,7 @@ EXPRESSIONS = {
     "isnan": "(kisnan_T(X.x) || kisnan_T(X.y))",
     "isinf": "(kisinf_T(X.x) || kisinf_T(X.y))",
     "isfinite": "!(kisinf_T(X.x) || kisinf_T(X.y) || kisnan_T(X.x) || kisnan_T(X.y))",
-    "round": "round(X)",
+    "round": "C(r_round_T(X.x), r_round_T(X.y))",
     "sqrt": "csqrt_C(X)", "exp": "cexp_C(X)", "expm1": "cexpm1_C(X)",
     "log": "clog_C(X)", "log1p": "clog1p_C(X)",
     "log2": "clog_C(X) * T(1.4426950408889634074)",
@@ -55,7 +55,8 @@ REAL_RESULT = frozenset({"abs", "real", "imag"})
 BOOL_RESULT = frozenset({"equal", "not_equal", "isnan", "isinf", "isfinite"})
 
 # Real ops of expressions.py that the helpers call as r_<op>_T (unary) or r_<op>_T(a, b).
-_REAL_UNARY = ("exp", "expm1", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "asinh")
+_REAL_UNARY = ("exp", "expm1", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "asinh",
+               "round")
 
 # Per real type: NaN, infinity, the largest x whose exp(x) is finite (beyond it exp is
 # taken in halves), the magnitude beyond which squares may overflow, the one below

@@ -45,7 +45,10 @@ F64_GAPS: frozenset = frozenset()
 FLOAT_UNARY = {
     "abs": "absb_T(a)", "acos": "acos_T(a)", "asin": "asin_T(a)", "atan": "atan_T(a)",
     "acosh": "acosh_T(a)", "asinh": "asinh_T(a)", "atanh": "atanh_T(a)",
-    "ceil": "ceil(a)", "floor": "floor(a)", "trunc": "trunc(a)", "round": "round(a)",
+    # copysign: lavapipe's float64 trunc/ceil of (-1, 0] lose the zero's sign, and its
+    # float64 round does not round halves to even, so numr rounds by floor.
+    "ceil": "copysign_T(ceil(a), a)", "floor": "copysign_T(floor(a), a)",
+    "trunc": "copysign_T(trunc(a), a)", "round": "round_T(a)",
     "conj": "a", "positive": "a", "real": "a", "imag": "T(0.0)",
     "cos": "cos_T(a)", "sin": "sin_T(a)", "tan": "tan_T(a)",
     "cosh": "cosh_T(a)", "sinh": "sinh_T(a)", "tanh": "tanh_T(a)",
@@ -617,6 +620,11 @@ _FLOAT_HELPERS.update({
     # f(x) = x (1 + O(x)) rounds to x (asin, atan, sinh, tanh, asinh, atanh, expm1,
     # log1p), so those return x itself.
     "tiny_T": "fn tiny_T(x: T) -> bool { return (bitcast<U>(x) & ABS) < TINY_X; }",
+    # Halves to even: a - floor(a) is exact; the sign of a zero result is a's.
+    "round_T": "fn round_T(a: T) -> T { let t = floor(a); let d = a - t; "
+               "let odd = t - T(2.0) * floor(T(0.5) * t) != T(0.0); "
+               "let r = select(t, t + T(1.0), d > T(0.5) || (d == T(0.5) && odd)); "
+               "return copysign_T(select(r, a, isinf_T(a) || isnan_T(a)), a); }",
     # v * 2^k for v >= 0 finite (subnormal included), the result normal: exact, by bits.
     "ldexpb_T": "fn ldexpb_T(v: T, k: i32) -> T { return ldexp(v, k); }",
     # v * 2^k rounded once, v normal (or 0, inf, nan); lo: the rest of v (v + lo, |lo| <
