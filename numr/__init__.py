@@ -1,8 +1,15 @@
-"""numr: one Python Array API namespace (2025.12) for the CPU, NVIDIA GPUs and WebGPU."""
+"""numr: one Python Array API namespace (2025.12) for the CPU, NVIDIA GPUs and WebGPU.
+
+Static type checkers read ``__init__.pyi`` beside this file (the 65 elementwise functions
+are made from a table at import time); ``tools/make_stubs.py`` writes it from this
+module, and tests/typing/test_stubs.py keeps the two equal.
+"""
 
 __array_api_version__ = "2025.12"
 __version__ = "0.1.0"
 
+from . import _creation, _data_type, _elementwise, _indexing, _linalg_ops  # noqa: E402
+from . import _manipulation, _searching, _set, _sorting, _statistical, _utility  # noqa: E402
 from ._dtypes import (  # noqa: F401
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float32, float64, complex64, complex128, float16,
@@ -23,3 +30,16 @@ from ._statistical import *  # noqa: F401,F403
 from ._utility import *  # noqa: F401,F403
 from ._info import __array_namespace_info__  # noqa: F401
 from . import linalg, fft  # noqa: F401
+
+# The public names: the standard's, then numr's extensions (documented in docs/).
+__all__ = [
+    "__array_api_version__", "__array_namespace_info__",
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128", "float16",
+    "e", "inf", "nan", "newaxis", "pi", "Array", "Device", "set_default_device",
+    "linalg", "fft",
+]
+for _m in (_creation, _data_type, _elementwise, _indexing, _linalg_ops, _manipulation,
+           _searching, _set, _sorting, _statistical, _utility):
+    __all__ += _m.__all__
+del _m

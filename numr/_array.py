@@ -12,6 +12,7 @@ import enum
 from typing import Any
 
 from . import _dtypes as dt
+from ._operators import ArrayOperators
 
 __all__ = ["Array"]
 
@@ -20,7 +21,7 @@ _new = object.__new__
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
-class Array:
+class Array(ArrayOperators):
     """An n-dimensional array on a device (``cpu``, ``cuda:N`` or ``webgpu:N``).
 
     Create arrays with the namespace's creation functions (``numr.asarray``,

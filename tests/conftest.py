@@ -45,3 +45,19 @@ def device(request):
     if reason is not None:
         pytest.skip(reason)
     return get_device(request.param)
+
+
+# NUMR_TEST_REQUIRE=1 (set by .ci/run): a test marked ci_must_run fails instead of
+# skipping, so that CI cannot pass with a dependency of [test] missing (mpmath, mypy,
+# mkdocs) and the tests that need it skipped silently.
+_REQUIRE = os.environ.get("NUMR_TEST_REQUIRE") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if _REQUIRE and report.skipped and item.get_closest_marker("ci_must_run") is not None:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} must run in CI (NUMR_TEST_REQUIRE=1) but skipped: {reason}"

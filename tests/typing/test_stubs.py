@@ -1,0 +1,59 @@
+"""numr/__init__.pyi (what type checkers read) stays equal to the runtime namespace."""
+
+import ast
+import importlib.util
+import inspect
+import pathlib
+
+import numr
+from numr import Array, _elementwise
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _make_stubs():
+    spec = importlib.util.spec_from_file_location("make_stubs", ROOT / "tools" / "make_stubs.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_stub_is_what_the_script_writes():
+    stub = (ROOT / "numr" / "__init__.pyi").read_text()
+    assert stub == _make_stubs().render(), (
+        "numr/__init__.pyi differs from the runtime namespace: run python tools/make_stubs.py")
+
+
+def test_stub_names_and_signatures_match_the_runtime():
+    tree = ast.parse((ROOT / "numr" / "__init__.pyi").read_text())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            names |= {a.asname for a in node.names}
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+        elif isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            runtime = list(inspect.signature(getattr(numr, node.name)).parameters)
+            assert params == runtime, node.name
+    public = {n for n in dir(numr) if not n.startswith("_")} - {
+        m for m in dir(numr) if inspect.ismodule(getattr(numr, m)) and m not in numr.__all__}
+    assert set(numr.__all__) <= names
+    assert public <= set(numr.__all__), public - set(numr.__all__)
+
+
+def test_every_generated_function_is_typed_in_the_stub():
+    stub = (ROOT / "numr" / "__init__.pyi").read_text()
+    for name in list(_elementwise.UNARY) + list(_elementwise.BINARY):
+        assert f"\ndef {name}(" in stub, name
+
+
+def test_operator_declarations_match_the_attached_operators():
+    tree = ast.parse((ROOT / "numr" / "_operators.py").read_text())
+    declared = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    attached = {k for k in vars(Array) if k.startswith("__") and k.endswith("__")
+                and callable(vars(Array)[k]) and (
+                    getattr(vars(Array)[k], "__module__", "") in
+                    ("numr._elementwise", "numr._linalg_ops"))}
+    assert declared == attached, (declared ^ attached)
