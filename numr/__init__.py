@@ -15,7 +15,11 @@ from ._dtypes import (  # noqa: F401
     float32, float64, complex64, complex128, float16,
 )
 from ._array import Array  # noqa: F401
-from ._devices import Device, set_default_device  # noqa: F401
+from ._devices import (  # noqa: F401
+    Device, default_device, empty_cache, memory_info, set_default_device, synchronize,
+)
+from ._checks import AxisError  # noqa: F401
+from ._io import load, save  # noqa: F401
 from ._constants import e, inf, nan, newaxis, pi  # noqa: F401
 from ._creation import *  # noqa: F401,F403
 from ._data_type import *  # noqa: F401,F403
@@ -36,8 +40,10 @@ __all__ = [
     "__array_api_version__", "__array_namespace_info__",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "float16",
-    "e", "inf", "nan", "newaxis", "pi", "Array", "Device", "set_default_device",
-    "linalg", "fft",
+    "e", "inf", "nan", "newaxis", "pi", "Array", "linalg", "fft",
+    # extensions: devices, errors, I/O
+    "Device", "set_default_device", "default_device", "synchronize", "memory_info",
+    "empty_cache", "AxisError", "save", "load",
 ]
 for _m in (_creation, _data_type, _elementwise, _indexing, _linalg_ops, _manipulation,
            _searching, _set, _sorting, _statistical, _utility):

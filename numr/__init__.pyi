@@ -5,6 +5,7 @@ import builtins
 from . import fft as fft
 from . import linalg as linalg
 from ._array import Array as Array
+from ._checks import AxisError as AxisError
 from ._creation import arange as arange
 from ._creation import asarray as asarray
 from ._creation import empty as empty
@@ -28,7 +29,11 @@ from ._data_type import iinfo as iinfo
 from ._data_type import isdtype as isdtype
 from ._data_type import result_type as result_type
 from ._devices import Device as Device
+from ._devices import default_device as default_device
+from ._devices import empty_cache as empty_cache
+from ._devices import memory_info as memory_info
 from ._devices import set_default_device as set_default_device
+from ._devices import synchronize as synchronize
 from ._dtypes import bool as bool
 from ._dtypes import complex128 as complex128
 from ._dtypes import complex64 as complex64
@@ -48,6 +53,8 @@ from ._elementwise import round as round
 from ._indexing import take as take
 from ._indexing import take_along_axis as take_along_axis
 from ._info import __array_namespace_info__ as __array_namespace_info__
+from ._io import load as load
+from ._io import save as save
 from ._linalg_ops import matmul as matmul
 from ._linalg_ops import matrix_transpose as matrix_transpose
 from ._linalg_ops import tensordot as tensordot
@@ -189,10 +196,17 @@ __all__ = [
     'newaxis',
     'pi',
     'Array',
-    'Device',
-    'set_default_device',
     'linalg',
     'fft',
+    'Device',
+    'set_default_device',
+    'default_device',
+    'synchronize',
+    'memory_info',
+    'empty_cache',
+    'AxisError',
+    'save',
+    'load',
     'arange',
     'asarray',
     'empty',

@@ -149,7 +149,7 @@ class Array(ArrayOperators):
     def _scalar(self, name: str, kinds: frozenset):
         if self._data.size != 1:
             # Like NumPy: an ambiguous truth value is a ValueError, other conversions TypeError.
-            err = ValueError if name == "__bool__" else TypeError
+            err = ValueError if name in ("__bool__", "item") else TypeError
             raise err(f"Array.{name}: only an array of one element converts to a Python "
                       f"scalar; got shape {self.shape}")
         if self._dtype.kind not in kinds:
@@ -170,6 +170,19 @@ class Array(ArrayOperators):
 
     def __index__(self) -> int:
         return int(self._scalar("__index__", _INTEGER))
+
+    # Extensions (NumPy's, CuPy's and PyTorch's names; a read back on a GPU).
+
+    def item(self) -> Any:
+        """The Python scalar of an array of one element (any shape); ValueError otherwise.
+
+        Typed Any, as NumPy's: a bool, int, float or complex by the array's dtype, which
+        the static type does not carry."""
+        return self._scalar("item", _ANY)
+
+    def tolist(self) -> Any:
+        """Nested Python lists of Python scalars (a 0-d array gives its scalar)."""
+        return self._device.ops.to_host(self._data).tolist()
 
     # --- indexing --------------------------------------------------------------------
 
@@ -213,7 +226,9 @@ class Array(ArrayOperators):
 
         body = np.array2string(self._device.ops.to_host(self._data), separator=", ",
                                prefix="Array(")
-        return f"Array({body}, dtype={self._dtype.name}, device={self._device})"
+        # As NumPy: an empty array's "[]" says nothing of its shape, so the repr does.
+        shape = f"shape={self.shape}, " if self._data.size == 0 else ""
+        return f"Array({body}, {shape}dtype={self._dtype.name}, device={self._device})"
 
     def __str__(self) -> str:
         import numpy as np
@@ -234,5 +249,15 @@ _ew.attach_operators(Array)
 
 def _unpickle(host: Any, device: str) -> Array:
     from ._creation import asarray
+    from ._devices import get_device
 
-    return asarray(host, device=device)
+    try:
+        dev = get_device(device, "numr.Array unpickling")
+    except ValueError as e:
+        # Data pickled on a GPU machine stays readable elsewhere, on the CPU.
+        import warnings
+
+        warnings.warn(f"{e}; the array is loaded on the CPU instead", RuntimeWarning,
+                      stacklevel=2)
+        dev = get_device("cpu")
+    return asarray(host, device=dev)

@@ -16,9 +16,21 @@ class AxisError(ValueError, IndexError):
     """
 
 
+def what(x: Any) -> str:
+    """The name of x's type for a TypeError; for a numr.autograd.Var, also the fix (the
+    namespace takes Arrays; numr.autograd has the same functions for Vars)."""
+    t = type(x)
+    if t.__name__ == "Var" and t.__module__.startswith("numr.autograd"):
+        return ("numr.autograd.Var; call numr.autograd's function of the same name, or pass "
+                "var.value (no gradient)")
+    if t.__module__ == "numpy" and t.__name__ == "ndarray":
+        return "numpy.ndarray; convert it with numr.asarray(...) first"
+    return t.__name__
+
+
 def check_array(x: Any, func: str) -> Array:
     if type(x) is not Array:
-        raise TypeError(f"{func}: expected a numr array, got {type(x).__name__}")
+        raise TypeError(f"{func}: expected a numr array, got {what(x)}")
     return x
 
 

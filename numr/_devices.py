@@ -1,29 +1,43 @@
 """Devices: one object per (kind, index), printed as ``cpu``, ``cuda:0``, ``webgpu:0``.
 
+``numr.Device("webgpu:0")`` gives the device of that name (the same object each time).
 The default device comes from the environment variable ``NUMR_DEVICE`` (for example
-``NUMR_DEVICE=webgpu`` or ``NUMR_DEVICE=cuda:1``) and can be changed with
-:func:`set_default_device`.
+``NUMR_DEVICE=webgpu`` or ``NUMR_DEVICE=cuda:1``), can be changed for the process with
+:func:`set_default_device` and, for one block of one thread, with
+``with default_device("webgpu:0"): ...``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
-from typing import Any
+import threading
+from typing import Any, overload
 
-__all__ = ["Device", "get_device", "default_device", "set_default_device", "all_devices"]
+__all__ = ["Device", "get_device", "default_device", "set_default_device", "all_devices",
+           "synchronize", "memory_info", "empty_cache"]
 
 
 class Device:
     """A place where arrays live. Hashable; one instance per device, so ``is`` works.
 
-    ``ops`` holds the backend's operations bound to this device (see
-    :mod:`numr.backends`); ``backend`` is the backend object that made it.
+    ``Device("cpu")``, ``Device("cuda:1")``, ``Device("webgpu")`` (index 0) give the
+    device of that name; an unknown or absent one is a ValueError naming the string.
+    ``name`` is the adapter's or GPU's name and ``total_memory`` its memory in bytes
+    (None where the backend cannot know, as on WebGPU). ``ops`` holds the backend's
+    operations bound to this device (see :mod:`numr.backends`); ``backend`` is the
+    backend object that made it.
     """
 
     __slots__ = ("kind", "index", "backend", "ops", "defaults", "dtypes", "_name", "__weakref__")
 
-    def __init__(self, kind: str, index: int, backend: Any, ops: Any):
-        self.kind = kind
+    def __new__(cls, spec: Any, index: int | None = None, backend: Any = None,
+                ops: Any = None) -> Device:
+        if index is None:
+            return get_device(spec, "numr.Device")
+        # Device(kind, index, backend, ops): numr-internal (and tests' stand-in devices).
+        self = object.__new__(cls)
+        self.kind = spec
         self.index = index
         self.backend = backend
         self.ops = ops
@@ -31,7 +45,18 @@ class Device:
         self.defaults = backend.default_dtypes(index) if backend is not None else {}
         # the dtypes this device holds, exactly
         self.dtypes = frozenset(backend.dtypes(index)) if backend is not None else frozenset()
-        self._name = kind if kind == "cpu" else f"{kind}:{index}"
+        self._name = spec if spec == "cpu" else f"{spec}:{index}"
+        return self
+
+    @property
+    def name(self) -> str:
+        """The adapter's, GPU's or processor's name (``"NVIDIA H200"``, ``"llvmpipe ..."``)."""
+        return self.backend.device_name(self.index)
+
+    @property
+    def total_memory(self) -> int | None:
+        """The device's memory in bytes, or None where the backend cannot know."""
+        return self.backend.memory_info(self.index)["total"]
 
     def __str__(self) -> str:
         return self._name
@@ -39,12 +64,12 @@ class Device:
     def __repr__(self) -> str:
         return f"Device('{self._name}')"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
             return other == self._name
         return self is other
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._name)
 
     def __reduce__(self):
@@ -53,6 +78,22 @@ class Device:
 
 _devices: dict[tuple[str, int], Device] = {}
 _default: list[Device] = []
+_local = threading.local()  # .device: this thread's default inside `with default_device()`
+
+# What each kind needs, for the error when it is absent.
+_NEEDS = {
+    "cuda": ("cupy", "CuPy and an NVIDIA GPU: pip install '.[cuda12]' or '.[cuda13]' from "
+             "a checkout of numr"),
+    "webgpu": ("wgpu", "wgpu and a WebGPU adapter: pip install '.[webgpu]' from a checkout "
+               "of numr"),
+}
+
+
+def _absent(kind: str) -> str:
+    package, needs = _NEEDS.get(kind, (None, "its backend"))
+    if package is not None and importlib.util.find_spec(package) is None:
+        return f"{package} is not installed; the {kind} backend needs {needs}"
+    return f"no {kind} device on this machine; the {kind} backend needs {needs}"
 
 
 def _make(kind: str, index: int) -> Device:
@@ -63,8 +104,7 @@ def _make(kind: str, index: int) -> Device:
     if dev is None:
         backend = load_backend(kind)
         if backend is None:
-            raise ValueError(f"device '{kind}': this backend is not available here "
-                             f"(missing package or no hardware)")
+            raise ValueError(f"device '{kind}:{index}' is not available: {_absent(kind)}")
         if index not in backend.device_indices():
             raise ValueError(f"device '{kind}:{index}' does not exist; "
                              f"available: {[f'{kind}:{i}' for i in backend.device_indices()]}")
@@ -88,19 +128,63 @@ def get_device(spec: Any, func: str = "device") -> Device:
             raise ValueError(f"{func}: unknown device {spec!r}; expected 'cpu', 'cuda:N' or 'webgpu:N'")
         if kind == "cpu" and index != 0:
             raise ValueError(f"{func}: unknown device {spec!r}; the CPU is 'cpu'")
-        return _make(kind, index)
+        try:
+            return _make(kind, index)
+        except ValueError as e:
+            raise ValueError(f"{func}: {e}") from None
     raise ValueError(f"{func}: expected a numr device or a device string, got {spec!r}")
 
 
-def default_device() -> Device:
+def _process_default() -> Device:
     if not _default:
         _default.append(get_device(os.environ.get("NUMR_DEVICE", "cpu") or "cpu", "NUMR_DEVICE"))
     return _default[0]
 
 
+class _DefaultDevice:
+    """``with default_device(d):`` -- ``d`` is this thread's default inside the block."""
+
+    __slots__ = ("device", "_saved")
+
+    def __init__(self, device: Device):
+        self.device = device
+        self._saved: list[Device | None] = []
+
+    def __enter__(self) -> Device:
+        self._saved.append(getattr(_local, "device", None))
+        _local.device = self.device
+        return self.device
+
+    def __exit__(self, *exc: object) -> None:
+        _local.device = self._saved.pop()
+
+
+@overload
+def default_device() -> Device: ...
+@overload
+def default_device(device: Device | str) -> _DefaultDevice: ...
+
+
+def default_device(device: Device | str | None = None) -> Device | _DefaultDevice:
+    """With no argument, the current default device: this thread's inside a
+    ``with default_device(...)`` block, else the process's (``set_default_device``,
+    ``NUMR_DEVICE``, ``cpu``). With a device, a context manager that makes it this
+    thread's default for the block (other threads keep theirs)::
+
+        with numr.default_device("webgpu:0"):
+            x = numr.ones(3)   # on webgpu:0
+    """
+    if device is None:
+        d = getattr(_local, "device", None)
+        return d if d is not None else _process_default()
+    return _DefaultDevice(get_device(device, "default_device"))
+
+
 def set_default_device(device: Any) -> Device:
-    """Make ``device`` the default for creation functions; returns the previous default."""
-    previous = default_device()
+    """Make ``device`` the process's default for creation functions; returns the previous
+    default. (Inside a ``with default_device(...)`` block that block's device stays this
+    thread's default until the block ends.)"""
+    previous = _process_default()
     _default[0] = get_device(device, "set_default_device")
     return previous
 
@@ -115,3 +199,32 @@ def all_devices() -> list[Device]:
         if backend is not None:
             out.extend(_make(kind, i) for i in backend.device_indices())
     return out
+
+
+def _device_or_default(device: Any, func: str) -> Device:
+    return default_device() if device is None else get_device(device, func)
+
+
+def synchronize(device: Device | str | None = None) -> None:
+    """Wait until ``device`` (the default device if None) has finished all work given to
+    it. numr's GPU backends run asynchronously; a read back (``float(x)``, ``to_device``)
+    waits by itself, so this is for timing and for handing buffers to other libraries."""
+    _device_or_default(device, "synchronize").ops.sync()
+
+
+def memory_info(device: Device | str | None = None) -> dict[str, int | None]:
+    """Bytes on ``device`` (the default device if None): ``in_use`` by live arrays,
+    ``pooled`` (freed arrays' memory kept for reuse) and ``total`` (the device's
+    memory). A value the backend cannot know is None: the CPU's in_use (NumPy keeps no
+    count), WebGPU's total (WebGPU tells no memory size)."""
+    dev = _device_or_default(device, "memory_info")
+    return dict(dev.backend.memory_info(dev.index))
+
+
+def empty_cache(device: Device | str | None = None) -> None:
+    """Give the memory ``device`` (the default device if None) keeps pooled back to the
+    driver. Live arrays are untouched; later allocations are slower until the pool fills
+    again."""
+    dev = _device_or_default(device, "empty_cache")
+    dev.ops.sync()
+    dev.backend.empty_cache(dev.index)

@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from . import _dtypes as dt
 from ._array import Array
+from ._checks import what
 from ._dtypes import CATEGORY, PROMOTE, REAL_OF, COMPLEX_OF, INT_RANGE
 
 _new = object.__new__
@@ -74,6 +75,14 @@ def _coerce_subclass(obj: Any):
     return None
 
 
+def _is_ndarray(obj: Any) -> bool:
+    """A NumPy or CuPy array: an operator with one raises numr's TypeError (which says to
+    convert with numr.asarray) instead of deferring to NumPy, whose fallback message
+    speaks of concatenation."""
+    t = type(obj)
+    return t.__name__ == "ndarray" and t.__module__ in ("numpy", "cupy", "cupy._core.core")
+
+
 def _int_out_of_range(name: str, s: int, d: dt.DType) -> OverflowError:
     return OverflowError(f"{name}: Python int {s} is out of range for {d}")
 
@@ -114,26 +123,26 @@ def prepare(name: str, x1: Any, x2: Any, as_operator: bool):
             return _cast(x1, d), _cast(x2, d), d, dev
         s = _as_scalar(x2)
         if s is None:
-            if as_operator:
+            if as_operator and not _is_ndarray(x2):
                 return NotImplemented
             raise TypeError(f"{name}: expected a numr array or a Python scalar, got "
-                            f"{type(x2).__name__}")
+                            f"{what(x2)}")
         d = scalar_operand_dtype(name, x1._dtype, s, dev)
         return _cast(x1, d), s, d, dev
     if type(x2) is Array:
         s = _as_scalar(x1)
         if s is None:
-            if as_operator:
+            if as_operator and not _is_ndarray(x1):
                 return NotImplemented
             raise TypeError(f"{name}: expected a numr array or a Python scalar, got "
-                            f"{type(x1).__name__}")
+                            f"{what(x1)}")
         dev = x2._device
         d = scalar_operand_dtype(name, x2._dtype, s, dev)
         return s, _cast(x2, d), d, dev
     if as_operator:
         return NotImplemented
-    raise TypeError(f"{name}: expected at least one numr array, got {type(x1).__name__} "
-                    f"and {type(x2).__name__}")
+    raise TypeError(f"{name}: expected at least one numr array, got {what(x1)} "
+                    f"and {what(x2)}")
 
 
 def _cast(x: Array, d: dt.DType):
@@ -201,7 +210,7 @@ def _unary(name: str, category: str, result: str = "same") -> Callable:
 
     def slow(x):
         if type(x) is not Array:
-            raise TypeError(f"{name}: expected a numr array, got {type(x).__name__}")
+            raise TypeError(f"{name}: expected a numr array, got {what(x)}")
         dev = x._device
         d = _operand(name, table, floating, category, x._dtype, dev)
         return Array._new(getattr(dev.ops, name)(_cast(x, d)), table[d], dev)

@@ -16,6 +16,7 @@ import operator
 from typing import Any
 
 from ._array import Array
+from ._checks import AxisError
 
 __all__ = ["take", "take_along_axis"]
 
@@ -209,7 +210,8 @@ def _axis(axis: Any, ndim: int, func: str) -> int:
     if type(axis) is not int:
         raise TypeError(f"{func}: axis must be an int, got {axis!r}")
     if not -ndim <= axis < ndim:
-        raise IndexError(f"{func}: axis {axis} is out of range for an array of {ndim} dimensions")
+        raise AxisError(f"{func}: axis {axis} is out of range for an array of {ndim} "
+                        f"dimension{'' if ndim == 1 else 's'}")
     return axis % ndim
 
 

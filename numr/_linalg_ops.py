@@ -18,8 +18,9 @@ from typing import Any, Sequence
 
 from . import _dtypes as dt
 from ._array import Array
+from ._checks import what
 from ._dtypes import CATEGORY, PROMOTE
-from ._elementwise import _mixed
+from ._elementwise import _is_ndarray, _mixed
 # The axis and shape helpers every group shares (AxisError is a ValueError and an
 # IndexError, like NumPy's).
 from ._manipulation import AxisError, as_int as _as_int, broadcast_shape
@@ -44,7 +45,7 @@ def bad_dtype(name: str, d: dt.DType, category: str) -> TypeError:
 
 def expect_array(name: str, x: Any, label: str = "x") -> Array:
     if type(x) is not Array:
-        raise TypeError(f"{name}: {label} must be a numr array, got {type(x).__name__}")
+        raise TypeError(f"{name}: {label} must be a numr array, got {what(x)}")
     return x
 
 
@@ -74,7 +75,7 @@ def as_int(name: str, value: Any, label: str) -> int:
 def normalize_axis(name: str, axis: Any, ndim: int, label: str = "axis") -> int:
     a = as_int(name, axis, label)
     if not -ndim <= a < ndim:
-        raise AxisError(f"{name}: {label} {a} is out of bounds for an array of "
+        raise AxisError(f"{name}: {label} {a} is out of range for an array of "
                         f"{ndim} dimension{'s' if ndim != 1 else ''}")
     return a + ndim if a < 0 else a
 
@@ -107,7 +108,7 @@ def vector_axis(name: str, axis: Any, n1: int, n2: int) -> int:
     if a >= 0 and n1 == n2 and a < n1:
         a -= n1
     if not -low <= a <= -1:
-        raise AxisError(f"{name}: axis {axis} is out of bounds; expected an integer in "
+        raise AxisError(f"{name}: axis {axis} is out of range; expected an integer in "
                         f"[-{low}, -1] for arrays of {n1} and {n2} dimensions")
     return a
 
@@ -184,13 +185,13 @@ def _matmul_op(self: Array, other: Array, /) -> Array:
         o._device = self._device
         return o
     if type(other) is not Array:
-        return NotImplemented
+        return matmul(self, other) if _is_ndarray(other) else NotImplemented
     return matmul(self, other)
 
 
 def _rmatmul_op(self: Array, other: Array, /) -> Array:
     if type(other) is not Array:
-        return NotImplemented
+        return matmul(other, self) if _is_ndarray(other) else NotImplemented
     return matmul(other, self)
 
 

@@ -41,6 +41,10 @@ def _source(numr: types.ModuleType, name: str, obj: object) -> str | None:
         return None
     if isinstance(obj, types.ModuleType):
         return "."
+    home = getattr(obj, "__module__", None) if callable(obj) else None
+    if (home and home.startswith("numr._") and home.count(".") == 1
+            and getattr(sys.modules[home], name, None) is obj):
+        return "." + home[5:]
     for modname, mod in sorted(sys.modules.items()):
         if (modname.startswith("numr.") and modname.count(".") == 1
                 and modname[5:6] == "_" and name in getattr(mod, "__all__", ())

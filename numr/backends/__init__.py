@@ -15,6 +15,11 @@ The backend object
                                "indexing"}`` -> numr dtype.
 ``make_ops(device)``           the operations bound to one device, stored as
                                ``device.ops``; numr calls them, nothing else does.
+``device_name(index)``         the adapter's or processor's name, a str.
+``memory_info(index)``         ``{"in_use", "pooled", "total"}``: bytes of the arrays
+                               alive, bytes the backend's pool holds for reuse, the
+                               device's memory; None where the backend cannot know.
+``empty_cache(index)``         give the pooled memory back to the driver.
 
 The operations (``device.ops``)
 -------------------------------

@@ -54,5 +54,23 @@ class CupyBackend(NdarrayBackend):
                                      for name, f in vars(ops).items()})
         return ops
 
+    def device_name(self, index: int) -> str:
+        name = cupy.cuda.runtime.getDeviceProperties(index)["name"]
+        return name.decode() if isinstance(name, bytes) else str(name)
+
+    def memory_info(self, index: int) -> dict:
+        # CuPy's default pool serves every array numr makes; its counts are per device.
+        gpu = cupy.cuda.Device(index)
+        with gpu:
+            pool = cupy.get_default_memory_pool()
+            used, held = pool.used_bytes(), pool.total_bytes()
+            total = gpu.mem_info[1]
+        return {"in_use": used, "pooled": held - used, "total": total}
+
+    def empty_cache(self, index: int) -> None:
+        with cupy.cuda.Device(index):
+            cupy.get_default_memory_pool().free_all_blocks()
+            cupy.get_default_pinned_memory_pool().free_all_blocks()
+
 
 BACKEND = CupyBackend()

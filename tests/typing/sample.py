@@ -14,6 +14,20 @@ def normalize(x: Array, axis: int = -1) -> Array:
     return (x - mean) / std
 
 
+def devices(path: str) -> list[float]:
+    dev = numr.Device("cpu")
+    with numr.default_device(dev):
+        x = numr.ones(4)
+    numr.synchronize(dev)
+    used = numr.memory_info(dev)["in_use"]
+    numr.empty_cache()
+    numr.save(path, x)
+    y = numr.load(path, device=dev)
+    values: list[float] = y.tolist()
+    assert used is None or used >= 0
+    return values + [float(y[0].item()), float(len(dev.name) > 0)]
+
+
 def main() -> float:
     # creation
     x = numr.linspace(0.0, 1.0, 12, dtype=numr.float32)
@@ -69,4 +83,6 @@ def main() -> float:
 
 
 if __name__ == "__main__":
-    print(main())
+    import tempfile
+
+    print(main(), devices(tempfile.mkdtemp() + "/x.npy"))

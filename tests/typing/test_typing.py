@@ -24,7 +24,7 @@ def test_mypy_accepts_the_sample_and_rejects_wrong_code(tmp_path):
     assert wrong == [6, 7], r.stdout + r.stderr
 
 
-def test_the_sample_runs(device):
+def test_the_sample_runs(device, tmp_path):
     import numr
 
     previous = numr.set_default_device(device)
@@ -33,6 +33,7 @@ def test_the_sample_runs(device):
         import sample
 
         assert sample.main() > 0
+        assert sample.devices(str(tmp_path / "x.npy")) == [1.0] * 6
     finally:
         sys.path.remove(str(HERE))
         numr.set_default_device(previous)

@@ -55,5 +55,24 @@ class WebGPUBackend:
 
         return build(device, self.dtypes(device.index))
 
+    def device_name(self, index: int) -> str:
+        from .runtime import adapters
+
+        info = adapters()[index].info
+        return info.get("device") or info.get("description") or f"webgpu:{index}"
+
+    def memory_info(self, index: int) -> dict:
+        from .runtime import runtime
+
+        rt = runtime(index)
+        pooled = rt.pooled_bytes()
+        # WebGPU tells no adapter's memory size, so the total is unknown.
+        return {"in_use": rt.held_bytes() - pooled, "pooled": pooled, "total": None}
+
+    def empty_cache(self, index: int) -> None:
+        from .runtime import runtime
+
+        runtime(index).trim(0)
+
 
 BACKEND = WebGPUBackend()

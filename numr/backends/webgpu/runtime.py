@@ -322,6 +322,10 @@ class Runtime:
         self.collect()
         return self._free_bytes
 
+    def held_bytes(self) -> int:
+        """The bytes of every buffer the runtime holds, in use or pooled."""
+        return sum(b.nbytes for b in self._blocks)
+
     # -- transfers ---------------------------------------------------------------------
 
     def upload(self, storage: Storage, data: bytes | memoryview) -> None:
