@@ -86,7 +86,10 @@ def _sweep() -> None:
 
 
 def _handle(buffer: Any) -> int:
-    """The WGPUBuffer handle behind a wgpu-py buffer."""
+    """The WGPUBuffer handle behind a wgpu-py buffer.
+
+    Note: DLPack's kDLWebGPU data pointer is that native handle, which wgpu-py keeps in
+    the private ``_internal`` attribute and exposes through no public API."""
     from wgpu.backends.wgpu_native import ffi
 
     return int(ffi.cast("uintptr_t", buffer._internal))

@@ -23,9 +23,12 @@ import wgpu  # noqa: E402
 # recording time of a small op. The compute-pass commands report their errors when the
 # pass ends / the encoder finishes (which still go through wgpu-py), so numr calls the
 # three native functions directly where wgpu-py's wgpu-native backend exposes them,
-# and falls back to the public methods otherwise.
+# and falls back to the public methods otherwise. ffi and lib are what that backend's
+# package exports; the native handles they take are the objects' ``_internal``
+# attribute, for which wgpu-py has no public accessor (a wgpu-py without it, or another
+# backend, takes the public path: every use below is behind ``_ffi is not None``).
 try:
-    from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
+    from wgpu.backends.wgpu_native import ffi as _ffi, lib as _lib
 
     _SET_PIPELINE = _lib.wgpuComputePassEncoderSetPipeline
     _SET_BIND_GROUP = _lib.wgpuComputePassEncoderSetBindGroup

@@ -1,0 +1,39 @@
+"""The package stands without its optional parts: numba (the [nn-cpu] extra) serves only
+numr.nn's fused CPU kernels, and without it numr.nn runs its composite path."""
+
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+
+import numr
+import numr.nn
+from numr.nn import _norms
+
+
+def test_import_numr_does_not_import_numba():
+    code = "import sys, numr, numr.nn; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_nn_without_numba_runs_the_composite_path(device, monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    monkeypatch.delitem(sys.modules, "numr.nn._cpu", raising=False)
+    monkeypatch.delattr(numr.nn, "_cpu", raising=False)
+    monkeypatch.setattr(_norms, "_KERNELS", {})
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((3, 8)).astype(np.float32)
+    w = rng.standard_normal(8).astype(np.float32)
+    x, weight = numr.asarray(a, device=device), numr.asarray(w, device=device)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = numr.nn.rms_norm(x, weight, eps=1e-6)
+    said = [str(c.message) for c in caught if "numba is not installed" in str(c.message)]
+    assert len(said) == (1 if device.kind == "cpu" else 0), said
+    if said:
+        assert "[nn-cpu]" in said[0]
+    ref = a / np.sqrt(np.mean(a.astype(np.float64) ** 2, axis=-1, keepdims=True) + 1e-6) * w
+    np.testing.assert_allclose(np.asarray(y.to_device("cpu")), ref, rtol=2e-6, atol=2e-6)
