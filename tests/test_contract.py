@@ -5,7 +5,10 @@ import numr
 # Namespace functions that decide everything from dtypes and shapes (no data to touch),
 # or reach a device through other ops (asarray uses from_host).
 NO_OP = {"asarray", "broadcast_shapes", "can_cast", "isdtype", "result_type",
-         "set_default_device"}
+         "set_default_device",
+         # numr's device and I/O extensions: backend methods (device_name, memory_info,
+         # empty_cache) or the sync/to_host/from_host ops, not ops of their own
+         "default_device", "synchronize", "memory_info", "empty_cache", "save", "load"}
 CORE = {"from_host", "to_host", "astype", "getitem", "getslice", "setitem", "assign",
         "dlpack", "dlpack_device", "from_dlpack", "scalar", "sync", "finfo", "iinfo"}
 
