@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "RESULTS.md"
 COLUMNS = ("device", "passed", "failed", "xfailed", "xpassed", "skipped", "suite commit",
-           "max examples", "date", "machine")
+           "max examples", "numr commit", "date", "machine")
 
 
 class XfailsError(ValueError):
@@ -220,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             "skipped": str(counts["skipped"]),
             "suite commit": suite_commit(suite)[:12],
             "max examples": str(args.max_examples),
+            "numr commit": suite_commit(ROOT)[:7],
             "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": machine(args.device) + (f"; pytest args: {' '.join(extra)}" if partial else ""),
         })

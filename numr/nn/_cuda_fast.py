@@ -1,102 +1,33 @@
 """Second-generation CUDA kernels of numr.nn (the default; NUMR_NN_CUDA_KERNELS=old selects
 the first generation in numr.nn._cuda for comparison).
 
-What the first generation measured on the H200 and what changes here:
+The norms are memory-bound, so every kernel is shaped to keep loads in flight and to wait
+on as few barriers as possible:
 
-* float16 backward ran at 41-62% of copy bandwidth at 32768x8192: one 512-thread block per
-  SM (registers: the row and the weight-gradient partials, all as float32) walked its rows
-  one at a time, so an SM had one row's loads (32 KB) in flight and then waited through two
-  block-wide sums. Here the row is held as loaded (packed halves: half the registers), each
-  thread holds 8 columns (partials 16 registers), and a row-group takes RB rows per step:
-  their loads are issued together and their sums share the barriers.
-* 4096x4096 and 16384x1024 backward ran at 18-72%: the grid had up to 8 blocks per SM, each
-  with its own partial row, so the partial matrix (2 x 1056 x 4096 floats at 4096 wide) was a
-  third of the traffic, and the reduce read it in 8 strided loops. Here the grid is exactly
-  the blocks that stay resident (from the kernel's register count), rows are dealt evenly,
-  narrow rows share a block (a block's row-groups combine their partials before writing one
-  partial row), and one launch reduces both weight and bias partials, 16 partial rows at a
-  time per column tile.
-* Host work per call: the SM count was read through Device().attributes (every attribute,
-  each call); grad_weight/bias were zero-filled (a kernel each) though the reduce writes
-  every column; arrays were reshaped. Here the launch shape is cached per (dtype, rows,
-  width, flags, alignment), outputs are cupy.empty, and arrays go to the kernel unreshaped
-  (a contiguous array's rows are its memory, whatever its shape).
-* Forward: the row is held as loaded (packed), several rows per block for narrow rows, no
-  early return (rows of more than a warp share barriers), and s = x + r is written only
-  when the caller wants it.
-
-After the H200 measurement of 05:32 (float16 backward 35-70% of copy bandwidth, layer norm
-below rms norm everywhere): a float16 row is half the bytes of a float32 row for the same
-per-row chain of loads, block sums and arithmetic, so that chain has to be hidden:
-* backward prefetch (bwd_pf, where a thread's share of a row is one 16-byte pack): each
-  step loads the next step's rows before its own sums, so loads stay in flight through the
-  barriers (the registers of the second set replace those of RB = 2);
-* layer norm's mean and variance from one block sum (shifted data, see row_stats) instead
-  of two, forward and backward: rms and layer norm then cost the same number of barriers;
-* float16 results rounded in pairs (one cvt.rn.f16x2.f32 per two values).
-
-After the sweeps of the fifth H200 session: float16 backward holds two packs a thread,
-and the weight/bias partials may live in shared memory (each thread its own slots), which
-frees the registers to prefetch two-pack rows at 1024 threads an SM (float32 backward 79-96%
-of copy bandwidth, was 76-82%). The per-(dtype, norm) constants below say which.
-
-After the sixth H200 session (float16 backward 57-80%, layer 38-58%):
-* one block sum a backward step instead of two: the row's statistics and both sums of g
-  over the shifted row (see the kernel), and every block sum with one barrier (two
-  buffers used in turn), so a step waits on one barrier where it waited on four;
-* the row-groups of a block combine their partials in shared memory, and a partial row
-  is stored a pack at a time (16-byte stores): one float a thread, 32 bytes apart, cost a
-  sector each, a fifth of float16 layer norm backward at 4096 wide (all blocks store at
-  the end, together);
-* with these, float16 backward measured 76-118% of copy bandwidth but layer norm's 61-79%,
-  float32 backward 87-120% (the session's last check, benchmarks/RESULTS.md).
-
-Seventh session: block sums by a warp reduce-scatter (6 shuffles for four sums, where four
-warp sums took 20), and the backward's partial rows in a reused scratch per stream instead
-of an allocation a call. float16 layer norm backward at 4096 and 1024 wide stays at 62-66%
-of copy bandwidth: about 35 instructions an element at 16 warps an SM, so the issue rate,
-not memory, sets its time (RESULTS.md, "Seventh GPU session").
-
-Eighth session, with Nsight Compute's stall sampling on the H200: that reading was wrong.
-15% of float16 layer norm backward's samples waited at one instruction, the conversion of
-the row's shift right after the prefetch that loaded it (every step stalled its warps for
-a DRAM latency); gs under a run-time flag cost a load's scoreboard wait even when absent.
-With the shift kept as loaded and gs a compile-time flag loaded at the step start, the
-kernel went from 38.8 to 29.5 us at 4096x4096 (75-77% of copy bandwidth with the weight
-and bias sums, was 62%). Launches go to cuLaunchKernel directly (see _launch). Measured
-and not kept (RESULTS.md, "Eighth GPU session"): an L2 bulk prefetch of later rows, the
-weight/bias sums inside the kernel after a grid barrier (cooperative launch) instead of
-a second reduce kernel, streaming cache hints, the forward's weight and bias loaded before its sums.
-
-Tenth session, against torch.compile (its Triton kernel for float16 rms norm at 32768x8192:
-512 threads a row, 32 registers, rows loaded with L2 priority evict_last, 250 us where this
-kernel took 260 and a copy 255): the forward loads its rows with that hint (load_l2_last),
-and rms norm holds two packs a thread under a launch bound of a full SM (fwd_regs,
-fwd_sm_threads). Forward at 32768x8192: float16 99-102% of copy bandwidth (was 97-99%),
-float32 100-101% (was 97-98%) but add_layer 95%.
-Measured and not kept: a persistent forward prefetching the next row (5-50% slower: the
-registers of two rows), loads with evict_first, and x reloaded (evict_first) for the write.
-
-Eleventh session: the forward's plan depends on a residual being added (plan's residual):
-with one, layer norm holds two packs a thread too, and float32 layer norm stores s after
-the sums. Measured and not kept: streaming or evict_first stores, the weight and bias
-loaded before the sums (40-88 registers: 7-20 points slower), the rows' L2 hint only for
-rows larger than the L2 (interleaved probes favoured it; the benchmark measured the hint
-everywhere 1-3 points faster).
-
-Twelfth session: of float16 layer norm backward's 36 us at 4096x4096, the weight/bias
-reduce after the main kernel took 4.5 (the main kernel 31.6, an empty second launch 1.5).
-reduce_parts3 loads the partial rows as 16-byte packs with 256-thread blocks and is launched
-as a programmatic dependent of the backward (cuLaunchKernelEx; its launch is done while the
-backward runs): 33.6 us. Then every kernel here waits at pdl_wait and is launched so, after
-whatever kernel precedes it (float16 layer norm forward at 4096x4096 97-98% of copy
-bandwidth against 90-91%; backward 85-88% against 75-79%). The dips of earlier runs follow
-the host: a call whose host work (about 20 us for that backward) takes longer than its GPU
-time is host-bound, so launches take the stream from their caller and grad_weight and
-grad_bias share one allocation (RESULTS.md, "Twelfth GPU session").
+* A row is held in registers as loaded (float16 as packed halves), each thread holding a
+  few 16-byte packs; narrow rows share a block, and a row-group takes several rows a step
+  so that their loads are issued together and their block sums share barriers.
+* Layer norm's mean and variance come from one block sum over shifted data (row_stats),
+  so rms and layer norm cost the same barriers; a block sum is a warp reduce-scatter with
+  one barrier (two buffers used in turn); float16 results are rounded in pairs.
+* Backward: each step prefetches the next step's rows before its own sums (bwd_pf); the
+  grid is exactly the blocks that stay resident, rows dealt evenly; the weight/bias
+  partials (registers or shared memory, by the per-(dtype, norm) constants) are combined
+  per block and stored a pack at a time into a per-stream scratch, then summed by
+  reduce_parts3, launched as a programmatic dependent of the backward.
+* Forward: the rows are loaded with the L2 evict_last hint (as torch.compile's Triton kernel
+  loads them); the plan (threads, packs a thread, launch bound) depends on the width, the
+  dtype and whether a residual is added; s = x + r is written only when the caller wants it.
+* Host work per call is small: launch shapes are cached per (dtype, rows, width, flags,
+  alignment), outputs are cupy.empty (the reduce writes every column), grad_weight and
+  grad_bias share one allocation, arrays go to the kernel unreshaped, launches go to
+  cuLaunchKernel(Ex) directly on the caller's stream, and every kernel waits at pdl_wait,
+  launched as a programmatic dependent of the kernel before it.
 
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
-16 forward) and float64 use the first-generation kernels.
+16 forward) and float64 use the first-generation kernels. The measurements behind these
+choices (and the variants measured and not kept) are in the git history of
+benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations

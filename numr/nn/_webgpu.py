@@ -1,7 +1,6 @@
 """WebGPU kernels of numr.nn: vectorised units, one workgroup per row, the row held in
-registers, subgroup reductions. (They replaced a first design with several rows per
-workgroup and workgroup-memory trees, which reached 34-61% of copy bandwidth forward and
-12-21% backward on the H200 where these reach 66-81% and 23-88%: benchmarks/RESULTS.md.)
+registers, subgroup reductions (the measurements behind each choice are in the git
+history of benchmarks/RESULTS.md).
 
 Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
 
@@ -14,11 +13,9 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
   the adapter's subgroup size or layout. Rows too wide for the registers are re-read.
 * Narrow rows in the forward (fewer than 32 invocations of about 64 bytes each) share a
   workgroup of 64, each row's sums through workgroup memory over its own invocations (no
-  subgroup operation, since subgroups need not line up with rows). One such row a
-  32-invocation workgroup left most of it idle: on the H200, float16 262144x16 took
-  160 us a call and now 15-21, 131072x64 82 us and now 20-27, float32 65536x256 reached
-  77-83% of copy bandwidth and now 93-100% (benchmarks/RESULTS.md, ninth session). The
-  backward shares workgroups between rows of fewer than 8 invocations (see _ROWS_BELOW).
+  subgroup operation, since subgroups need not line up with rows): one such row a
+  32-invocation workgroup left most of it idle. The backward shares workgroups between
+  rows of fewer than 8 invocations (see _ROWS_BELOW).
 * Reductions: ``subgroupAdd`` then one workgroup-memory slot per subgroup and one
   barrier, where the device has the "subgroup" feature; else a two-level workgroup-memory
   sum (two barriers). Successive reductions use different workgroup buffers, so none
