@@ -138,7 +138,13 @@ def _measure(name, dt, *hosts):
     got = np.asarray(getattr(xp, name)(*args).to_device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ref = _np(name)(*(h.astype(np.float64) for h in hosts))
+        # The reference in extended precision (x86's 80-bit long double, libm's *l
+        # functions), rounded once to float64: NumPy's own float64 SIMD functions are up
+        # to 2 ULP off on some CPUs (log10 on AVX2), which made the bounds CPU-dependent.
+        # sqrt and reciprocal are correctly rounded in float64 itself (a long double
+        # rounded again could be off on a tie).
+        wide = np.float64 if BOUNDS[name][1] == 0 else np.longdouble
+        ref = _np(name)(*(h.astype(wide) for h in hosts)).astype(np.float64)
     if name == "logaddexp" and dt == "float64":
         ref = _logaddexp_exact(*hosts)
     return _ulp_error(got, ref, dt), got, ref
