@@ -12,7 +12,7 @@ from . import _creation, _data_type, _elementwise, _indexing, _linalg_ops  # noq
 from . import _manipulation, _searching, _set, _sorting, _statistical, _utility  # noqa: E402
 from ._dtypes import (  # noqa: F401
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float32, float64, complex64, complex128, float16,
+    float32, float64, complex64, complex128, float16, bfloat16,
 )
 from ._array import Array  # noqa: F401
 from ._devices import (  # noqa: F401
@@ -39,7 +39,7 @@ from . import linalg, fft  # noqa: F401
 __all__ = [
     "__array_api_version__", "__array_namespace_info__",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128", "float16",
+    "float32", "float64", "complex64", "complex128", "float16", "bfloat16",
     "e", "inf", "nan", "newaxis", "pi", "Array", "linalg", "fft",
     # extensions: devices, errors, I/O
     "Device", "set_default_device", "default_device", "synchronize", "memory_info",

@@ -34,6 +34,7 @@ from ._devices import empty_cache as empty_cache
 from ._devices import memory_info as memory_info
 from ._devices import set_default_device as set_default_device
 from ._devices import synchronize as synchronize
+from ._dtypes import bfloat16 as bfloat16
 from ._dtypes import bool as bool
 from ._dtypes import complex128 as complex128
 from ._dtypes import complex64 as complex64
@@ -190,6 +191,7 @@ __all__ = [
     'complex64',
     'complex128',
     'float16',
+    'bfloat16',
     'e',
     'inf',
     'nan',

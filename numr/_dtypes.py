@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ml_dtypes as _ml_dtypes  # noqa: F401  (registers bfloat16 with NumPy: np.dtype("bfloat16"))
 import numpy as _np
 
 __all__ = [
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "float32", "float64", "complex64", "complex128", "float16",
+    "bfloat16",
 ]
 
 _builtin_bool = bool
@@ -53,10 +55,15 @@ complex128 = DType("complex128", "complex", 16)
 # Note: float16 is an extension dtype (the standard allows extra names); it is not one
 # of the 14 dtypes that ``__array_namespace_info__().dtypes()`` lists.
 float16 = DType("float16", "float", 2, standard=False)
+# Note: bfloat16 (the top 16 bits of a float32: 8 exponent bits, 8 significant bits) is an
+# extension dtype too; on the CPU it is ml_dtypes' bfloat16, the type JAX uses. Its
+# promotion is ml_dtypes' (with bfloat16 stays bfloat16, with float16 or float32 gives
+# float32, integers as float16 does), which is NumPy's rule with that type registered.
+bfloat16 = DType("bfloat16", "float", 2, standard=False)
 
 STANDARD = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
             float32, float64, complex64, complex128)
-ALL = STANDARD + (float16,)
+ALL = STANDARD + (float16, bfloat16)
 BY_NAME = {d.name: d for d in ALL}
 
 
@@ -125,7 +132,7 @@ INT_RANGE = {d: (int(_np.iinfo(d.name).min), int(_np.iinfo(d.name).max))
 
 # The real dtype of a complex one, and back.
 REAL_OF = {complex64: float32, complex128: float64}
-COMPLEX_OF = {float32: complex64, float64: complex128, float16: complex64}
+COMPLEX_OF = {float32: complex64, float64: complex128, float16: complex64, bfloat16: complex64}
 
 
 def is_dtype(obj) -> _builtin_bool:

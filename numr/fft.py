@@ -8,7 +8,7 @@ Semantics decided here, identically for every device:
   ``hfft``) the real dtype of the input's precision.
 * Note: like NumPy, transforms that take complex input also take real input (as
   complex with zero imaginary part), and integer/bool input is transformed in the
-  device's default floating dtype. float16 is computed as float32 (no half-precision
+  device's default floating dtype. float16 and bfloat16 are computed as float32 (no half-precision
   FFTs), so its complex results are complex64. Complex input to a real-input transform
   is a TypeError (NumPy would silently drop the imaginary part).
 * lengths: ``n`` and the entries of ``s`` are positive ints (``-1`` in ``s`` means the
@@ -52,7 +52,7 @@ def _operand(name: str, x: Any, kind: str):
     dev = x._device
     if d.kind in ("bool", "int", "uint"):
         d = dev.defaults["real floating"]
-    elif d is dt.float16:
+    elif d is dt.float16 or d is dt.bfloat16:
         d = dt.float32  # no half-precision FFTs
     if kind == R2C:
         if d.kind == "complex":

@@ -27,7 +27,7 @@ import numr as _numr
 from numr import _elementwise as _ew
 from numr import (  # noqa: F401
     __array_api_version__, __array_namespace_info__, bool, complex64, complex128, e,
-    float16, float32, float64, inf, int8, int16, int32, int64, nan, newaxis, pi, uint8,
+    bfloat16, float16, float32, float64, inf, int8, int16, int32, int64, nan, newaxis, pi, uint8,
     uint16, uint32, uint64, Device,
 )
 

@@ -38,6 +38,13 @@ class Context:
         self.native = {d: xp.dtype(d.name) for d in held}        # numr dtype -> native
         self.numr = {v: k for k, v in self.native.items()}       # native -> numr dtype
         self.ndarray = xp.ndarray
+        # ml_dtypes' bfloat16 has NumPy kind "V" (a user-defined type), not "f": the ops
+        # that branch on a dtype's kind ask kind() instead.
+        self.bf16 = xp.dtype("bfloat16")
+
+    def kind(self, d) -> str:
+        """NumPy's kind letter of native dtype ``d``, with bfloat16 a float ("f")."""
+        return "f" if d == self.bf16 else d.kind
 
     def fill_value(self, v, dtype):
         """``v`` as written by a fill: a Python float or complex with a -0.0 part becomes a
@@ -64,4 +71,7 @@ def build_ops(device: Any, xp: Any, compat: Any, held: tuple) -> SimpleNamespace
     ops: dict[str, Any] = {}
     for group in _GROUPS:
         ops.update(importlib.import_module(f"{__name__}.{group}").build(c))
+    from .bfloat16 import wrap_ops
+
+    wrap_ops(c, ops)
     return SimpleNamespace(**ops)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from .._dlpack import KDL_BFLOAT, KDL_UINT, BfloatImport, relabel
+
 
 _DL_CPU = 1  # DLPack's device type for host memory
 
@@ -27,7 +29,13 @@ def build(c) -> dict:
     def to_host(a):
         return a if on_host else a.get()
 
+    f32 = xp.dtype("float32")
+
     def astype(a, dtype, copy=True):
+        if a.dtype == c.bf16 and dtype.kind in ("int", "uint"):
+            # ml_dtypes converts a negative bfloat16 to 0 in an unsigned type; through
+            # float32 it converts as a float32 of that value does (-1 -> 255 in NumPy).
+            return a.astype(f32).astype(native[dtype])
         return a.astype(native[dtype], copy=copy)
 
     def getitem(a, key):
@@ -43,7 +51,17 @@ def build(c) -> dict:
     def assign(dst, src):
         dst[...] = src
 
+    bf16, u16 = c.bf16, xp.dtype("uint16")
+
     def dlpack(a, stream, max_version, dl_device, copy):
+        if a.dtype != bf16:
+            return export(a, stream, max_version, dl_device, copy)
+        # The libraries' DLPack refuses bfloat16: the uint16 view's capsule, relabelled.
+        capsule = export(a.view(u16), stream, max_version, dl_device, copy)
+        relabel(capsule, KDL_UINT, KDL_BFLOAT)
+        return capsule
+
+    def export(a, stream, max_version, dl_device, copy):
         kwargs: dict[str, Any] = {}
         if max_version is not None:
             kwargs["max_version"] = max_version
@@ -68,7 +86,11 @@ def build(c) -> dict:
 
     def from_dlpack(obj, copy=None):
         # CuPy's from_dlpack(copy=True) only copies to the host, so import, then copy.
-        a = xp.from_dlpack(obj)
+        # A kDLBfloat producer is imported as uint16 and viewed as bfloat16.
+        seen = BfloatImport(obj)
+        a = xp.from_dlpack(seen)
+        if seen.relabelled:
+            a = a.view(bf16)
         return a.copy() if copy else a
 
     def sync():

@@ -64,7 +64,7 @@ def build(c) -> dict:
     def floor_divide(a, b):
         r = c.arr(np_floor_divide(a, b))
         a_scalar, b_scalar = not hasattr(a, "dtype"), not hasattr(b, "dtype")
-        if (a_scalar or a.dtype.kind != "f") and (b_scalar or b.dtype.kind != "f"):
+        if (a_scalar or c.kind(a.dtype) != "f") and (b_scalar or c.kind(b.dtype) != "f"):
             return r  # integers: nothing to correct
         # Where exactly one operand is infinite, floor(a / b) is a / b itself: +-inf for
         # an infinite a (including b = +-0), a signed zero for an infinite b.
@@ -131,7 +131,7 @@ def build(c) -> dict:
         r = c.arr(np_sign(a))
         if is_numpy:
             return r  # NumPy 2: x / |x| for complex, 0 for 0, NaN for NaN
-        k = a.dtype.kind
+        k = c.kind(a.dtype)
         if k == "c":  # CuPy gives the sign of the real part; NumPy 2's rule follows
             mag = xp.abs(a)
             re, im = a.real, a.imag
@@ -169,7 +169,7 @@ def build(c) -> dict:
 
     def remainder(a, b):
         r = c.arr(np_remainder(a, b))
-        if is_numpy or r.dtype.kind != "f":
+        if is_numpy or c.kind(r.dtype) != "f":
             return r  # NumPy follows the standard
         # CuPy's float remainder loses precision for large x1/x2, gives NaN for x1 % inf
         # and unsigned zeros. From the exact fmod instead: shift a nonzero result of the
@@ -187,7 +187,7 @@ def build(c) -> dict:
         if lo is None and hi is None:
             return a.copy()
         r = c.arr(xp.clip(a, lo, hi))
-        if is_numpy or r.dtype.kind != "f":
+        if is_numpy or c.kind(r.dtype) != "f":
             return r
         for bound in (lo, hi):  # CuPy ignores NaN bounds; the standard gives NaN
             if bound is not None:

@@ -54,7 +54,7 @@ def build(c) -> dict:
     from ...linalg import LinAlgError  # numr's error type, raised at the user
 
     library_error = getattr(la, "LinAlgError", _np.linalg.LinAlgError)
-    f16, f32 = xp.dtype("float16"), xp.dtype("float32")
+    halves, f32 = (xp.dtype("float16"), c.bf16), xp.dtype("float32")
     _matmul, _swapaxes = xp.matmul, xp.swapaxes
 
     def real_of(d):
@@ -66,8 +66,8 @@ def build(c) -> dict:
         return c.native[n if n.kind == "complex" else dt.COMPLEX_OF[n]]
 
     def lift(a):
-        # LAPACK (and cuSOLVER) have no half-precision routines.
-        return a.astype(f32) if a.dtype == f16 else a
+        # LAPACK (and cuSOLVER) have no half-precision (float16, bfloat16) routines.
+        return a.astype(f32) if a.dtype in halves else a
 
     def out(r, d):
         """r as a native array of native dtype d."""

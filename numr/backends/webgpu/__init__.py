@@ -31,11 +31,12 @@ class WebGPUBackend:
 
     def dtypes(self, index: int) -> tuple:
         """Exactly the dtypes the adapter holds: 32-bit and packed types everywhere
-        (float16 is stored packed and computed in f32, so it needs no shader-f16),
+        (float16 and bfloat16 are stored packed and computed in f32, so they need no
+        shader-f16),
         float64/complex128 with shader-f64, int64/uint64 with shader-int64."""
         f = self._features(index)
         held = [dt.bool, dt.int8, dt.int16, dt.int32, dt.uint8, dt.uint16, dt.uint32,
-                dt.float32, dt.complex64, dt.float16]
+                dt.float32, dt.complex64, dt.float16, dt.bfloat16]
         if "shader-f64" in f:
             held += [dt.float64, dt.complex128]
         if "shader-int64" in f:

@@ -70,7 +70,7 @@ def register(ctx) -> None:
 
     def lift(a: GPUArray) -> GPUArray:
         """float16 computed in float32; every kernel reads a contiguous input."""
-        if a.dtype is dt.float16:
+        if a.dtype in (dt.float16, dt.bfloat16):
             a = ops["astype"](a, dt.float32, False)
         if not a.contiguous:
             a = ctx.copy(a)
@@ -78,7 +78,7 @@ def register(ctx) -> None:
 
     def back(r: GPUArray, d: dt.DType) -> GPUArray:
         """A result computed for float16 input, cast back."""
-        return r if r.dtype is d or d is not dt.float16 else ops["astype"](r, dt.float16, False)
+        return r if r.dtype is d or d not in (dt.float16, dt.bfloat16) else ops["astype"](r, d, False)
 
     def real(d: dt.DType) -> dt.DType:
         return dt.REAL_OF.get(d, d)
@@ -494,7 +494,7 @@ def register(ctx) -> None:
         n = a.shape[-1]
         batch = a.shape[:-2]
         nb = math.prod(batch)
-        cd = dt.COMPLEX_OF[dt.float32 if a.dtype is dt.float16 else a.dtype] \
+        cd = dt.COMPLEX_OF[dt.float32 if a.dtype in (dt.float16, dt.bfloat16) else a.dtype] \
             if a.dtype.kind != "complex" else a.dtype
         if nb == 0 or n == 0:
             w = new(rt, batch + (n,), cd)

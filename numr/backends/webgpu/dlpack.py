@@ -20,38 +20,13 @@ import ctypes
 import sys
 from typing import Any
 
+from ... import _dtypes as dt
+from .._dlpack import DELETER as _DELETER, Device as _Device, DType as _DType, \
+    KDL_BFLOAT, KDL_UINT, Managed as _Managed, Tensor as _Tensor, Versioned as _Versioned, \
+    code_of, relabel
+
 KDL_WEBGPU = 15
-_CODES = {"bool": 6, "int": 0, "uint": 1, "float": 2, "complex": 5}
 
-
-class _Device(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class _DType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class _Tensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _Device), ("ndim", ctypes.c_int32),
-                ("dtype", _DType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-
-class _Managed(ctypes.Structure):
-    pass
-
-
-class _Versioned(ctypes.Structure):
-    pass
-
-
-_DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-_Managed._fields_ = [("dl_tensor", _Tensor), ("manager_ctx", ctypes.c_void_p),
-                     ("deleter", _DELETER)]
-_Versioned._fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
-                       ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER),
-                       ("flags", ctypes.c_uint64), ("dl_tensor", _Tensor)]
 
 # address of an exported struct -> [capsule, array, struct, shape, strides]: all that
 # must outlive the export. The consumer's call of the deleter drops the entry.
@@ -103,7 +78,7 @@ def export(a: Any, device_index: int, versioned: bool, read_only: bool = False) 
     shape = (ctypes.c_int64 * max(n, 1))(*a.shape)
     strides = (ctypes.c_int64 * max(n, 1))(*a.strides)
     tensor = _Tensor(_handle(a.storage.block.buffer), _Device(KDL_WEBGPU, device_index), n,
-                     _DType(_CODES[d.kind], d.itemsize * 8, 1), shape, strides,
+                     _DType(code_of(d), d.itemsize * 8, 1), shape, strides,
                      a.offset * d.itemsize)
     if versioned:
         # DLPack 1.0; flag bit 0 marks a read-only tensor
@@ -139,4 +114,9 @@ def dlpack(a: Any, device: Any, copy_fn, host_fn, stream, max_version, dl_device
         raise BufferError(f"__dlpack__: exporting an array on {device} to the CPU needs "
                           f"a copy, but copy=False")
     kwargs = {} if max_version is None else {"max_version": max_version}
-    return host_fn(a).__dlpack__(**kwargs)  # a fresh host copy, the consumer's alone
+    h = host_fn(a)  # a fresh host copy, the consumer's alone
+    if a.dtype is not dt.bfloat16:
+        return h.__dlpack__(**kwargs)
+    capsule = h.view("uint16").__dlpack__(**kwargs)  # NumPy refuses bfloat16: relabelled
+    relabel(capsule, KDL_UINT, KDL_BFLOAT)
+    return capsule

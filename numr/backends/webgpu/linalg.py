@@ -21,7 +21,7 @@ from .kernels.types import convert, ctype
 
 # The unpacked dtype a product or sum of each packed dtype is computed and written in.
 _ACC = {"bool": dt.uint32, "int8": dt.int32, "int16": dt.int32, "uint8": dt.uint32,
-        "uint16": dt.uint32, "float16": dt.float32}
+        "uint16": dt.uint32, "float16": dt.float32, "bfloat16": dt.float32}
 _INF = math.inf
 
 

@@ -24,6 +24,7 @@ from ... import _dtypes as dt
 from ..._elementwise import BINARY, UNARY
 from . import array as A
 from . import dlpack as DL
+from .._dlpack import BfloatImport
 from .array import GPUArray, new
 from .kernels import expressions as ex
 from .kernels import map as M
@@ -61,6 +62,8 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     def expr(name: str, d: dt.DType) -> str:
         if d.kind == "complex":
             raise _gap(name, d, device, "complex arithmetic has no WGSL kernels yet")
+        if name == "nextafter" and d.name in ex.NEXTAFTER16:
+            return ex.NEXTAFTER16[d.name]
         e = ex.expression(name, KIND[d.kind], ctype(d))
         if e is None:
             raise TypeError(f"{name}: dtype {d} is not supported on {device}")
@@ -338,9 +341,11 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     def mean(a, axis, keepdims):
         axes = _axes(a, axis)
         count = math.prod(a.shape[k] for k in axes)
-        s = sum(a, axes, a.dtype, keepdims)
-        return launch(rt, "divide", expr("divide", a.dtype), ((s, a.dtype),
-                                                              (float(count), a.dtype)),
+        # 16-bit floats: the float32 sum divided, then rounded once (a sum rounded to
+        # the dtype first would lose digits, and overflow float16's range).
+        acc = dt.float32 if a.dtype in (dt.float16, dt.bfloat16) else a.dtype
+        s = sum(a, axes, acc, keepdims)
+        return launch(rt, "divide", expr("divide", acc), ((s, acc), (float(count), acc)),
                       a.dtype, s.shape)
 
     ops.update(sum=sum, prod=prod, max=max, min=min, mean=mean,
@@ -431,7 +436,9 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         if kind != _DL_CPU:
             raise BufferError(f"from_dlpack: {device} imports only from CPU producers "
                               f"(DLPack device type 1), got device type {kind}")
-        return from_host(np.from_dlpack(obj))
+        seen = BfloatImport(obj)  # NumPy refuses kDLBfloat: imported as uint16
+        h = np.from_dlpack(seen)
+        return from_host(h.view("bfloat16") if seen.relabelled else h)
 
     ops.update(setitem=setitem, assign=assign, sync=sync, dlpack=dlpack,
                dlpack_device=dlpack_device, from_dlpack=from_dlpack)

@@ -19,7 +19,7 @@ from .kernels import reduce as R
 
 # The unpacked dtype a scan accumulates a packed result dtype in.
 _SCAN_ACC = {"int8": dt.int32, "int16": dt.int32, "uint8": dt.uint32, "uint16": dt.uint32,
-             "float16": dt.float32}
+             "float16": dt.float32, "bfloat16": dt.float32}
 
 
 def register(ctx) -> None:

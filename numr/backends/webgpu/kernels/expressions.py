@@ -1052,6 +1052,32 @@ _CONSTS = {ct: _consts(ct) for ct in ("f32", "f64")}
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
+# nextafter of the 16-bit floats, computed in f32 registers: one step of the 16-bit
+# pattern (a float32 step would round back to the same value). bfloat16's pattern is
+# the top half of the float32's, so its step is 0x10000 there; float16's goes through
+# pack2x16float. Only for T = f32 (the compute type of both).
+_FLOAT_HELPERS.update({
+    "nextbf16_T": """fn nextbf16_T(x: T, y: T) -> T {
+  if (isnan_T(x) || isnan_T(y)) { return x + y; }
+  if (x == y) { return y; }
+  if (x == T(0.0)) { return copysign_T(bitcast<T>(0x10000u), y); }
+  let up = (y > x) == (x > T(0.0));
+  let u = bitcast<u32>(x);
+  return bitcast<T>(select(u - 0x10000u, u + 0x10000u, up));
+}""",
+    "nexthalf_T": """fn nexthalf_T(x: T, y: T) -> T {
+  if (isnan_T(x) || isnan_T(y)) { return x + y; }
+  if (x == y) { return y; }
+  let s = select(0u, 0x8000u, (bitcast<u32>(y) & 0x80000000u) != 0u);
+  if (x == T(0.0)) { return unpack2x16float(s | 1u).x; }
+  let up = (y > x) == (x > T(0.0));
+  let u = pack2x16float(vec2<f32>(x, 0.0)) & 0xffffu;
+  return unpack2x16float(select(u - 1u, u + 1u, up)).x;
+}""",
+})
+NEXTAFTER16 = {"bfloat16": "nextbf16_f32(a, b)", "float16": "nexthalf_f32(a, b)"}
+
+
 def expression(op: str, kind: str, ct: str) -> str | None:
     """The WGSL expression of ``op`` for operands of kind ``kind`` ('b', 'i', 'u', 'f')
     and compute type ``ct``; None where numr has no such op for the kind."""

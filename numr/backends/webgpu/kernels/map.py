@@ -39,8 +39,8 @@ def scalar_words(v: Any, d: DType) -> list[int]:
     if ct == "bool":
         return [1 if v else 0]
     if ct == "f32":
-        if d.name == "float16":
-            v = float(np.float16(v))  # rounded to the dtype first, as NumPy does
+        if d.name in ("float16", "bfloat16"):
+            v = float(np.asarray(v, dtype=d.name))  # rounded to the dtype first, as NumPy does
         return [struct.unpack("<I", struct.pack("<f", v))[0]]
     if ct == "f64":
         q = struct.unpack("<Q", struct.pack("<d", v))[0]

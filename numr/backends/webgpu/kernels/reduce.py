@@ -55,7 +55,8 @@ MAX_ITERATIONS = 32768
 
 # The unpacked dtype each dtype reduces into.
 ACCUMULATOR = {"bool": "uint32", "int8": "int32", "int16": "int32", "uint8": "uint32",
-               "uint16": "uint32", "float16": "float32"}
+               "uint16": "uint32", "float16": "float32",
+               "bfloat16": "float32"}
 
 _COMBINE = {
     "sum": "x + y", "prod": "x * y",

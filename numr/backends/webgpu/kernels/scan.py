@@ -32,7 +32,7 @@ from ...._dtypes import DType
 from ..array import GPUArray, c_strides
 from .argreduce import HEADER, WG, decode
 from .map import _collapse
-from .types import LAYOUT, convert, ctype, load_fn
+from .types import LAYOUT, bf16_round, convert, ctype, load_fn
 
 PER = 8                    # elements per invocation in a block
 BLOCK = WG * PER           # elements per workgroup
@@ -65,6 +65,8 @@ def load_as(src: DType, dst: DType, v: str) -> str:
     out = convert(src, dst, v)
     if dst.name == "float16" and src.name != "float16":
         out = f"unpack2x16float(pack2x16float(vec2<f32>({out}, 0.0))).x"
+    if dst.name == "bfloat16" and src.name != "bfloat16":
+        out = bf16_round(out)
     return out
 
 

@@ -89,6 +89,12 @@ fn fkey16(r: u32) -> u32 {
   if (a > 0x7c00u) { return 0xffffu; }
   if (a == 0u) { return 0x8000u; }
   return select(r | 0x8000u, ~r & 0xffffu, (r & 0x8000u) != 0u);
+}
+fn bkey16(r: u32) -> u32 {
+  let a = r & 0x7fffu;
+  if (a > 0x7f80u) { return 0xffffu; }
+  if (a == 0u) { return 0x8000u; }
+  return select(r | 0x8000u, ~r & 0xffffu, (r & 0x8000u) != 0u);
 }"""
 
 
@@ -101,6 +107,8 @@ def _key_body(d: DType, buf: str) -> list[str]:
                f"& {hex((1 << bits) - 1)}u)")
         if name == "float16":
             return [f"fkey16({raw})"]
+        if name == "bfloat16":
+            return [f"bkey16({raw})"]
         if name in ("int8", "int16"):
             return [f"({raw} ^ {hex(1 << (bits - 1))}u)"]
         return [raw]
@@ -144,7 +152,7 @@ def nan_key(d: DType, k: str) -> str:
     if d.kind == "complex":
         return f"({k}[0] != 0u)"
     if d.kind == "float":
-        return f"({k}[0] == {'0xffffu' if d.name == 'float16' else ONES})"
+        return f"({k}[0] == {'0xffffu' if d.itemsize == 2 else ONES})"
     return "false"
 
 

@@ -1,7 +1,9 @@
 """How each numr dtype lives in a WGSL storage buffer and in WGSL registers.
 
 bool and the 8/16-bit types are packed into 32-bit words (four or two per word, little
-endian, so the bytes are NumPy's); float16 is computed in f32 and rounded when stored.
+endian, so the bytes are NumPy's); float16 and bfloat16 are computed in f32 and rounded
+to nearest even when stored. A bfloat16 is the top half of a float32: loading shifts it
+up, storing rounds the low 16 bits away (NaN kept a NaN).
 The 64-bit types need the adapter's shader-f64 / shader-int64 features.
 """
 
@@ -17,6 +19,7 @@ LAYOUT = {
     "int16": ("u32", "i32", 2, 16),
     "uint16": ("u32", "u32", 2, 16),
     "float16": ("u32", "f32", 2, 16),
+    "bfloat16": ("u32", "f32", 2, 16),
     "int32": ("i32", "i32", 1, 32),
     "uint32": ("u32", "u32", 1, 32),
     "float32": ("f32", "f32", 1, 32),
@@ -57,6 +60,8 @@ def load_fn(name: str, buf: str, d: DType) -> str:
         body = f"bitcast<i32>({raw} << {32 - bits}u) >> {32 - bits}u"
     elif d.name == "float16":
         body = f"unpack2x16float({raw}).x"
+    elif d.name == "bfloat16":
+        body = f"bitcast<f32>({raw} << 16u)"
     else:
         body = raw
     return f"fn {name}(e: u32) -> {ct} {{ return {body}; }}"
@@ -68,8 +73,23 @@ def bits_expr(d: DType, v: str) -> str:
         return f"select(0u, 1u, {v})"
     if d.name == "float16":
         return f"(pack2x16float(vec2<f32>({v}, 0.0)) & 0xffffu)"
+    if d.name == "bfloat16":
+        return bf16_bits(v)
     mask = "0xffu" if LAYOUT[d.name][3] == 8 else "0xffffu"
     return f"(bitcast<u32>({v}) & {mask})"
+
+
+def bf16_bits(v: str) -> str:
+    """The bfloat16 bits (as u32) of f32 value ``v``, rounded to nearest even; a NaN
+    stays a (quiet) NaN. By the bits, since lavapipe's compiler folds NaN tests away."""
+    u = f"bitcast<u32>({v})"
+    return (f"select((({u} + 0x7fffu + (({u} >> 16u) & 1u)) >> 16u), "
+            f"(({u} >> 16u) | 0x40u), ({u} & 0x7fffffffu) > 0x7f800000u)")
+
+
+def bf16_round(v: str) -> str:
+    """f32 value ``v`` rounded to the nearest bfloat16, as an f32."""
+    return f"bitcast<f32>({bf16_bits(v)} << 16u)"
 
 
 def convert(src: DType, dst: DType, v: str) -> str:

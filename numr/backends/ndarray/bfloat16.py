@@ -1,0 +1,106 @@
+"""bfloat16 where the library's own bfloat16 falls short.
+
+numr's bfloat16 is ml_dtypes' on the CPU and on CUDA (CuPy holds ml_dtypes' type). Both
+libraries compute most functions in float32 and round once, which is numr's rule. Two
+kinds of op are routed through float32 here (bfloat16 operands converted exactly, the
+bfloat16 result rounded once):
+
+* accumulating ones, everywhere: ml_dtypes sums in bfloat16 (a sum of 1000 ones is
+  256), numr accumulates in float32 (sum, prod, mean, var, std and the scans);
+* on CUDA, the ops CuPy has no bfloat16 kernel for (sorting and what sorts, argmax and
+  argmin, rounding, clip, all/any; cupy/cupy#9630 lists the gaps).
+
+``nextafter`` is computed on the 16-bit patterns (a float32 step would round back to the
+same bfloat16).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ... import _dtypes as dt
+
+# Ops whose result must accumulate in float32, on every NumPy-like library.
+ACCUMULATING = ("sum", "prod", "mean", "var", "std", "cumulative_sum", "cumulative_prod")
+
+# Ops CuPy computes no bfloat16 for (its sort is Thrust's, dispatched over a fixed list
+# of types; argmax/argmin/round/clip/all/any have no bfloat16 loop); bit-exact through
+# float32, since every bfloat16 is a float32 and these ops create no new values (clip's
+# bounds are bfloat16 values too, round's and linspace's results are rounded once).
+CUPY_GAPS = ("sort", "argsort", "argmax", "argmin", "unique_all", "unique_counts",
+             "unique_inverse", "unique_values", "isin", "searchsorted", "round", "clip",
+             "all", "any", "count_nonzero", "nonzero", "arange", "linspace", "eye")
+
+
+def wrap_ops(c, ops: dict) -> None:
+    names = ACCUMULATING + (CUPY_GAPS if c.xp.__name__ == "cupy" else ())
+    for name in names:
+        if name in ops:
+            ops[name] = via_float32(c, ops[name])
+    ops["nextafter"] = nextafter(c, ops["nextafter"])
+
+
+def via_float32(c, f: Callable) -> Callable:
+    """``f`` computing bfloat16 operands (native arrays, or a ``dtype=`` argument) in
+    float32, its float32 results rounded back to bfloat16; other dtypes pass as they are."""
+    bf16, f32 = c.bf16, c.xp.dtype("float32")
+
+    def widen(v):
+        if v is dt.bfloat16:
+            return dt.float32, True
+        if getattr(v, "dtype", None) == bf16:
+            return v.astype(f32), True
+        if isinstance(v, (list, tuple)) and v and any(getattr(x, "dtype", None) == bf16 for x in v):
+            return type(v)(x.astype(f32) for x in v), True
+        return v, False
+
+    def narrow(r):
+        if isinstance(r, (list, tuple)):
+            return type(r)(narrow(x) for x in r)
+        return r.astype(bf16) if getattr(r, "dtype", None) == f32 else r
+
+    def op(*args, **kwargs):
+        hit = False
+        # An explicit other result dtype (sum(x, dtype=float32)) is kept as computed.
+        other = any(dt.is_dtype(v) and v is not dt.bfloat16
+                    for v in (*args, *kwargs.values()))
+        new_args = []
+        for a in args:
+            a, h = widen(a)
+            new_args.append(a)
+            hit |= h
+        new_kwargs: dict[str, Any] = {}
+        for k, v in kwargs.items():
+            v, h = widen(v)
+            new_kwargs[k] = v
+            hit |= h
+        if not hit:
+            return f(*args, **kwargs)
+        r = f(*new_args, **new_kwargs)
+        return r if other else narrow(r)
+
+    op.__name__ = getattr(f, "__name__", "op")
+    return op
+
+
+def nextafter(c, f: Callable) -> Callable:
+    """nextafter on the bit patterns for bfloat16 (the next representable bfloat16)."""
+    xp, bf16 = c.xp, c.bf16
+    u16 = xp.dtype("uint16")
+
+    def op(a, b):
+        if getattr(a, "dtype", None) != bf16 and getattr(b, "dtype", None) != bf16:
+            return f(a, b)
+        a, b = xp.broadcast_arrays(xp.asarray(a, dtype=bf16), xp.asarray(b, dtype=bf16))
+        bits = xp.ascontiguousarray(a).view(u16)
+        up = (a < b) == (a > 0)           # away from zero: the pattern grows by one
+        step = xp.where(up, bits + xp.asarray(1, u16), bits - xp.asarray(1, u16))
+        # from +-0 the smallest subnormal with b's sign
+        tiny = xp.where(xp.signbit(b), xp.asarray(0x8001, u16), xp.asarray(0x0001, u16))
+        step = xp.where(a == 0, tiny, step).astype(u16, copy=False)
+        r = step.view(bf16)
+        r = xp.where(a == b, b, r)        # equal: b itself (so nextafter(0, -0) is -0)
+        nan = xp.isnan(a) | xp.isnan(b)
+        return c.arr(xp.where(nan, xp.asarray(float("nan"), dtype=bf16), r).astype(bf16, copy=False))
+
+    return op
