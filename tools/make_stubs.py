@@ -1,4 +1,5 @@
-"""Write numr/__init__.pyi, the namespace as static type checkers see it.
+"""Write numr/__init__.pyi (and numr.autograd's stubs): the namespaces as static type
+checkers see them.
 
 numr makes its 65 elementwise functions from a table at import time (one code path for
 the functions and the operators), which mypy and pyright cannot follow. The stub lists
@@ -104,7 +105,103 @@ def render() -> str:
     return "".join(lines)
 
 
+# numr.autograd: its namespace is made by wrapping numr's functions at import time. The
+# stubs give each wrapped function numr's parameters (names, kinds, defaults elided),
+# typed Any: a function takes Vars or Arrays and returns Vars (tuples of them for some).
+AUTOGRAD_STUBS = {
+    "numr.autograd": ROOT / "numr" / "autograd" / "__init__.pyi",
+    "numr.autograd.linalg": ROOT / "numr" / "autograd" / "linalg.pyi",
+    "numr.autograd.fft": ROOT / "numr" / "autograd" / "fft.pyi",
+}
+
+
+def _any_signature(name: str, func: object) -> str:
+    """``def name(...) -> Any: ...`` with func's parameters, every one typed Any."""
+    parts: list[str] = []
+    slash = star = False
+    for p in inspect.signature(func).parameters.values():  # type: ignore[arg-type]
+        if p.kind is p.POSITIONAL_ONLY:
+            slash = True
+        elif slash:
+            parts.append("/")
+            slash = False
+        if p.kind is p.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        if p.kind is p.VAR_POSITIONAL:
+            parts.append(f"*{p.name}: Any")
+            star = True
+        elif p.kind is p.VAR_KEYWORD:
+            parts.append(f"**{p.name}: Any")
+        else:
+            parts.append(f"{p.name}: Any" + (" = ..." if p.default is not p.empty else ""))
+    if slash:
+        parts.append("/")
+    return f"def {name}({', '.join(parts)}) -> Any: ...\n"
+
+
+def _autograd_source(modname: str, name: str, obj: object) -> str | None:
+    """Where a checker finds ``name`` of an autograd module: an import line, or None for a
+    function that the stub must declare."""
+    import numr
+
+    if isinstance(obj, types.ModuleType):
+        return f"from . import {name} as {name}\n"
+    for src, mod in (("numr", numr), ("numr.linalg", numr.linalg)):
+        if getattr(mod, name, None) is obj and not inspect.isfunction(obj):
+            return f"from {src} import {name} as {name}\n"
+    home = getattr(obj, "__module__", None) if callable(obj) else None
+    if (home and home.startswith("numr.autograd._") and home != "numr.autograd._wrap"
+            and getattr(sys.modules[home], name, None) is obj):
+        return f"from {'.' + home.rsplit('.', 1)[1]} import {name} as {name}\n"
+    for other, mod in sorted(sys.modules.items()):
+        if (other.startswith("numr.autograd._") and mod is not None
+                and getattr(mod, name, None) is obj and other != "numr.autograd._wrap"):
+            return f"from {'.' + other.rsplit('.', 1)[1]} import {name} as {name}\n"
+    return None
+
+
+def render_autograd(modname: str) -> str:
+    import importlib
+
+    import numr
+
+    mod = importlib.import_module(modname)
+    origin = {"numr.autograd": numr, "numr.autograd.linalg": numr.linalg,
+              "numr.autograd.fft": numr.fft}[modname]
+    names = sorted(n for n in vars(mod) if not n.startswith("_") and n not in (
+        "annotations",) and not (isinstance(getattr(mod, n), types.ModuleType)
+                                 and n not in ("linalg", "fft")))
+    imports: list[str] = []
+    defs: list[str] = []
+    for name in names:
+        obj = getattr(mod, name)
+        line = _autograd_source(modname, name, obj)
+        if line is not None:
+            imports.append(line)
+        elif callable(obj):
+            wrapped = getattr(origin, name, None)
+            defs.append(_any_signature(name, wrapped if callable(wrapped) else obj))
+        else:
+            raise LookupError(f"make_stubs: {modname}.{name} has no source")
+    head = _HEADER.replace("import builtins\n", "from typing import Any\n")
+    body = "".join(sorted(imports)) + "\n" + "".join(defs)
+    exported = getattr(mod, "__all__", None)
+    if exported is not None:
+        body += "\n__all__ = [\n" + "".join(f"    {n!r},\n" for n in exported) + "]\n"
+    return head + body
+
+
+def outputs() -> dict[pathlib.Path, str]:
+    """Every stub file and the text this script writes into it."""
+    out = {STUB: render()}
+    for modname, path in AUTOGRAD_STUBS.items():
+        out[path] = render_autograd(modname)
+    return out
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
-    STUB.write_text(render())
-    print(f"wrote {STUB.relative_to(ROOT)}")
+    for path, text in outputs().items():
+        path.write_text(text)
+        print(f"wrote {path.relative_to(ROOT)}")

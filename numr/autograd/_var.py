@@ -16,6 +16,7 @@ import numr as _numr
 from numr._array import Array
 
 from . import _tape
+from ._operators import VarOperators
 
 __all__ = ["Var", "mkvar"]
 
@@ -33,7 +34,7 @@ def mkvar(value: Array, node: Any, idx: int, rg: bool) -> "Var":
     return o
 
 
-class Var:
+class Var(VarOperators):
     """A tracked array: ``Var(x, requires_grad=True)`` for a leaf to differentiate.
 
     ``.grad`` holds the accumulated gradient after ``.backward()`` (a numr Array, or a

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numr
 import numr.fft
 import numr.linalg
+import numr.autograd as ag
 from numr import Array
 
 
@@ -26,6 +27,20 @@ def devices(path: str) -> list[float]:
     values: list[float] = y.tolist()
     assert used is None or used >= 0
     return values + [float(y[0].item()), float(len(dev.name) > 0)]
+
+
+def train(steps: int) -> float:
+    w = ag.Var(numr.ones((3, 2)), requires_grad=True)
+    x = numr.ones((4, 3))
+    loss = ag.sum(ag.tanh(x @ w) ** 2)
+    for _ in range(steps):
+        loss = ag.sum(ag.tanh(x @ w) ** 2) + 0.5 * ag.mean(w * w)
+        loss.backward()
+        with ag.no_grad():
+            w -= 0.1 * w.grad
+        w.zero_grad()
+    g = ag.grad(lambda v: ag.sum(ag.sin(v) * v))(numr.linspace(0, 1, 5))
+    return float(loss) + float(numr.sum(g))
 
 
 def main() -> float:

@@ -18,10 +18,11 @@ def _make_stubs():
     return mod
 
 
-def test_stub_is_what_the_script_writes():
-    stub = (ROOT / "numr" / "__init__.pyi").read_text()
-    assert stub == _make_stubs().render(), (
-        "numr/__init__.pyi differs from the runtime namespace: run python tools/make_stubs.py")
+def test_stubs_are_what_the_script_writes():
+    for path, text in _make_stubs().outputs().items():
+        assert path.read_text() == text, (
+            f"{path.relative_to(ROOT)} differs from the runtime namespace: run "
+            f"python tools/make_stubs.py")
 
 
 def test_stub_names_and_signatures_match_the_runtime():
@@ -57,3 +58,24 @@ def test_operator_declarations_match_the_attached_operators():
                     getattr(vars(Array)[k], "__module__", "") in
                     ("numr._elementwise", "numr._linalg_ops"))}
     assert declared == attached, (declared ^ attached)
+
+
+def test_var_operator_declarations_match_the_attached_operators():
+    from numr.autograd import Var
+
+    tree = ast.parse((ROOT / "numr" / "autograd" / "_operators.py").read_text())
+    declared = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    attached = {k for k in vars(Var) if k.startswith("__") and k.endswith("__")
+                and callable(vars(Var)[k])
+                and getattr(vars(Var)[k], "__module__", "") == "numr.autograd._wrap"}
+    assert declared == attached, (declared ^ attached)
+
+
+def test_autograd_stub_names_match_the_runtime():
+    import numr.autograd as ag
+
+    for mod, path in ((ag, "__init__.pyi"), (ag.linalg, "linalg.pyi"), (ag.fft, "fft.pyi")):
+        tree = ast.parse((ROOT / "numr" / "autograd" / path).read_text())
+        names = {a.asname for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+        names |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        assert set(mod.__all__) <= names, set(mod.__all__) - names

@@ -34,6 +34,7 @@ def test_the_sample_runs(device, tmp_path):
 
         assert sample.main() > 0
         assert sample.devices(str(tmp_path / "x.npy")) == [1.0] * 6
+        assert sample.train(2) > 0
     finally:
         sys.path.remove(str(HERE))
         numr.set_default_device(previous)
