@@ -1102,6 +1102,8 @@ NONDIFF = frozenset({
     "ones_like", "zeros", "zeros_like", "from_dlpack", "broadcast_shapes", "can_cast",
     "finfo", "iinfo", "isdtype", "result_type", "set_default_device",
     "fft.fftfreq", "fft.rfftfreq",
+    # numr's device and I/O extensions
+    "default_device", "synchronize", "memory_info", "empty_cache", "save", "load",
 })
 
 # Differentiable in principle, but numr gives no rule: a tracked input raises TypeError.
