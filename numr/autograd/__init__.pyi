@@ -22,6 +22,7 @@ from ._tape import is_grad_enabled as is_grad_enabled
 from ._tape import no_grad as no_grad
 from ._var import Var as Var
 from numr import Device as Device
+from numr import bfloat16 as bfloat16
 from numr import bool as bool
 from numr import complex128 as complex128
 from numr import complex64 as complex64
