@@ -87,7 +87,7 @@ def _setitem(x: Var, key, value) -> None:
     ukey = unwrap_key(key)
     vt = type(value) is Var
     uval = value._value if vt else value
-    if GRAD[0] and (x._rg or (vt and value._rg)):
+    if GRAD.on and (x._rg or (vt and value._rg)):
         if x._node is None and x._rg:
             raise ValueError("setitem: a leaf Var that requires grad cannot be changed in "
                              "place; do it under no_grad() or on a copy")

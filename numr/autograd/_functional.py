@@ -54,7 +54,7 @@ def _leaves(args: tuple, nums: tuple, fname: str) -> tuple[list, list, bool]:
         if v.dtype.kind not in _DIFF:
             raise TypeError(f"{fname}: argument {i} has dtype {v.dtype}; only floating-point "
                             f"and complex inputs can be differentiated")
-        if type(a) is Var and a._rg and GRAD[0]:
+        if type(a) is Var and a._rg and GRAD.on:
             t = _identity(a)
             nested = True
         else:
@@ -306,7 +306,7 @@ def checkpoint(f: Callable, *args: Any) -> Any:
     """``f(*args)`` whose intermediates are not kept: the backward pass recomputes them
     (memory for time). ``f`` takes and returns arrays (a tuple for several)."""
     tracked = [(i, a) for i, a in enumerate(args) if type(a) is Var and a._rg]
-    if not tracked or not GRAD[0]:
+    if not tracked or not GRAD.on:
         return f(*args)
     uargs = tuple(a._value if type(a) is Var else a for a in args)
     with _tape.no_grad():

@@ -17,6 +17,7 @@ differentiable namespace, so the backward pass is itself recorded.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Sequence
 
 import numr as _numr
@@ -25,9 +26,15 @@ __all__ = ["no_grad", "enable_grad", "is_grad_enabled", "Node", "backward", "fit
 
 _new = object.__new__
 
-# Grad mode: one global flag (a list, read as GRAD[0] on the hot path).
-# Note: process-global, not per thread, to keep the per-op check one index.
-GRAD = [True]
+
+class _GradState(threading.local):
+    """Grad mode, per thread (as PyTorch's): read as ``GRAD.on`` on the hot path. A new
+    thread starts with recording on (the class attribute), whatever other threads set."""
+
+    on = True
+
+
+GRAD = _GradState()
 
 
 class _GradMode:
@@ -37,11 +44,11 @@ class _GradMode:
         self._on = on
 
     def __enter__(self) -> None:
-        self._prev = GRAD[0]
-        GRAD[0] = self._on
+        self._prev = GRAD.on
+        GRAD.on = self._on
 
     def __exit__(self, *exc: Any) -> None:
-        GRAD[0] = self._prev
+        GRAD.on = self._prev
 
     def __call__(self, fn: Callable) -> Callable:
         import functools
@@ -67,7 +74,7 @@ def enable_grad() -> _GradMode:
 
 
 def is_grad_enabled() -> bool:
-    return GRAD[0]
+    return GRAD.on
 
 
 class Node:

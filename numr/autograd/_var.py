@@ -236,7 +236,7 @@ class Var(VarOperators):
             o = _new(Var)
             o._value = out
             o._idx = 0
-            if self._rg and _tape.GRAD[0]:
+            if self._rg and _tape.GRAD.on:
                 n = _new(_tape.Node)
                 n.rule = _GETITEM[0]
                 n.args = (v, key)

@@ -122,7 +122,7 @@ def make_generic(name: str, fn: Callable) -> Callable:
                             tracked = []
                         tracked.append((k, a))
         out = fn(*ua, **kwargs)
-        if tracked is None or not GRAD[0] or passthrough:
+        if tracked is None or not GRAD.on or passthrough:
             return wrap_out(out)
         if entry is None:
             raise _no_rule(name)
@@ -155,7 +155,7 @@ def make_first(name: str, fn: Callable) -> Callable:
                     return gen(x, *args, **kwargs)
         v = x._value
         out = fn(v, *args, **kwargs)
-        if x._rg and GRAD[0] and not passthrough:
+        if x._rg and GRAD.on and not passthrough:
             if entry is None:
                 raise _no_rule(name)
             if type(out) is Array:
@@ -201,7 +201,7 @@ def make_unary(name: str, fn: Callable) -> Callable:
             o = _new(Var)
             o._value = out
             o._idx = 0
-            if x._rg and GRAD[0] and out._dtype.kind in _DIFF and not passthrough:
+            if x._rg and GRAD.on and out._dtype.kind in _DIFF and not passthrough:
                 if entry is None:
                     raise _no_rule(name)
                 n = _new(_Node)
@@ -237,7 +237,7 @@ def make_binary(name: str, fn: Callable) -> Callable:
         o = _new(Var)
         o._value = out
         o._idx = 0
-        if ((t1 and x1._rg) or (t2 and x2._rg)) and GRAD[0] and not passthrough \
+        if ((t1 and x1._rg) or (t2 and x2._rg)) and GRAD.on and not passthrough \
                 and out._dtype.kind in _DIFF:
             if entry is None:
                 raise _no_rule(name)
@@ -303,7 +303,7 @@ def _rbinop(f: Callable) -> Callable:
 def _ibinop(f: Callable, opname: str) -> Callable:
     def iop(self, other, /):
         o = other._value if type(other) is Var else other
-        if GRAD[0] and (self._rg or (type(other) is Var and other._rg)):
+        if GRAD.on and (self._rg or (type(other) is Var and other._rg)):
             if self._node is None and self._rg:
                 raise ValueError(f"__i{opname}__: a leaf Var that requires grad cannot be "
                                  f"changed in place; do it under no_grad() or write "

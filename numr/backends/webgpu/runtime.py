@@ -6,12 +6,28 @@ encoder (into one open compute pass) and the encoder is submitted only at a sync
 (a read back to the host, :meth:`Runtime.flush`). Kernel parameters (shapes, strides,
 scalars) go into one uniform arena per batch, bound with a dynamic offset, so that a
 bind group depends only on the buffers it binds and is reused across dispatches.
+
+Threads and finalizers: every method that reads or changes the recording state (encoder,
+pass, parameter slots, pending set, pool, caches) is one *section*: it holds the WebGPU
+lock (one re-entrant lock for every device) and runs with the cyclic garbage collector
+paused, so neither another thread nor a finalizer that computes on the device (a user's
+``__del__`` run by a collection in the middle of recording) can see a half-recorded
+dispatch. A finalizer still runs, at the next allocation after the section, between two
+of the runtime's calls, where the state is whole.
+
+Errors: a failed submit, read back or bind raises one RuntimeError naming the device and
+the step; the batch's pending state is reset, so the next call works, and the blocks
+the failed batch wrote are marked lost (reading them, or computing from them, raises
+instead of giving a wrong answer). A device found lost says so on every later call.
 """
 
 from __future__ import annotations
 
+import functools
+import gc
 import os
 import struct
+import threading
 from typing import Any, Callable, Sequence
 
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # quiets Mesa's warnings on headless hosts
@@ -73,6 +89,38 @@ _STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
 
 _adapters: list | None = None
 
+# One lock for every WebGPU device, re-entrant (sections call sections: record -> flush).
+# Note: one lock rather than one per device because sections pause the process-wide
+# garbage collector (gc.disable), which two sections on two devices in two threads at
+# once would turn back on under each other; host work is serialised by the GIL anyway.
+_LOCK = threading.RLock()
+_acquire, _release = _LOCK.acquire, _LOCK.release
+_gc_on, _gc_off, _gc_resume = gc.isenabled, gc.disable, gc.enable
+
+
+def _section(method):
+    """A runtime method run as one section (see the module docstring): the lock held and
+    the collector paused (resumed after, unless it was off already: nested sections and
+    a program that turned it off leave it as it was)."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        _acquire()
+        on = _gc_on()
+        if on:
+            _gc_off()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            if on:
+                _gc_resume()
+            _release()
+    return guarded
+
+
+def _wgpu_message(e: BaseException) -> str:
+    """wgpu's message without its blank lines (it reads as one clause in ours)."""
+    return " ".join(line.strip() for line in str(e).splitlines() if line.strip())
+
 
 def _grid(groups: int) -> tuple[int, int]:
     """An x by y grid of at least ``groups`` workgroups, x at most 65535 (the
@@ -91,12 +139,14 @@ def adapters() -> list:
     """
     global _adapters
     if _adapters is None:
-        try:
-            found = list(wgpu.gpu.enumerate_adapters_sync())
-        except Exception:  # no driver at all: the backend is simply absent
-            found = []
-        primary = [a for a in found if a.info.get("backend_type") != "OpenGL"]
-        _adapters = primary or found
+        with _LOCK:  # two threads' first use would enumerate (and open) twice
+            if _adapters is None:
+                try:
+                    found = list(wgpu.gpu.enumerate_adapters_sync())
+                except Exception:  # no driver at all: the backend is simply absent
+                    found = []
+                primary = [a for a in found if a.info.get("backend_type") != "OpenGL"]
+                _adapters = primary or found
     return _adapters
 
 
@@ -199,6 +249,9 @@ class Runtime:
         self._sizes: dict[int, int] = {}             # requested bytes -> bucket size
         self.released: list[Block] = []             # freed by Storage.__del__, not pooled yet
         self._used: set[Block] = set()               # blocks the pending batch binds
+        self._outs: list[Block] = []                 # blocks the pending batch writes
+        self._lost_blocks: set[Block] = set()        # written by a batch that failed
+        self.lost: str | None = None                 # why the device is lost, once it is
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
         self._pipelines: dict[Any, tuple] = {}       # kernel key -> (pipeline, layout)
         self._layouts: dict[int, tuple] = {}         # n buffers -> (bg layout, pl layout)
@@ -231,29 +284,43 @@ class Runtime:
 
     def alloc(self, nbytes: int) -> Storage:
         """A Storage of at least ``nbytes`` bytes (contents undefined)."""
-        size = self._sizes.get(nbytes)
-        if size is None:
-            size = bucket(max(nbytes, 4))
-            if len(self._sizes) < 4096:
-                self._sizes[nbytes] = size
-        released = self.released
-        if released:
-            # The hot case of a chain of ops: the array freed last is the size wanted
-            # (a temporary of the previous op); take it without a trip through the pool.
-            block = released.pop()
-            if block.nbytes == size:
-                if released:
-                    self.collect()
+        # One section (see _section), written out: the hot path of every op.
+        _acquire()
+        on = _gc_on()
+        if on:
+            _gc_off()
+        try:
+            size = self._sizes.get(nbytes)
+            if size is None:
+                size = bucket(max(nbytes, 4))
+                if len(self._sizes) < 4096:
+                    self._sizes[nbytes] = size
+            released = self.released
+            if released:
+                # The hot case of a chain of ops: the array freed last is the size wanted
+                # (a temporary of the previous op); take it without a trip through the pool.
+                block = released.pop()
+                if block.nbytes == size:
+                    if released:
+                        self.collect()
+                    if self._lost_blocks:
+                        self._lost_blocks.discard(block)
+                    return Storage(block, self)
+                self.release(block)
+                self.collect()
+            free = self._free.get(size)
+            if free:
+                block = free.pop()
+                del self._lru[block]
+                self._free_bytes -= size
+                if self._lost_blocks:
+                    self._lost_blocks.discard(block)
                 return Storage(block, self)
-            self.release(block)
-            self.collect()
-        free = self._free.get(size)
-        if free:
-            block = free.pop()
-            del self._lru[block]
-            self._free_bytes -= size
-            return Storage(block, self)
-        return self._create(nbytes, size)
+            return self._create(nbytes, size)
+        finally:
+            if on:
+                _gc_resume()
+            _release()
 
     def _create(self, nbytes: int, size: int) -> Storage:
         """A new buffer of bucket ``size`` (nothing pooled fits)."""
@@ -263,13 +330,14 @@ class Runtime:
         try:
             buffer = self.device.create_buffer(size=size, usage=_STORAGE)
         except Exception as e:
+            self._check_lost(f"allocating {nbytes} bytes", e)
             # Out of memory: give the pool back and try once more before failing.
             self.trim(0)
             try:
                 buffer = self.device.create_buffer(size=size, usage=_STORAGE)
             except Exception:
                 raise MemoryError(f"webgpu:{self.index}: out of GPU memory allocating "
-                                  f"{nbytes} bytes ({e})") from None
+                                  f"{nbytes} bytes ({_wgpu_message(e)})") from None
         self._serial += 1
         self.stats["buffers_created"] += 1
         block = Block(buffer, size, self._serial)
@@ -281,12 +349,14 @@ class Runtime:
         self._blocks.add(block)
         return Storage(block, self)
 
+    @_section
     def collect(self) -> None:
         """Pool the blocks that arrays gave back since the last call."""
         released = self.released
         while released:
             self.release(released.pop())
 
+    @_section
     def release(self, block: Block) -> None:
         """Back to the pool. Reuse by later recorded dispatches is safe (WebGPU orders
         them); an upload into a block the pending batch uses flushes first (see upload)."""
@@ -296,6 +366,7 @@ class Runtime:
         if self._free_bytes > POOL_KEEP_BYTES:
             self.trim(POOL_KEEP_BYTES // 2)
 
+    @_section
     def trim(self, keep: int) -> None:
         """Destroy free buffers, least recently freed first, until at most ``keep`` bytes
         stay pooled. (Largest first dropped the very block a loop over large arrays
@@ -318,9 +389,11 @@ class Runtime:
 
     def _forget(self, block: Block) -> None:
         self._blocks.discard(block)
+        self._lost_blocks.discard(block)
         for key in [k for k in self._bind_groups if block in k]:
             del self._bind_groups[key]
 
+    @_section
     def pooled_bytes(self) -> int:
         self.collect()
         return self._free_bytes
@@ -331,8 +404,11 @@ class Runtime:
 
     # -- transfers ---------------------------------------------------------------------
 
+    @_section
     def upload(self, storage: Storage, data: bytes | memoryview) -> None:
         """Write bytes at the start of a fresh buffer (nothing recorded reads it yet)."""
+        if self.lost is not None:
+            raise self._lost_error(f"writing {len(data)} bytes")
         if storage.block in self._used:
             # queue.write_buffer runs before the pending batch: recorded work that reads
             # this (recycled) buffer must be submitted first.
@@ -341,31 +417,48 @@ class Runtime:
         if n % 4:
             data = bytes(data) + b"\0" * (4 - n % 4)
         if len(data):
-            self.queue.write_buffer(storage.block.buffer, 0, data)
+            try:
+                self.queue.write_buffer(storage.block.buffer, 0, data)
+            except Exception as e:
+                raise self._error(f"writing {len(data)} bytes", e) from None
+        self._lost_blocks.discard(storage.block)
 
+    @_section
     def download(self, storage: Storage, offset: int, nbytes: int) -> bytes:
         """``nbytes`` bytes from ``offset`` (both multiples of 4): a sync point. Copies
         into a pooled mappable buffer, so no staging buffer is created per read."""
         if nbytes == 0:
             return b""
+        if self.lost is not None:
+            raise self._lost_error(f"reading {nbytes} bytes back")
+        if storage.block in self._lost_blocks:
+            raise RuntimeError(
+                f"webgpu:{self.index}: reading {nbytes} bytes back: this array's data was "
+                f"lost: the batch of work that computed it failed (the error raised then)")
         size = bucket(nbytes)
         free = self._staging.get(size)
         if free:
             staging = free.pop()
         else:
-            staging = self.device.create_buffer(size=size, usage=_STAGING)
+            try:
+                staging = self.device.create_buffer(size=size, usage=_STAGING)
+            except Exception as e:
+                raise self._error(f"reading {nbytes} bytes back", e) from None
             self.stats["staging_created"] += 1
-        self._open()
-        self._end_pass()
-        self._encoder.copy_buffer_to_buffer(storage.block.buffer, offset, staging, 0, nbytes)
-        self.flush()
+        try:
+            self._open()
+            self._end_pass()
+            self._encoder.copy_buffer_to_buffer(storage.block.buffer, offset, staging, 0,
+                                                nbytes)
+        except Exception as e:
+            raise self._error(f"reading {nbytes} bytes back", e) from None
+        self.flush(f"reading {nbytes} bytes back")
         try:
             staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
             data = staging.read_mapped(0, nbytes, copy=True)
             staging.unmap()
         except Exception as e:
-            raise RuntimeError(f"webgpu:{self.index}: reading {nbytes} bytes back failed; "
-                               f"the device may be lost ({e})") from None
+            raise self._error(f"reading {nbytes} bytes back", e) from None
         self._staging.setdefault(size, []).append(staging)
         self._idle()
         return bytes(data)
@@ -394,22 +487,36 @@ class Runtime:
         """The compute pipeline for a kernel key; ``source()`` is only called on a miss."""
         p = self._pipelines.get(key)
         if p is None:
-            code = source()
+            p = self._compile(key, source, n)
+        return p
+
+    @_section
+    def _compile(self, key: Any, source: Callable[[], str], n: int) -> Any:
+        p = self._pipelines.get(key)
+        if p is not None:  # another thread compiled it meanwhile
+            return p
+        if self.lost is not None:
+            raise self._lost_error(f"compiling kernel {key!r}")
+        code = source()
+        try:
             module = self.device.create_shader_module(code=code)
-            try:
-                p = self.device.create_compute_pipeline(
-                    layout=self._layout(n)[1], compute={"module": module, "entry_point": "main"})
-            except Exception as e:
-                raise RuntimeError(f"webgpu:{self.index}: kernel {key!r} failed to compile: "
-                                   f"{e}\n{code}") from None
-            self._pipelines[key] = p
-            self.stats["pipelines"] += 1
+            p = self.device.create_compute_pipeline(
+                layout=self._layout(n)[1], compute={"module": module, "entry_point": "main"})
+        except Exception as e:
+            self._check_lost(f"compiling kernel {key!r}", e)
+            raise RuntimeError(f"webgpu:{self.index}: kernel {key!r} failed to compile: "
+                               f"{_wgpu_message(e)}\n{code}") from None
+        self._pipelines[key] = p
+        self.stats["pipelines"] += 1
         return p
 
     def _open(self) -> None:
         if self._pass is None:
             if self._encoder is None:
-                self._encoder = self.device.create_command_encoder()
+                try:
+                    self._encoder = self.device.create_command_encoder()
+                except Exception as e:
+                    raise self._error("recording a dispatch", e) from None
             self._pass = self._encoder.begin_compute_pass()
             self._pass_ptr = self._pass._internal if _ffi is not None else None
             self._last_pipe = None
@@ -432,45 +539,60 @@ class Runtime:
         launch plans): the hot path of every op, so it builds as little as it can.
         ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
         SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them)."""
-        slot = self._slots
-        if slot >= self._limit:
-            self._submit_batch()
-            slot = 0
-        if packer is None:
-            packer = self._packers.get(len(params))
+        # One section (see _section), written out: the hot path of every op.
+        _acquire()
+        on = _gc_on()
+        if on:
+            _gc_off()
+        try:
+            if self._lost_blocks and not self._lost_blocks.isdisjoint(blocks[:-1]):
+                raise RuntimeError(f"webgpu:{self.index}: an input's data was lost: the "
+                                   f"batch of work that computed it failed (the error "
+                                   f"raised then)")
+            slot = self._slots
+            if slot >= self._limit:
+                self._submit_batch()
+                slot = 0
             if packer is None:
-                packer = self._packer(len(params))
-        packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
-        self._slots = slot + 1
-        self._used.update(blocks)
-        bg = self._bind_groups.get(blocks)
-        if bg is None:
-            bg = self._bind_group(blocks)
-        if self._pass is None:
-            self._open()
-        ptr = self._pass_ptr
-        if ptr is not None:
-            if pipe is not self._last_pipe:
-                _SET_PIPELINE(ptr, pipe._internal)
-                self._last_pipe = pipe
-            offset = self._offset
-            offset[0] = slot * SLOT_BYTES
-            _SET_BIND_GROUP(ptr, 0, bg[1], 1, offset)
-            if groups <= 65535:
-                _DISPATCH(ptr, groups, 1, 1)
+                packer = self._packers.get(len(params))
+                if packer is None:
+                    packer = self._packer(len(params))
+            packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
+            bg = self._bind_groups.get(blocks)
+            if bg is None:
+                bg = self._bind_group(blocks)
+            self._slots = slot + 1
+            self._used.update(blocks)
+            self._outs.append(blocks[-1])
+            if self._pass is None:
+                self._open()
+            ptr = self._pass_ptr
+            if ptr is not None:
+                if pipe is not self._last_pipe:
+                    _SET_PIPELINE(ptr, pipe._internal)
+                    self._last_pipe = pipe
+                offset = self._offset
+                offset[0] = slot * SLOT_BYTES
+                _SET_BIND_GROUP(ptr, 0, bg[1], 1, offset)
+                if groups <= 65535:
+                    _DISPATCH(ptr, groups, 1, 1)
+                else:
+                    _DISPATCH(ptr, *_grid(groups), 1)
             else:
-                _DISPATCH(ptr, *_grid(groups), 1)
-        else:
-            p = self._pass
-            p.set_pipeline(pipe)
-            p.set_bind_group(0, bg[0], (slot * SLOT_BYTES,))
-            if groups <= 65535:
-                p.dispatch_workgroups(groups)
-            else:
-                p.dispatch_workgroups(*_grid(groups))
-        self._written += blocks[-1].nbytes
-        if self._written >= self._wlimit:
-            self._submit_batch()
+                p = self._pass
+                p.set_pipeline(pipe)
+                p.set_bind_group(0, bg[0], (slot * SLOT_BYTES,))
+                if groups <= 65535:
+                    p.dispatch_workgroups(groups)
+                else:
+                    p.dispatch_workgroups(*_grid(groups))
+            self._written += blocks[-1].nbytes
+            if self._written >= self._wlimit:
+                self._submit_batch()
+        finally:
+            if on:
+                _gc_resume()
+            _release()
 
     def _submit_batch(self) -> None:
         """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write twice
@@ -494,50 +616,107 @@ class Runtime:
         entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
                                                      "size": b.nbytes}}
                     for i, b in enumerate(blocks)]
-        bg = self.device.create_bind_group(layout=self._layout(n)[0], entries=entries)
+        try:
+            bg = self.device.create_bind_group(layout=self._layout(n)[0], entries=entries)
+        except Exception as e:
+            # Nothing of this dispatch is recorded yet: the batch stays whole.
+            self._check_lost(f"binding {n} buffers", e)
+            raise RuntimeError(f"webgpu:{self.index}: binding {n} buffers "
+                               f"({[b.nbytes for b in blocks]} bytes) for a dispatch failed: "
+                               f"{_wgpu_message(e)}") from None
         pair = (bg, bg._internal if _ffi is not None else None)
         self._bind_groups[blocks] = pair
         self.stats["bind_groups"] += 1
         return pair
 
-    def flush(self) -> None:
-        """Submit everything recorded (a sync point)."""
+    @_section
+    def flush(self, why: str = "a sync point") -> None:
+        """Submit everything recorded (a sync point); ``why`` names the step in errors."""
+        if self.lost is not None:
+            raise self._lost_error(why)
         if self._encoder is None:
             return
-        self._end_pass()
-        if self._slots:
-            self.queue.write_buffer(self._arena, 0,
-                                    memoryview(self._arena_host)[:self._slots * SLOT_BYTES])
-            self.stats["dispatches"] += self._slots
-            self._slots = 0
-        self._written = 0
+        n = self._slots
         try:
+            self._end_pass()
+            if n:
+                self.queue.write_buffer(self._arena, 0,
+                                        memoryview(self._arena_host)[:n * SLOT_BYTES])
             self.queue.submit([self._encoder.finish()])
         except Exception as e:
-            raise RuntimeError(f"webgpu:{self.index}: submitting work failed; the device "
-                               f"may be lost ({e})") from None
-        finally:
-            self._encoder = None
+            raise self._error(f"{why}: submitting {n} recorded dispatches", e) from None
+        self.stats["dispatches"] += n
         self.stats["submits"] += 1
+        self._slots = 0
+        self._written = 0
+        self._encoder = None
         self._used.clear()
+        self._outs.clear()
 
+    @_section
     def wait(self) -> None:
         """Submit everything recorded and wait until the device has finished it."""
-        self.flush()
+        self.flush("waiting for the device")
         # Note: wgpu 0.32's queue.on_submitted_work_done_sync fails (a cffi callback
         # type mismatch); a blocking device poll waits for all submitted work, and where
         # wgpu-py has no such method a 4-byte read back is a sync point too.
         poll = getattr(self.device, "_poll_wait", None)
         if poll is not None:
-            poll()
+            try:
+                poll()
+            except Exception as e:
+                raise self._error("waiting for the device", e) from None
             self._idle()
         else:
             self.download(self.alloc(4), 0, 4)
 
     def _idle(self) -> None:
         """The device has finished everything: the next batch starts small again."""
-        self._limit = min(self.first_batch, self.submit_every)
+        if self.lost is None:
+            self._limit = min(self.first_batch, self.submit_every)
         self._wlimit = self.first_bytes
+
+    # -- errors ------------------------------------------------------------------------
+
+    def _drop_batch(self) -> None:
+        """Forget the pending batch after a failure, so that the next call starts clean;
+        what it would have written is marked lost (never read as if computed)."""
+        self._pass = None
+        self._pass_ptr = None
+        self._last_pipe = None
+        self._encoder = None
+        self._slots = 0
+        self._written = 0
+        self._lost_blocks.update(self._outs)
+        self._outs.clear()
+        self._used.clear()
+        self._idle()
+
+    def _error(self, what: str, e: BaseException) -> RuntimeError:
+        """The error of a step that broke the pending batch (dropped here)."""
+        self._check_lost(what, e)
+        n = len(self._outs)
+        self._drop_batch()
+        return RuntimeError(f"webgpu:{self.index}: {what} failed: {_wgpu_message(e)} "
+                            f"(the {n} dispatches recorded since the last sync point were "
+                            f"dropped; arrays they computed are lost, later work runs)")
+
+    def _check_lost(self, what: str, e: BaseException) -> None:
+        """After a wgpu error: raise the lost-device error if the device is gone (a
+        4-byte buffer, the cheapest thing to ask of it, is refused), else return."""
+        if self.lost is None:
+            try:
+                self.device.create_buffer(size=4, usage=wgpu.BufferUsage.COPY_DST)
+                return
+            except Exception as probe:
+                self.lost = f"{_wgpu_message(e)}; then {_wgpu_message(probe)}"
+            self._drop_batch()
+            self._limit = 0  # every record now goes through flush, which raises
+        raise self._lost_error(what) from None
+
+    def _lost_error(self, what: str) -> RuntimeError:
+        return RuntimeError(f"webgpu:{self.index}: {what}: the device is lost "
+                            f"({self.lost}); every operation on it fails")
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""
@@ -550,5 +729,8 @@ _runtimes: dict[int, Runtime] = {}
 def runtime(index: int) -> Runtime:
     rt = _runtimes.get(index)
     if rt is None:
-        rt = _runtimes[index] = Runtime(index)
+        with _LOCK:  # two threads' first use would open two devices
+            rt = _runtimes.get(index)
+            if rt is None:
+                rt = _runtimes[index] = Runtime(index)
     return rt
