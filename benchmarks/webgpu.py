@@ -5,10 +5,14 @@
 * large add (float32, --add-size elements): bandwidth against CuPy's device-to-device
   copy of an array as large (when CuPy and a GPU are there), else against the add's own
   bytes only;
-* float32 matmul (--matmul-size square): TFLOP/s and the ratio to CuPy's.
+* float32 matmul (--matmul-size square): TFLOP/s and the ratio to CuPy's;
+* with --threads N: the same chain split over N threads at once (each its own array),
+  µs per op of all of them together, every thread's result checked (numr's recording
+  is serialised by its lock and the GIL: this shows what sharing a device costs).
 
     python benchmarks/webgpu.py                                  # lavapipe-sized
     python benchmarks/webgpu.py --add-size 268435456 --matmul-size 8192   # on a GPU
+    python benchmarks/webgpu.py --skip add,matmul --threads 4             # threads
 
 The device is webgpu:0 unless --device names another (numr lists the adapters in
 info.devices(); on a machine with a GPU and a CPU Vulkan driver, pick the GPU's).
@@ -86,6 +90,60 @@ def chain_parts(d, n_ops: int = 1000, size: int = 8) -> tuple[float, float, floa
         return tuple(b * 1e6 / n_ops for b in best)
     finally:
         rt.submit_every, rt.first_batch = every, first
+
+
+def recording_cpu(d, n_ops: int = 1000, size: int = 8, rounds: int = 30) -> float:
+    """The host cost of an op: CPU time of this thread (time.thread_time, so other
+    processes on a busy machine count less than in wall time) per op of recording a
+    chain in one batch, best of ``rounds``."""
+    from numr.backends.webgpu.runtime import runtime
+
+    rt = runtime(int(str(d).split(":")[1]))
+    x = xp.asarray(np.ones(size, dtype=np.float32), device=d)
+    every, first = rt.submit_every, rt.first_batch
+    rt.submit_every = rt.first_batch = max(every, n_ops + 1)
+    try:
+        best = float("inf")
+        for _ in range(rounds):
+            rt.wait()
+            v = x
+            t = time.thread_time()
+            for _ in range(n_ops // 2):
+                v = v * 1.0001
+                v = v + 0.5
+            best = min(best, time.thread_time() - t)
+            rt.flush()
+        return best * 1e6 / n_ops
+    finally:
+        rt.submit_every, rt.first_batch = every, first
+
+
+def threaded_chain(d, threads: int, n_ops: int = 1000, size: int = 8) -> float:
+    """µs per op of a chain of ``n_ops`` ops split over ``threads`` threads running at
+    once (each ``n_ops // threads`` ops on its own array, then one read back), best of
+    5; raises if a thread's result is wrong."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    per = max(2, n_ops // threads // 2 * 2)
+    xs = [xp.asarray(np.full(size, k, dtype=np.float32), device=d) for k in range(threads)]
+
+    def chain(k):
+        v = xs[k]
+        for _ in range(per // 2):
+            v = v * 1.0
+            v = v + 1.0
+        got = np.asarray(v.to_device("cpu"))
+        if not np.array_equal(got, np.full(size, k + per // 2, dtype=np.float32)):
+            raise AssertionError(f"thread {k}: {got}")
+
+    best = float("inf")
+    with ThreadPoolExecutor(threads) as ex:
+        list(ex.map(chain, range(threads)))  # warm
+        for _ in range(5):
+            t = time.perf_counter()
+            list(ex.map(chain, range(threads)))
+            best = min(best, time.perf_counter() - t)
+    return best * 1e6 / (per * threads)
 
 
 def _timed(f, reps: int, inner: int) -> float:
@@ -166,6 +224,8 @@ def main() -> None:
     p.add_argument("--add-size", type=int, default=1 << 22)
     p.add_argument("--matmul-size", type=int, default=512)
     p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--threads", type=int, default=0,
+                   help="also time the chain split over this many threads")
     p.add_argument("--skip", nargs="*", default=[],
                    help="measures to skip: chain, add, matmul (spaces or commas between)")
     a = p.parse_args()
@@ -189,6 +249,12 @@ def main() -> None:
         r, f, w = chain_parts(d)
         print(f"| the same chain in one batch, per op: recording / submit / device | "
               f"{r:.2f} / {f:.2f} / {w:.2f} µs | - | - |")
+        c = recording_cpu(d)
+        print(f"| the same chain's recording, CPU time per op | {c:.2f} µs | - | - |")
+        if a.threads:
+            t = threaded_chain(d, a.threads)
+            print(f"| the chain split over {a.threads} threads at once, per op | {t:.2f} µs "
+                  f"| one thread {per:.2f} µs | {t / per:.2f} |")
     if "add" not in skip:
         r = large_add(d, a.add_size, cp, a.reps)
         anchor = r.get("copy_gbs")
