@@ -49,3 +49,4 @@ for _m in (_creation, _data_type, _elementwise, _indexing, _linalg_ops, _manipul
            _searching, _set, _sorting, _statistical, _utility):
     __all__ += _m.__all__
 del _m
+from . import random  # noqa: F401  (numr.random: counter-based generators on every device)

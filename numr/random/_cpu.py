@@ -1,0 +1,95 @@
+"""CPU kernels of numr.random: Philox4x32-10 in numba, parallel over chunks of blocks.
+
+One Philox block (a 128-bit counter under a 64-bit key, ten rounds) makes four 32-bit
+words. Each kernel fills ``nblocks`` consecutive blocks starting at the counter it is
+given, in Random123's word order, and writes them as raw words or as uniform floats in
+[0, 1) (float32 from the top 24 bits of a word, float64 from the top 27 + 26 bits of a
+pair of words: the conversions of numr.random._philox, fused so the words never reach
+memory). NumPy's uint64 arithmetic would compute the same words, ~20x slower (each
+round is a dozen passes over the whole array).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+_M0 = np.uint64(0xD2511F53)
+_M1 = np.uint64(0xCD9E8D57)
+_W0 = np.uint32(0x9E3779B9)
+_W1 = np.uint32(0xBB67AE85)
+_LO = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+_CHUNK = 1 << 14          # blocks a prange iteration (64K words: a thread's cache share)
+
+
+@njit(inline="always", cache=True)
+def _block(k0, k1, c0, c1, c2, c3, b):
+    """The four words of block ``b`` after counter (c0..c3) under key (k0, k1)."""
+    b = np.uint64(b)
+    s = np.uint64(c0) + (b & _LO)
+    x0 = np.uint32(s & _LO)
+    s = np.uint64(c1) + (b >> _S32) + (s >> _S32)
+    x1 = np.uint32(s & _LO)
+    s = np.uint64(c2) + (s >> _S32)
+    x2 = np.uint32(s & _LO)
+    x3 = np.uint32((np.uint64(c3) + (s >> _S32)) & _LO)
+    for _ in range(10):
+        p0 = _M0 * np.uint64(x0)
+        p1 = _M1 * np.uint64(x2)
+        y0 = np.uint32(p1 >> _S32) ^ x1 ^ k0
+        y2 = np.uint32(p0 >> _S32) ^ x3 ^ k1
+        x0, x1, x2, x3 = y0, np.uint32(p1 & _LO), y2, np.uint32(p0 & _LO)
+        k0 = np.uint32(k0 + _W0)
+        k1 = np.uint32(k1 + _W1)
+    return x0, x1, x2, x3
+
+
+@njit(parallel=True, cache=True)
+def _fill_u32(out, k0, k1, c0, c1, c2, c3, nblocks):
+    for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
+        for b in range(c * _CHUNK, min(nblocks, (c + 1) * _CHUNK)):
+            x0, x1, x2, x3 = _block(k0, k1, c0, c1, c2, c3, b)
+            out[4 * b] = x0
+            out[4 * b + 1] = x1
+            out[4 * b + 2] = x2
+            out[4 * b + 3] = x3
+
+
+@njit(parallel=True, cache=True)
+def _fill_f32(out, k0, k1, c0, c1, c2, c3, nblocks):
+    f = np.float32(2.0 ** -24)
+    for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
+        for b in range(c * _CHUNK, min(nblocks, (c + 1) * _CHUNK)):
+            x0, x1, x2, x3 = _block(k0, k1, c0, c1, c2, c3, b)
+            out[4 * b] = np.float32(x0 >> np.uint32(8)) * f
+            out[4 * b + 1] = np.float32(x1 >> np.uint32(8)) * f
+            out[4 * b + 2] = np.float32(x2 >> np.uint32(8)) * f
+            out[4 * b + 3] = np.float32(x3 >> np.uint32(8)) * f
+
+
+@njit(parallel=True, cache=True)
+def _fill_f64(out, k0, k1, c0, c1, c2, c3, nblocks):
+    f = 2.0 ** -53
+    for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
+        for b in range(c * _CHUNK, min(nblocks, (c + 1) * _CHUNK)):
+            x0, x1, x2, x3 = _block(k0, k1, c0, c1, c2, c3, b)
+            out[2 * b] = (np.float64(x0 >> np.uint32(5)) * 67108864.0
+                          + np.float64(x1 >> np.uint32(6))) * f
+            out[2 * b + 1] = (np.float64(x2 >> np.uint32(5)) * 67108864.0
+                              + np.float64(x3 >> np.uint32(6))) * f
+
+
+_FILL = {"u32": (_fill_u32, np.uint32, 4), "f32": (_fill_f32, np.float32, 4),
+         "f64": (_fill_f64, np.float64, 2)}
+
+
+def fill(device, key: tuple, counter: tuple, nblocks: int, fmt: str):
+    """A NumPy array of ``nblocks`` Philox blocks from ``counter`` under ``key``: 4 words
+    a block (``fmt`` "u32"), 4 float32 uniforms ("f32") or 2 float64 uniforms ("f64")."""
+    kernel, dtype, per = _FILL[fmt]
+    out = np.empty(per * nblocks, dtype)
+    if nblocks:
+        kernel(out, np.uint32(key[0]), np.uint32(key[1]), *(np.uint32(c) for c in counter),
+               nblocks)
+    return out

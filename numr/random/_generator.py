@@ -1,0 +1,160 @@
+"""numr.random.Generator: distributions made from Philox words by numr's own operations.
+
+Only the words (and the uniform floats they convert to exactly) come from a per-device
+kernel; every transform (Box-Muller's log, cos and sin, the rejection rounds of gamma,
+...) is a numr namespace operation on the draw's device, so every device computes the
+same math: integers and uniform floats are bit-identical across devices, transformed
+variates agree to the accuracy of numr's elementwise functions there.
+
+Uniform floats: float64 from 53 bits of two words, ``((w0 >> 5) * 2^26 + (w1 >> 6)) *
+2^-53``; float32 from 24 bits, ``(w >> 8) * 2^-24``; float16 from 11 bits and bfloat16
+from 8; all in [0, 1), never 1.0.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+import numr as xp
+
+from .. import _dtypes as dt
+from .._array import Array
+from . import _params as pm
+from ._philox import Philox
+
+__all__ = ["Generator", "default_rng"]
+
+
+def default_rng(seed: Any = None) -> "Generator":
+    """A Generator over ``Philox(seed)`` (``seed``: None, an int, a sequence of ints, a
+    ``numpy.random.SeedSequence``, a Philox or a Generator, which is returned as is)."""
+    if isinstance(seed, Generator):
+        return seed
+    if isinstance(seed, Philox):
+        return Generator(seed)
+    return Generator(Philox(seed))
+
+
+class Generator:
+    """Random variates drawn on any numr device, shaped like numpy.random.Generator.
+
+    Every method takes ``size`` (None: the broadcast shape of the array parameters, a 0-d
+    array where they are scalars), ``dtype=`` and ``device=`` (default: the device of an
+    array parameter, else the default device), and returns a numr Array. Array
+    parameters (``loc``, ``scale``, ``p``, ...) may be numr arrays on that device, or
+    NumPy arrays and lists, and broadcast against each other and ``size``.
+    """
+
+    def __init__(self, bit_generator: Philox):
+        if not isinstance(bit_generator, Philox):
+            raise TypeError(f"Generator: bit_generator must be a numr.random.Philox, got "
+                            f"{type(bit_generator).__name__}")
+        self._bg = bit_generator
+
+    @property
+    def bit_generator(self) -> Philox:
+        return self._bg
+
+    def spawn(self, n_children: int) -> list:
+        """``n_children`` independent Generators (see Philox.spawn)."""
+        return [Generator(b) for b in self._bg.spawn(n_children)]
+
+    def __repr__(self) -> str:
+        return f"Generator({self._bg!r})"
+
+    # --- building blocks -----------------------------------------------------------------
+
+    def _uniform(self, n: int, dtype: Any, device: Any) -> Array:
+        """1-D, ``n`` uniforms in [0, 1) of ``dtype`` (exact, so the same on every
+        device): float32/float64 straight from the kernel, narrower floats from the top
+        bits of a word."""
+        if dtype is dt.float64:
+            return self._bg._draw(n, "f64", device)
+        if dtype is dt.float32:
+            return self._bg._draw(n, "f32", device)
+        bits = 11 if dtype is dt.float16 else 8
+        w = self._bg._draw(n, "u32", device)
+        u = xp.astype(xp.bitwise_right_shift(w, 32 - bits), dt.float32) * 2.0 ** -bits
+        return xp.astype(u, dtype)
+
+    def _std_normal(self, n: int, cdtype: Any, device: Any) -> Array:
+        """1-D, ``n`` standard normals of ``cdtype`` (float32/float64) by Box-Muller:
+        pair k takes uniforms k and m + k of 2m = 2 ceil(n / 2); its cosine half is
+        element k, its sine half m + k."""
+        m = -(-n // 2)
+        u = self._uniform(2 * m, cdtype, device)
+        r = xp.sqrt(-2.0 * xp.log1p(-u[:m]))        # 1 - u is in (0, 1]: r is finite
+        t = (2.0 * np.pi) * u[m:]
+        z = xp.concat((r * xp.cos(t), r * xp.sin(t)))
+        return z if 2 * m == n else z[:n]
+
+    def _std_exponential(self, n: int, cdtype: Any, device: Any) -> Array:
+        return -xp.log1p(-self._uniform(n, cdtype, device))
+
+    @staticmethod
+    def _finish(x: Array, shape: tuple, dtype: Any) -> Array:
+        if x.shape != shape:
+            x = xp.reshape(x, shape) if x.ndim == 1 and x.shape[0] == pm.size_of(shape) \
+                else xp.broadcast_to(x, shape)
+        return x if x.dtype is dtype else xp.astype(x, dtype)
+
+    def _float_setup(self, func: str, dtype: Any, device: Any, size: Any, **params: Any):
+        """(device, dtype, compute dtype, shape, params as scalars/Arrays) of a float
+        draw."""
+        dev = pm.device_of(func, device, *params.values())
+        dtype = pm.float_dtype(func, dtype, dev)
+        cd = pm.compute_dtype(dtype)
+        ps = {k: pm.param(func, k, v, cd, dev) for k, v in params.items()}
+        return dev, dtype, cd, pm.out_shape(func, size, *ps.values()), ps
+
+    # --- uniform -----------------------------------------------------------------------
+
+    def random(self, size: Any = None, dtype: Any = None, *, device: Any = None) -> Array:
+        """Uniform floats in [0, 1) (see the module docstring for the bits used)."""
+        dev, dtype, _, shape, _ = self._float_setup("random", dtype, device, size)
+        return xp.reshape(self._uniform(pm.size_of(shape), dtype, dev), shape)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None,
+                *, device: Any = None) -> Array:
+        """``low + (high - low) * u`` for u uniform in [0, 1), computed in float32 for
+        the narrower floats (the rounding may give ``high`` itself, as in NumPy)."""
+        dev, dtype, cd, shape, p = self._float_setup("uniform", dtype, device, size,
+                                                     low=low, high=high)
+        for k in ("low", "high"):
+            pm.check("uniform", k, p[k], "finite", "finite")
+        u = xp.reshape(self._uniform(pm.size_of(shape), cd, dev), shape)
+        return self._finish(p["low"] + (p["high"] - p["low"]) * u, shape, dtype)
+
+    # --- normal family -----------------------------------------------------------------
+
+    def standard_normal(self, size: Any = None, dtype: Any = None, *,
+                        device: Any = None) -> Array:
+        """Standard normal variates (Box-Muller on numr's sqrt, log1p, cos and sin)."""
+        dev, dtype, cd, shape, _ = self._float_setup("standard_normal", dtype, device, size)
+        return self._finish(self._std_normal(pm.size_of(shape), cd, dev), shape, dtype)
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None,
+               *, device: Any = None) -> Array:
+        """``loc + scale * z``, z standard normal; ``scale`` must be >= 0."""
+        dev, dtype, cd, shape, p = self._float_setup("normal", dtype, device, size,
+                                                     loc=loc, scale=scale)
+        pm.check("normal", "scale", p["scale"], ">=0", "non-negative")
+        z = xp.reshape(self._std_normal(pm.size_of(shape), cd, dev), shape)
+        return self._finish(p["loc"] + p["scale"] * z, shape, dtype)
+
+    # --- integers ----------------------------------------------------------------------
+
+    def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = None,
+                 endpoint: bool = False, *, device: Any = None) -> Array:
+        """Integers in [low, high) (``endpoint=True``: [low, high]); ``high=None`` draws
+        from [0, low). ``dtype`` (default the device's default integer) must hold the
+        whole range. Bit-identical on every device: value ``j`` is
+        ``floor(X * r / 2^(32 k))`` for the range size ``r`` and X the k words
+        ``j k .. j k + k - 1`` (most significant first), k = 2 where r <= 2^32 and 3
+        beyond: a bias below r / 2^(32 k) <= 2^-32, with no rejection."""
+        from ._integers import integers
+
+        return integers(self, low, high, size, dtype, endpoint, device)

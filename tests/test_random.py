@@ -1,0 +1,249 @@
+"""numr.random on every device: Random123's known answers, a NumPy oracle of Philox, the
+same draws on every device as on the CPU, reproducibility, spawned streams, statistics
+against scipy.stats, and the errors of bad input."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import numr as xp
+from numr import random as nr
+
+from tests.helpers import to_np
+
+# Random123's known-answer vectors for philox4x32-10 (Random123 1.14,
+# examples/kat_vectors: "philox4x32 10 <ctr x4> <key x2> <result x4>").
+KAT = [
+    ((0, 0, 0, 0), (0, 0), (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)),
+    ((0xFFFFFFFF,) * 4, (0xFFFFFFFF,) * 2, (0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD)),
+    ((0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344), (0xA4093822, 0x299F31D0),
+     (0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1)),
+]
+
+
+def philox_numpy(key, counter, nblocks):
+    """Philox4x32-10 in NumPy uint64 arithmetic (the oracle, written from the paper's
+    definition, independent of numr's kernels)."""
+    c = counter[0] | counter[1] << 32 | counter[2] << 64 | counter[3] << 96
+    ctr = [c + i for i in range(nblocks)]
+    x = [np.array([(v >> (32 * j)) & 0xFFFFFFFF for v in ctr], np.uint64) for j in range(4)]
+    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+    m = np.uint64(0xFFFFFFFF)
+    for _ in range(10):
+        p0 = np.uint64(0xD2511F53) * x[0]
+        p1 = np.uint64(0xCD9E8D57) * x[2]
+        x = [(p1 >> np.uint64(32)) ^ x[1] ^ k0, p1 & m, (p0 >> np.uint64(32)) ^ x[3] ^ k1,
+             p0 & m]
+        k0, k1 = (k0 + np.uint64(0x9E3779B9)) & m, (k1 + np.uint64(0xBB67AE85)) & m
+    return np.stack(x, axis=1).reshape(-1).astype(np.uint32)
+
+
+def need(dtype, device):
+    if dtype not in device.dtypes:
+        pytest.skip(f"{device} does not hold {dtype}")
+
+
+# --- the bit generator ---------------------------------------------------------------
+
+@pytest.mark.parametrize("ctr,key,want", KAT)
+def test_known_answers(device, ctr, key, want):
+    got = to_np(nr.Philox(key=key, counter=ctr).random_raw(4, device=device))
+    assert got.dtype == np.uint32
+    assert [int(v) for v in got] == list(want)
+
+
+def test_raw_matches_numpy_oracle(device):
+    # a counter whose low words carry into the high ones within the draw
+    key, ctr = (0x12345678, 0x9ABCDEF0), (0xFFFFFFF0, 0xFFFFFFFF, 0xFFFFFFFF, 7)
+    bg = nr.Philox(key=key, counter=ctr)
+    got = to_np(bg.random_raw((3, 25), device=device))
+    want = philox_numpy(key, ctr, 19)[:75].reshape(3, 25)
+    np.testing.assert_array_equal(got, want)
+    # 75 words used 19 blocks; the next draw starts at block 19
+    c = bg.counter
+    assert c[0] | c[1] << 32 | c[2] << 64 | c[3] << 96 == (
+        ctr[0] | ctr[1] << 32 | ctr[2] << 64 | ctr[3] << 96) + 19
+    np.testing.assert_array_equal(to_np(bg.random_raw(4, device=device)),
+                                  philox_numpy(key, ctr, 20)[76:80])
+
+
+def test_seed_rule_is_seedsequence():
+    for seed in (0, 12345, [1, 2, 3], 2 ** 100):
+        want = tuple(int(w) for w in np.random.SeedSequence(seed).generate_state(2, np.uint32))
+        assert nr.Philox(seed).key == want
+        assert nr.Philox(seed).counter == (0, 0, 0, 0)
+    assert nr.Philox(key=0x1122334455667788).key == (0x55667788, 0x11223344)
+    assert nr.Philox(None).key != nr.Philox(None).key  # fresh OS entropy
+
+
+def test_spawn_gives_distinct_keys(device):
+    parent = nr.default_rng(7)
+    kids = parent.spawn(4)
+    keys = {k.bit_generator.key for k in kids} | {parent.bit_generator.key}
+    assert len(keys) == 5
+    ss = np.random.SeedSequence(7).spawn(4)
+    assert [k.bit_generator.key for k in kids] == [
+        tuple(int(w) for w in s.generate_state(2, np.uint32)) for s in ss]
+    draws = np.stack([to_np(k.random(4000, device=device)) for k in kids])
+    corr = np.corrcoef(draws)
+    assert np.abs(corr - np.eye(4)).max() < 0.1  # 4000 draws: |r| ~ 0.016
+
+
+def test_reproducible_and_pure(device):
+    a = nr.default_rng(2026)
+    first = [to_np(a.random(10, device=device)), to_np(a.integers(0, 100, 7, device=device))]
+    b = nr.default_rng(2026)
+    again = [to_np(b.random(10, device=device)), to_np(b.integers(0, 100, 7, device=device))]
+    for x, y in zip(first, again):
+        np.testing.assert_array_equal(x, y)
+    # a draw depends only on (key, counter): restore the state, same words
+    st = b.bit_generator.state
+    w = to_np(b.bit_generator.random_raw(9, device=device))
+    b.bit_generator.state = st
+    np.testing.assert_array_equal(to_np(b.bit_generator.random_raw(9, device=device)), w)
+
+
+# --- the same draws on every device ----------------------------------------------------
+
+EXACT = [
+    ("random", (), {"size": 1001}),
+    ("random", (), {"size": (3, 7), "dtype": xp.float32}),
+    ("random", (), {"size": 33, "dtype": xp.float16}),
+    ("uniform", (-2.0, 5.0), {"size": 100}),
+    ("integers", (0, 10), {"size": 500}),
+    ("integers", (-5, 5), {"size": 64, "dtype": xp.int8, "endpoint": True}),
+    ("integers", (0, 2 ** 32), {"size": 100, "dtype": xp.uint32}),
+    ("integers", (-2 ** 63, 2 ** 63 - 1), {"size": 100, "endpoint": True}),
+    ("integers", (3, 2 ** 40), {"size": 100, "dtype": xp.uint64}),
+]
+CLOSE = [
+    ("standard_normal", (), {"size": 1001}),
+    ("standard_normal", (), {"size": 500, "dtype": xp.float32}),
+    ("normal", (1.0, 3.0), {"size": (4, 50)}),
+]
+
+
+def _draw(method, args, kw, device, seed=99):
+    g = nr.default_rng(seed)
+    g.random(3, device=device)   # the counter moves on first
+    return getattr(g, method)(*args, device=device, **kw)
+
+
+@pytest.mark.parametrize("method,args,kw", EXACT)
+def test_exact_across_devices(device, method, args, kw):
+    if "dtype" in kw:
+        need(kw["dtype"], device)
+    got = _draw(method, args, kw, device)
+    want = _draw(method, args, kw, "cpu")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+@pytest.mark.parametrize("method,args,kw", CLOSE)
+def test_close_across_devices(device, method, args, kw):
+    if "dtype" in kw:
+        need(kw["dtype"], device)
+    got = _draw(method, args, kw, device)
+    want = _draw(method, args, kw, "cpu")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    g, w = to_np(got), to_np(want)
+    # 4 ULP of the result, or of loc where loc + scale * z cancels
+    loc = abs(args[0]) if args else 0.0
+    assert np.all(np.abs(g - w) <= 4 * np.spacing(np.abs(w) + np.asarray(loc, w.dtype)))
+
+
+def test_uniform_bits(device):
+    g = nr.default_rng(5)
+    u64 = to_np(g.random(200_000, device=device))
+    u32 = to_np(g.random(200_000, dtype=xp.float32, device=device))
+    assert u64.max() < 1.0 and u32.max() < 1.0 and min(u64.min(), u32.min()) >= 0.0
+    assert np.all(u64 * 2.0 ** 53 == np.floor(u64 * 2.0 ** 53))
+    assert np.all(u32.astype(np.float64) * 2.0 ** 24 == np.floor(u32 * 2.0 ** 24))
+    # 53 and 24 bits used: some values need every one of them
+    assert np.any((u64 * 2.0 ** 53) % 2 == 1) and np.any((u32 * 2.0 ** 24) % 2 == 1)
+
+
+def test_broadcast_array_parameters(device):
+    g = nr.default_rng(3)
+    loc = xp.asarray([0.0, 100.0, -100.0], device=device)
+    x = g.normal(loc, 0.5, size=(2000, 3), device=device)
+    assert x.shape == (2000, 3) and x.device == device
+    np.testing.assert_allclose(to_np(xp.mean(x, axis=0)), [0, 100, -100], atol=0.1)
+    y = g.uniform(xp.asarray([[0.0], [10.0]], device=device), 11.0)
+    assert y.shape == (2, 1)
+    lo = xp.asarray([0, 1000], dtype=xp.int64, device=device)
+    z = to_np(g.integers(lo, lo + 3, size=(500, 2)))
+    assert z[:, 0].min() == 0 and z[:, 0].max() == 2 and z[:, 1].min() == 1000
+    assert z[:, 1].max() == 1002
+
+
+def test_autograd_draws_are_constants(device):
+    import numr.autograd as ag
+
+    loc = ag.Var(xp.asarray([1.0, 2.0], device=device), requires_grad=True)
+    x = nr.default_rng(1).normal(loc, 1.0, size=(5, 2))
+    assert type(x) is xp.Array
+    np.testing.assert_array_equal(to_np(x), to_np(nr.default_rng(1).normal(
+        xp.asarray([1.0, 2.0], device=device), 1.0, size=(5, 2))))
+
+
+# --- statistics ----------------------------------------------------------------------
+
+def _n(device, full=200_000):
+    """200k draws on the CPU; fewer elsewhere (lavapipe is slow; every device's draws
+    are the CPU's, which test_*_across_devices checks)."""
+    return full if device.kind == "cpu" else 20_000
+
+
+KS = [
+    ("random", (), {}, stats.uniform()),
+    ("uniform", (-1.0, 3.0), {}, stats.uniform(-1, 4)),
+    ("standard_normal", (), {}, stats.norm()),
+    ("standard_normal", (), {"dtype": xp.float32}, stats.norm()),
+    ("normal", (2.0, 0.5), {}, stats.norm(2, 0.5)),
+]
+
+
+@pytest.mark.parametrize("method,args,kw,dist", KS)
+def test_ks_against_scipy(device, method, args, kw, dist):
+    if "dtype" in kw:
+        need(kw["dtype"], device)
+    x = to_np(getattr(nr.default_rng(11), method)(*args, size=_n(device), device=device,
+                                                   **kw))
+    assert stats.kstest(x.astype(np.float64), dist.cdf).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("low,high,dtype", [(0, 7, xp.int64), (-3, 3, xp.int8),
+                                            (10, 2 ** 32 + 10, xp.int64)])
+def test_integers_chisquare(device, low, high, dtype):
+    n = _n(device)
+    x = to_np(nr.default_rng(12).integers(low, high, size=n, dtype=dtype, device=device))
+    assert x.dtype == np.dtype(dtype.name) and x.min() >= low and x.max() < high
+    bins = 8 if high - low > 100 else high - low
+    counts = np.histogram(x.astype(np.float64), bins=bins, range=(low, high))[0] if \
+        high - low > 100 else np.bincount(x - low, minlength=bins)
+    assert stats.chisquare(counts).pvalue > 1e-3
+
+
+# --- errors ----------------------------------------------------------------------------
+
+def test_bad_input(device):
+    g = nr.default_rng(0)
+    with pytest.raises(ValueError, match="normal: scale"):
+        g.normal(0.0, -1.0, size=3, device=device)
+    with pytest.raises(ValueError, match="normal: scale"):
+        g.normal(0.0, xp.asarray([1.0, -1.0], device=device))
+    with pytest.raises(ValueError, match="integers: low >= high"):
+        g.integers(5, 5, size=3, device=device)
+    with pytest.raises(ValueError, match="integers: the range"):
+        g.integers(0, 300, size=3, dtype=xp.uint8, device=device)
+    with pytest.raises(TypeError, match="integers: dtype"):
+        g.integers(0, 3, dtype=xp.float32, device=device)
+    with pytest.raises(TypeError, match="random: dtype"):
+        g.random(3, dtype=xp.int32, device=device)
+    with pytest.raises(ValueError, match="random: size"):
+        g.random(-1, device=device)
+    with pytest.raises(ValueError, match="normal: parameters of shape"):
+        g.normal(xp.zeros(3, device=device), 1.0, size=(2,))
+    with pytest.raises(ValueError, match="Philox: key"):
+        nr.Philox(key=(1, 2, 3))
