@@ -115,11 +115,29 @@ EXACT = [
     ("integers", (0, 2 ** 32), {"size": 100, "dtype": xp.uint32}),
     ("integers", (-2 ** 63, 2 ** 63 - 1), {"size": 100, "endpoint": True}),
     ("integers", (3, 2 ** 40), {"size": 100, "dtype": xp.uint64}),
+    ("permutation", (257,), {}),
+    ("choice", (10,), {"size": (4, 5)}),
+    ("choice", (50,), {"size": 20, "replace": False}),
+    ("choice", (4,), {"size": 300, "p": [0.1, 0.0, 0.6, 0.3]}),
+    ("poisson", (3.0,), {"size": 300}),
+    ("poisson", (250.0,), {"size": 300}),
+    ("binomial", (20, 0.3), {"size": 300}),
+    ("binomial", (5000, 0.7), {"size": 300}),
+    ("multinomial", (40, [0.2, 0.5, 0.3]), {"size": 50}),
 ]
 CLOSE = [
     ("standard_normal", (), {"size": 1001}),
     ("standard_normal", (), {"size": 500, "dtype": xp.float32}),
     ("normal", (1.0, 3.0), {"size": (4, 50)}),
+    ("lognormal", (0.0, 0.5), {"size": 300}),
+    ("standard_exponential", (), {"size": 300}),
+    ("exponential", (2.0,), {"size": 300, "dtype": xp.float32}),
+    ("gamma", (0.4, 2.0), {"size": 300}),
+    ("gamma", (5.0,), {"size": 300, "dtype": xp.float32}),
+    ("beta", (2.0, 3.0), {"size": 300}),
+    ("chisquare", (4.0,), {"size": 300}),
+    ("standard_t", (5.0,), {"size": 300}),
+    ("dirichlet", ([1.0, 2.0, 0.5],), {"size": 100}),
 ]
 
 
@@ -148,7 +166,7 @@ def test_close_across_devices(device, method, args, kw):
     assert got.dtype == want.dtype and got.shape == want.shape
     g, w = to_np(got), to_np(want)
     # 4 ULP of the result, or of loc where loc + scale * z cancels
-    loc = abs(args[0]) if args else 0.0
+    loc = abs(args[0]) if method == "normal" else 0.0
     assert np.all(np.abs(g - w) <= 4 * np.spacing(np.abs(w) + np.asarray(loc, w.dtype)))
 
 
@@ -225,6 +243,118 @@ def test_integers_chisquare(device, low, high, dtype):
     assert stats.chisquare(counts).pvalue > 1e-3
 
 
+def test_multivariate_normal(device):
+    cov = np.array([[2.0, 0.6, 0.0], [0.6, 1.0, -0.3], [0.0, -0.3, 0.5]])
+    mean = np.array([1.0, -2.0, 0.5])
+    n = _n(device, 100_000)
+    x = nr.default_rng(8).multivariate_normal(xp.asarray(mean, device=device),
+                                              xp.asarray(cov, device=device), size=n)
+    assert x.shape == (n, 3) and x.device == device
+    h = to_np(x)
+    tol = 5 / np.sqrt(n)
+    np.testing.assert_allclose(h.mean(axis=0), mean, atol=2 * tol)
+    np.testing.assert_allclose(np.cov(h.T), cov, atol=4 * tol)
+    # the same rows as on the CPU (the Cholesky factor is unique)
+    want = to_np(nr.default_rng(8).multivariate_normal(mean, cov, size=50, device="cpu"))
+    got = to_np(nr.default_rng(8).multivariate_normal(mean, cov, size=50, device=device))
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    e = to_np(nr.default_rng(8).multivariate_normal(mean, cov, size=n, method="eigh",
+                                                    device=device))
+    np.testing.assert_allclose(np.cov(e.T), cov, atol=4 * tol)
+
+
+def test_shuffle_in_place(device):
+    x = xp.reshape(xp.arange(40, device=device), (10, 4))
+    before = to_np(x).copy()
+    nr.default_rng(4).shuffle(x)
+    after = to_np(x)
+    assert not np.array_equal(after, before)
+    np.testing.assert_array_equal(np.sort(after[:, 0]), before[:, 0])
+    np.testing.assert_array_equal(after - after[:, :1], before - before[:, :1])  # rows kept
+    y = xp.reshape(xp.arange(40, device="cpu"), (10, 4))
+    nr.default_rng(4).shuffle(y)
+    np.testing.assert_array_equal(after, to_np(y))
+
+
+def _chi2_discrete(x, dist):
+    """Chi-square of integer draws against a scipy.stats discrete distribution, the
+    tails pooled until every bin expects at least 5."""
+    lo, hi = int(dist.ppf(1e-4)), int(dist.ppf(1 - 1e-4))
+    ks = np.arange(lo, hi + 1)
+    obs = np.array([(x < lo).sum()] + [(x == k).sum() for k in ks] + [(x > hi).sum()])
+    pr = np.concatenate([[dist.cdf(lo - 1)], dist.pmf(ks), [dist.sf(hi)]])
+    keep = pr * len(x) >= 5
+    o = np.append(obs[keep], obs[~keep].sum())
+    e = np.append(pr[keep], pr[~keep].sum()) * len(x)
+    if e[-1] < 5:
+        o, e = o[:-2].tolist() + [o[-2] + o[-1]], e[:-2].tolist() + [e[-2] + e[-1]]
+    return stats.chisquare(o, np.asarray(e) * np.sum(o) / np.sum(e)).pvalue
+
+
+KS_MORE = [
+    ("standard_exponential", (), stats.expon()),
+    ("exponential", (3.0,), stats.expon(scale=3)),
+    ("lognormal", (0.5, 0.8), stats.lognorm(0.8, scale=np.exp(0.5))),
+    ("gamma", (0.3,), stats.gamma(0.3)),
+    ("gamma", (4.5, 2.0), stats.gamma(4.5, scale=2)),
+    ("beta", (0.7, 2.5), stats.beta(0.7, 2.5)),
+    ("chisquare", (3.0,), stats.chi2(3)),
+    ("standard_t", (2.5,), stats.t(2.5)),
+]
+
+
+@pytest.mark.parametrize("method,args,dist", KS_MORE)
+def test_ks_more(device, method, args, dist):
+    x = to_np(getattr(nr.default_rng(21), method)(*args, size=_n(device), device=device))
+    assert stats.kstest(x, dist.cdf).pvalue > 1e-3
+
+
+DISCRETE = [
+    ("poisson", (0.7,), stats.poisson(0.7)),
+    ("poisson", (7.5,), stats.poisson(7.5)),
+    ("poisson", (12.0,), stats.poisson(12.0)),
+    ("poisson", (3000.0,), stats.poisson(3000.0)),
+    ("binomial", (12, 0.35), stats.binom(12, 0.35)),
+    ("binomial", (400, 0.2), stats.binom(400, 0.2)),
+    ("binomial", (90, 0.93), stats.binom(90, 0.93)),
+    ("binomial", (10 ** 6, 0.4), stats.binom(10 ** 6, 0.4)),
+]
+
+
+@pytest.mark.parametrize("method,args,dist", DISCRETE)
+def test_chisquare_discrete(device, method, args, dist):
+    x = to_np(getattr(nr.default_rng(22), method)(*args, size=_n(device), device=device))
+    assert x.dtype == np.int64
+    assert _chi2_discrete(x, dist) > 1e-3
+
+
+def test_multinomial_dirichlet_choice_stats(device):
+    n = _n(device, 100_000)
+    g = nr.default_rng(23)
+    p = np.array([0.1, 0.25, 0.05, 0.6])
+    m = to_np(g.multinomial(30, p, size=n, device=device))
+    assert m.shape == (n, 4) and np.all(m.sum(axis=1) == 30)
+    for i in range(4):
+        assert _chi2_discrete(m[:, i], stats.binom(30, p[i])) > 1e-3
+    d = to_np(g.dirichlet([0.5, 2.0, 1.5], size=n, device=device))
+    np.testing.assert_allclose(d.sum(axis=1), 1.0, rtol=1e-12)
+    assert stats.kstest(d[:, 1], stats.beta(2.0, 2.0).cdf).pvalue > 1e-3
+    c = to_np(g.choice(4, size=n, p=p, device=device))
+    assert stats.chisquare(np.bincount(c, minlength=4), p * n).pvalue > 1e-3
+    perm = to_np(g.permutation(n, device=device))
+    np.testing.assert_array_equal(np.sort(perm), np.arange(n))
+    # the values at the first n / 10 positions: uniform over residues mod 6
+    assert stats.chisquare(np.bincount(perm[:n // 10] % 6, minlength=6)).pvalue > 1e-3
+    w = to_np(g.choice(n, size=n // 2, replace=False, device=device))
+    assert len(np.unique(w)) == n // 2
+    # weighted, without replacement: the keys E_i / p_i put the heavy entries first
+    pw = np.r_[np.full(10, 0.09), np.full(100, 0.001)]
+    first = to_np(g.choice(110, size=(2, 5), replace=False, p=pw, shuffle=False,
+                           device=device))
+    assert first.shape == (2, 5) and len(np.unique(first)) == 10
+    assert np.all(np.diff(first.reshape(-1)) > 0) and np.sum(first < 10) >= 7
+
+
 # --- errors ----------------------------------------------------------------------------
 
 def test_bad_input(device):
@@ -245,5 +375,29 @@ def test_bad_input(device):
         g.random(-1, device=device)
     with pytest.raises(ValueError, match="normal: parameters of shape"):
         g.normal(xp.zeros(3, device=device), 1.0, size=(2,))
+    with pytest.raises(ValueError, match="gamma: shape"):
+        g.gamma(-1.0, size=3, device=device)
+    with pytest.raises(ValueError, match="exponential: scale"):
+        g.exponential(xp.asarray([-2.0], device=device))
+    with pytest.raises(ValueError, match="beta: b"):
+        g.beta(1.0, 0.0, device=device)
+    with pytest.raises(ValueError, match="binomial: p"):
+        g.binomial(10, 1.5, device=device)
+    with pytest.raises(ValueError, match="binomial: n"):
+        g.binomial(-1, 0.5, device=device)
+    with pytest.raises(ValueError, match="poisson: lam"):
+        g.poisson(-1.0, device=device)
+    with pytest.raises(ValueError, match="multinomial: pvals must sum to 1"):
+        g.multinomial(5, [0.5, 0.6], device=device)
+    with pytest.raises(ValueError, match="choice: p must sum to 1"):
+        g.choice(3, size=2, p=[0.2, 0.2, 0.2], device=device)
+    with pytest.raises(ValueError, match="choice: cannot take 5"):
+        g.choice(3, size=5, replace=False, device=device)
+    with pytest.raises(ValueError, match="dirichlet: alpha"):
+        g.dirichlet([1.0, -1.0], device=device)
+    with pytest.raises(ValueError, match="multivariate_normal: cov is not positive"):
+        g.multivariate_normal([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]], device=device)
+    with pytest.raises(TypeError, match="poisson: dtype"):
+        g.poisson(1.0, dtype=xp.float64, device=device)
     with pytest.raises(ValueError, match="Philox: key"):
         nr.Philox(key=(1, 2, 3))

@@ -158,3 +158,166 @@ class Generator:
         from ._integers import integers
 
         return integers(self, low, high, size, dtype, endpoint, device)
+
+    def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None,
+                  dtype: Any = None, *, device: Any = None) -> Array:
+        """``exp(mean + sigma * z)``, z standard normal; ``sigma`` must be >= 0."""
+        dev, dtype, cd, shape, p = self._float_setup("lognormal", dtype, device, size,
+                                                     mean=mean, sigma=sigma)
+        pm.check("lognormal", "sigma", p["sigma"], ">=0", "non-negative")
+        z = xp.reshape(self._std_normal(pm.size_of(shape), cd, dev), shape)
+        return self._finish(xp.exp(p["mean"] + p["sigma"] * z), shape, dtype)
+
+    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None,
+                            method: str = "cholesky", dtype: Any = None, *,
+                            device: Any = None) -> Array:
+        """Rows ``mean + A z`` of shape ``size + (k,)``, A A^T = cov: A from
+        numr.linalg.cholesky (``method="cholesky"``, the default: cov positive definite,
+        the factor unique, so every device draws the same) or numr.linalg.eigh
+        (``"eigh"``: semi-definite cov)."""
+        from ._continuous import multivariate_normal
+
+        return multivariate_normal(self, mean, cov, size, method, dtype, device)
+
+    # --- exponential and gamma family ----------------------------------------------------
+
+    def standard_exponential(self, size: Any = None, dtype: Any = None, *,
+                             device: Any = None) -> Array:
+        """``-log1p(-u)``, u uniform in [0, 1) (so finite)."""
+        dev, dtype, cd, shape, _ = self._float_setup("standard_exponential", dtype,
+                                                     device, size)
+        return self._finish(self._std_exponential(pm.size_of(shape), cd, dev), shape,
+                            dtype)
+
+    def exponential(self, scale: Any = 1.0, size: Any = None, dtype: Any = None, *,
+                    device: Any = None) -> Array:
+        """``scale * standard_exponential``; ``scale`` must be >= 0."""
+        dev, dtype, cd, shape, p = self._float_setup("exponential", dtype, device, size,
+                                                     scale=scale)
+        pm.check("exponential", "scale", p["scale"], ">=0", "non-negative")
+        e = xp.reshape(self._std_exponential(pm.size_of(shape), cd, dev), shape)
+        return self._finish(p["scale"] * e, shape, dtype)
+
+    def standard_gamma(self, shape: Any, size: Any = None, dtype: Any = None, *,
+                       device: Any = None) -> Array:
+        """Gamma(shape, 1) by Marsaglia and Tsang's method, its rejection loop run as
+        vectorised rounds (numr.random._rounds); ``shape`` must be >= 0."""
+        return self.gamma(shape, 1.0, size, dtype, device=device, _func="standard_gamma")
+
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None, dtype: Any = None, *,
+              device: Any = None, _func: str = "gamma") -> Array:
+        """``scale * standard_gamma(shape)``; ``shape`` and ``scale`` must be >= 0."""
+        from ._continuous import standard_gamma
+
+        dev, dtype, cd, out, p = self._float_setup(_func, dtype, device, size,
+                                                   shape=shape, scale=scale)
+        pm.check(_func, "shape", p["shape"], ">=0", "non-negative")
+        pm.check(_func, "scale", p["scale"], ">=0", "non-negative")
+        g = standard_gamma(self, _func, p["shape"], out, cd, dev)
+        return self._finish(g if p["scale"] == 1.0 else p["scale"] * g, out, dtype)
+
+    def beta(self, a: Any, b: Any, size: Any = None, dtype: Any = None, *,
+             device: Any = None) -> Array:
+        """``X / (X + Y)``, X ~ Gamma(a), Y ~ Gamma(b); ``a`` and ``b`` must be > 0."""
+        from ._continuous import beta
+
+        dev, dtype, cd, shape, p = self._float_setup("beta", dtype, device, size, a=a, b=b)
+        pm.check("beta", "a", p["a"], ">0", "positive")
+        pm.check("beta", "b", p["b"], ">0", "positive")
+        return self._finish(beta(self, p["a"], p["b"], shape, cd, dev), shape, dtype)
+
+    def chisquare(self, df: Any, size: Any = None, dtype: Any = None, *,
+                  device: Any = None) -> Array:
+        """``2 * standard_gamma(df / 2)``; ``df`` must be > 0."""
+        from ._continuous import standard_gamma
+
+        dev, dtype, cd, shape, p = self._float_setup("chisquare", dtype, device, size,
+                                                     df=df)
+        pm.check("chisquare", "df", p["df"], ">0", "positive")
+        g = standard_gamma(self, "chisquare", p["df"] * 0.5, shape, cd, dev)
+        return self._finish(2.0 * g, shape, dtype)
+
+    def standard_t(self, df: Any, size: Any = None, dtype: Any = None, *,
+                   device: Any = None) -> Array:
+        """Student's t: ``z / sqrt(chisquare(df) / df)``; ``df`` must be > 0."""
+        from ._continuous import standard_t
+
+        dev, dtype, cd, shape, p = self._float_setup("standard_t", dtype, device, size,
+                                                     df=df)
+        pm.check("standard_t", "df", p["df"], ">0", "positive")
+        return self._finish(standard_t(self, p["df"], shape, cd, dev), shape, dtype)
+
+    def dirichlet(self, alpha: Any, size: Any = None, dtype: Any = None, *,
+                  device: Any = None) -> Array:
+        """Gamma(alpha_i) draws normalised over the last axis, shape ``size +
+        (len(alpha),)``; every alpha_i must be > 0."""
+        from ._continuous import dirichlet
+
+        return dirichlet(self, alpha, size, dtype, device)
+
+    # --- discrete ------------------------------------------------------------------------
+
+    def poisson(self, lam: Any = 1.0, size: Any = None, dtype: Any = None, *,
+                device: Any = None) -> Array:
+        """Poisson counts (``dtype``: an integer dtype, default the device's): inversion
+        for means below 10, Hoermann's exact PTRS above; ``lam`` must be >= 0."""
+        from ._discrete import _fdtype, poisson
+        from ._integers import _int_dtype
+
+        dev = pm.device_of("poisson", device, lam)
+        dtype = _int_dtype(dtype, dev, "poisson")
+        cd = _fdtype(dev)
+        lam = pm.param("poisson", "lam", lam, cd, dev)
+        pm.check("poisson", "lam", lam, ">=0", "non-negative")
+        shape = pm.out_shape("poisson", size, lam)
+        return xp.astype(self._finish(poisson(self, lam, shape, cd, dev), shape, cd), dtype)
+
+    def binomial(self, n: Any, p: Any, size: Any = None, dtype: Any = None, *,
+                 device: Any = None) -> Array:
+        """Binomial counts of ``n`` trials (ints >= 0) with probability ``p`` (in [0, 1]):
+        inversion where ``n min(p, 1 - p)`` is below 10, Hoermann's exact BTRS above."""
+        from ._discrete import _fdtype, _trials, binomial
+        from ._integers import _int_dtype
+
+        dev = pm.device_of("binomial", device, n, p)
+        dtype = _int_dtype(dtype, dev, "binomial")
+        cd = _fdtype(dev)
+        nt = _trials("binomial", n, cd, dev)
+        pp = pm.param("binomial", "p", p, cd, dev)
+        pm.check("binomial", "p", pp, "[0,1]", "in [0, 1]")
+        shape = pm.out_shape("binomial", size, nt, pp)
+        return xp.astype(self._finish(binomial(self, nt, pp, shape, cd, dev), shape, cd),
+                         dtype)
+
+    def multinomial(self, n: Any, pvals: Any, size: Any = None, dtype: Any = None, *,
+                    device: Any = None) -> Array:
+        """Counts of ``n`` trials over ``len(pvals)`` outcomes, shape ``size +
+        (len(pvals),)``; ``pvals`` must be non-negative and sum to 1."""
+        from ._discrete import multinomial
+
+        return multinomial(self, n, pvals, size, dtype, device)
+
+    def permutation(self, x: Any, axis: int = 0, *, device: Any = None) -> Array:
+        """A permuted ``arange(x)`` (x an int) or a permuted copy of array ``x`` along
+        ``axis``: the stable order of random 64-bit keys, the same on every device."""
+        from ._discrete import permutation
+
+        return permutation(self, x, axis, device)
+
+    def shuffle(self, x: Array, axis: int = 0) -> None:
+        """Permute numr Array ``x`` in place along ``axis`` (as ``permutation``)."""
+        from ._discrete import shuffle
+
+        shuffle(self, x, axis)
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
+               axis: int = 0, shuffle: bool = True, *, device: Any = None) -> Array:
+        """Samples of ``arange(a)`` (a an int) or of array ``a`` along ``axis``. With
+        replacement: uniform indices as ``integers``, or with ``p`` (non-negative,
+        summing to 1) by searching its cumulative sum (summed on the host, so every
+        device searches the same one). Without: the first ``size`` of a permutation, or
+        with ``p`` the ``size`` smallest keys E_i / p_i (E_i exponential: Efraimidis and
+        Spirakis); ``shuffle=False`` returns those indices sorted."""
+        from ._discrete import choice
+
+        return choice(self, a, size, replace, p, axis, shuffle, device)

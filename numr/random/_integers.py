@@ -26,13 +26,13 @@ _INTS = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16, dt.uint32, 
 _M = 0xFFFFFFFF
 
 
-def _int_dtype(dtype: Any, device: Any) -> Any:
+def _int_dtype(dtype: Any, device: Any, func: str = "integers") -> Any:
     if dtype is None:
         dtype = device.defaults["integral"]
     if not isinstance(dtype, dt.DType) or (dtype not in _INTS and dtype is not dt.bool):
-        raise TypeError(f"integers: dtype must be an integer dtype or bool, got {dtype!r}")
+        raise TypeError(f"{func}: dtype must be an integer dtype or bool, got {dtype!r}")
     if dtype not in device.dtypes:
-        raise TypeError(f"integers: {device} has no {dtype}")
+        raise TypeError(f"{func}: {device} has no {dtype}")
     return dtype
 
 
