@@ -135,10 +135,14 @@ CLOSE = [
     ("gamma", (0.4, 2.0), {"size": 300}),
     ("gamma", (5.0,), {"size": 300, "dtype": xp.float32}),
     ("beta", (2.0, 3.0), {"size": 300}),
+    ("beta", (0.3, 0.5), {"size": 300, "dtype": xp.float32}),
     ("chisquare", (4.0,), {"size": 300}),
     ("standard_t", (5.0,), {"size": 300}),
     ("dirichlet", ([1.0, 2.0, 0.5],), {"size": 100}),
 ]
+
+
+GAMMA_FAMILY = {"gamma", "beta", "chisquare", "standard_t", "dirichlet"}
 
 
 def _draw(method, args, kw, device, seed=99):
@@ -165,6 +169,12 @@ def test_close_across_devices(device, method, args, kw):
     want = _draw(method, args, kw, "cpu")
     assert got.dtype == want.dtype and got.shape == want.shape
     g, w = to_np(got), to_np(want)
+    if method in GAMMA_FAMILY and w.dtype == np.float64:
+        # float64 gamma-family variates: Marsaglia-Tsang's (1 + c z)^3 cancels near
+        # z = -1/c, so the devices' last-bit differences in log/cos/sin grow there;
+        # 8 ULP of max(|x|, 1) (float32 ones are computed in float64: 4 ULP below)
+        assert np.all(np.abs(g - w) <= 8 * np.spacing(np.maximum(np.abs(w), 1.0)))
+        return
     # 4 ULP of the result, or of loc where loc + scale * z cancels
     loc = abs(args[0]) if method == "normal" else 0.0
     assert np.all(np.abs(g - w) <= 4 * np.spacing(np.abs(w) + np.asarray(loc, w.dtype)))

@@ -33,7 +33,9 @@ def standard_gamma(gen: Any, func: str, a: Any, shape: tuple, cd: Any, dev: Any)
     if not scalar or small:
         u = xp.reshape(gen._uniform(n, cd, dev), shape)
         inv_a = 1.0 / a if scalar else 1.0 / xp.where(a > 0, a, 1.0)
-        boost = xp.exp(xp.log1p(-u) * inv_a)                 # (1 - u)^(1/a), 1 - u in (0, 1]
+        # (1 - u)^(1/a): 1 - u is exact and in (0, 1]; one pow keeps the devices within
+        # its accuracy (exp(log1p(-u) / a) multiplied log's rounding by |log(1 - u) / a|)
+        boost = xp.pow(1.0 - u, inv_a)
 
     def propose(g):
         z = xp.reshape(g._std_normal(n, cd, dev), shape)
@@ -71,7 +73,7 @@ def dirichlet(gen: Any, alpha: Any, size: Any, dtype: Any, device: Any) -> Array
     """Gamma(alpha_i) draws normalised over the last axis."""
     dev = pm.device_of("dirichlet", device, alpha)
     dtype = pm.float_dtype("dirichlet", dtype, dev)
-    cd = pm.compute_dtype(dtype)
+    cd = pm.compute_dtype(dtype, dev, wide=True)
     al = pm.param("dirichlet", "alpha", alpha, cd, dev)
     if not isinstance(al, Array) or al.ndim != 1 or al.shape[0] == 0:
         raise ValueError("dirichlet: alpha must be a non-empty 1-D array")

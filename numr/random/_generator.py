@@ -101,12 +101,13 @@ class Generator:
                 else xp.broadcast_to(x, shape)
         return x if x.dtype is dtype else xp.astype(x, dtype)
 
-    def _float_setup(self, func: str, dtype: Any, device: Any, size: Any, **params: Any):
+    def _float_setup(self, func: str, dtype: Any, device: Any, size: Any, wide: bool = False,
+                     **params: Any):
         """(device, dtype, compute dtype, shape, params as scalars/Arrays) of a float
         draw."""
         dev = pm.device_of(func, device, *params.values())
         dtype = pm.float_dtype(func, dtype, dev)
-        cd = pm.compute_dtype(dtype)
+        cd = pm.compute_dtype(dtype, dev, wide)
         ps = {k: pm.param(func, k, v, cd, dev) for k, v in params.items()}
         return dev, dtype, cd, pm.out_shape(func, size, *ps.values()), ps
 
@@ -209,7 +210,7 @@ class Generator:
         """``scale * standard_gamma(shape)``; ``shape`` and ``scale`` must be >= 0."""
         from ._continuous import standard_gamma
 
-        dev, dtype, cd, out, p = self._float_setup(_func, dtype, device, size,
+        dev, dtype, cd, out, p = self._float_setup(_func, dtype, device, size, wide=True,
                                                    shape=shape, scale=scale)
         pm.check(_func, "shape", p["shape"], ">=0", "non-negative")
         pm.check(_func, "scale", p["scale"], ">=0", "non-negative")
@@ -221,7 +222,7 @@ class Generator:
         """``X / (X + Y)``, X ~ Gamma(a), Y ~ Gamma(b); ``a`` and ``b`` must be > 0."""
         from ._continuous import beta
 
-        dev, dtype, cd, shape, p = self._float_setup("beta", dtype, device, size, a=a, b=b)
+        dev, dtype, cd, shape, p = self._float_setup("beta", dtype, device, size, wide=True, a=a, b=b)
         pm.check("beta", "a", p["a"], ">0", "positive")
         pm.check("beta", "b", p["b"], ">0", "positive")
         return self._finish(beta(self, p["a"], p["b"], shape, cd, dev), shape, dtype)
@@ -231,7 +232,7 @@ class Generator:
         """``2 * standard_gamma(df / 2)``; ``df`` must be > 0."""
         from ._continuous import standard_gamma
 
-        dev, dtype, cd, shape, p = self._float_setup("chisquare", dtype, device, size,
+        dev, dtype, cd, shape, p = self._float_setup("chisquare", dtype, device, size, wide=True,
                                                      df=df)
         pm.check("chisquare", "df", p["df"], ">0", "positive")
         g = standard_gamma(self, "chisquare", p["df"] * 0.5, shape, cd, dev)
@@ -242,7 +243,7 @@ class Generator:
         """Student's t: ``z / sqrt(chisquare(df) / df)``; ``df`` must be > 0."""
         from ._continuous import standard_t
 
-        dev, dtype, cd, shape, p = self._float_setup("standard_t", dtype, device, size,
+        dev, dtype, cd, shape, p = self._float_setup("standard_t", dtype, device, size, wide=True,
                                                      df=df)
         pm.check("standard_t", "df", p["df"], ">0", "positive")
         return self._finish(standard_t(self, p["df"], shape, cd, dev), shape, dtype)

@@ -67,9 +67,14 @@ def float_dtype(func: str, dtype: Any, device: Any) -> Any:
     return dtype
 
 
-def compute_dtype(dtype: Any) -> Any:
-    """float64 draws compute in float64, every narrower float in float32."""
-    return dt.float64 if dtype is dt.float64 else dt.float32
+def compute_dtype(dtype: Any, device: Any = None, wide: bool = False) -> Any:
+    """float64 draws compute in float64, every narrower float in float32, or (``wide``)
+    in float64 where the device holds it: the gamma family's steps (1 + c z)^3 and
+    x / (x + y) amplify the devices' last-bit differences in log, cos and sin to tens of
+    ULP; in float64 those vanish when the result is rounded to float32."""
+    if dtype is dt.float64 or (wide and dt.float64 in device.dtypes):
+        return dt.float64
+    return dt.float32
 
 
 def param(func: str, name: str, v: Any, cdtype: Any, device: Any) -> Any:
