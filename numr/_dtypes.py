@@ -105,7 +105,22 @@ ISDTYPE_KINDS = {
 
 
 def _numpy_rule(a: DType, b: DType) -> DType:
+    if "bfloat16" in (a.name, b.name):
+        return _bfloat16_rule(a, b)
     return BY_NAME[_np.result_type(a.name, b.name).name]
+
+
+def _bfloat16_rule(a: DType, b: DType) -> DType:
+    """bfloat16 promotes as float16 does, except that the two together give float32.
+    numr's own rule: ml_dtypes registers NumPy promotions for bfloat16 only in its newer
+    releases (0.5 has none with integers)."""
+    if a.name == b.name:
+        return a
+    other = b if a.name == "bfloat16" else a
+    if other.name == "float16":
+        return BY_NAME["float32"]
+    r = BY_NAME[_np.result_type("float16", other.name).name]
+    return BY_NAME["bfloat16"] if r.name == "float16" else r
 
 
 PROMOTE: dict[tuple[DType, DType], DType] = {(a, b): _numpy_rule(a, b) for a in ALL for b in ALL}
