@@ -52,7 +52,9 @@ def test_synchronize_and_memory_info(device):
         after = numr.memory_info(device)
         assert after["in_use"] <= info["in_use"] - 2**20
         numr.empty_cache(device)
-        assert numr.memory_info(device)["pooled"] == 0
+        emptied = numr.memory_info(device)["pooled"]
+        # CuPy keeps the free parts of chunks that live arrays still use; WebGPU drops all
+        assert emptied <= after["pooled"] and (device.kind != "webgpu" or emptied == 0)
     else:
         assert float(numr.sum(x)) == 2**18
 
