@@ -34,13 +34,14 @@ from ._statistical import *  # noqa: F401,F403
 from ._utility import *  # noqa: F401,F403
 from ._info import __array_namespace_info__  # noqa: F401
 from . import linalg, fft  # noqa: F401
+from . import special  # noqa: F401
 
 # The public names: the standard's, then numr's extensions (documented in docs/).
 __all__ = [
     "__array_api_version__", "__array_namespace_info__",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "float16", "bfloat16",
-    "e", "inf", "nan", "newaxis", "pi", "Array", "linalg", "fft",
+    "e", "inf", "nan", "newaxis", "pi", "Array", "linalg", "fft", "special",
     # extensions: devices, errors, I/O
     "Device", "set_default_device", "default_device", "synchronize", "memory_info",
     "empty_cache", "AxisError", "save", "load",

@@ -1,0 +1,36 @@
+"""numr.special on the CPU: SciPy's ufuncs on the NumPy arrays (SciPy is optional,
+imported at the first call: ``pip install "numr[special]"``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+HALF_NATIVE = False  # float16 arrives as float32
+_SCIPY: list = []
+
+
+def scipy_special():
+    """scipy.special, imported once; ImportError naming the extra when it is missing."""
+    if not _SCIPY:
+        try:
+            import scipy.special as sp
+        except ImportError as e:  # pragma: no cover - scipy is in [test]
+            raise ImportError("numr.special needs SciPy on the CPU: pip install "
+                              "\"numr[special]\" (scipy>=1.14)") from e
+        _SCIPY.append(sp)
+    return _SCIPY[0]
+
+
+def native_name(name: str) -> str:
+    return "psi" if name == "digamma" else name
+
+
+def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any) -> np.ndarray:
+    f = getattr(scipy_special(), native_name(name))
+    cd = np.dtype(d.name)
+    args = [np.asarray(x, dtype=cd) for x in operands]
+    with np.errstate(all="ignore"):
+        out = f(*args)
+    return np.asarray(out).astype(cd, copy=False).reshape(shape)

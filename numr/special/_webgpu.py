@@ -1,0 +1,43 @@
+"""numr.special on WebGPU: one map kernel per function and dtype, whose expression calls
+numr's own WGSL helpers (``_wgsl.py``), on the device, with no host round trip.
+
+float16 (and bfloat16) arrays are loaded and stored by the map kernel as float32 values,
+so they need no conversion here. A function without WGSL yet raises NotImplementedError
+naming it (never a silent host computation).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..backends.webgpu.kernels import map as M
+from ..backends.webgpu.kernels.types import ctype
+from ..backends.webgpu.runtime import runtime
+from . import _wgsl  # noqa: F401  (registers the helpers)
+
+HALF_NATIVE = True
+
+# name -> the WGSL expression over the operands a, b, c (T: the compute type)
+EXPR = {
+    "erf": "sperf_T(a)", "erfc": "sperfc_T(a)", "erfcx": "sperfcx_T(a)",
+    "ndtr": "spndtr_T(a)", "log_ndtr": "splogndtr_T(a)",
+    "expit": "spexpit_T(a)", "logit": "splogit_T(a)", "softplus": "spsoftplus_T(a)",
+    "xlogy": "spxlogy_T(a, b)", "xlog1py": "spxlog1py_T(a, b)",
+    "entr": "spentr_T(a)", "rel_entr": "sprelentr_T(a, b)",
+    "gammaln": "spgammaln_T(a)",
+}
+
+
+def _specialise(e: str, ct: str) -> str:
+    return re.sub(r"\bT\b", ct, re.sub(r"_T\b", f"_{ct}", e))
+
+
+def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
+    e = EXPR.get(name)
+    if e is None:
+        raise NotImplementedError(f"{name}: numr.special has no WGSL for {name} yet "
+                                  f"(on {dev}); see docs/special.md")
+    rt = runtime(dev.index)
+    expr = _specialise(e, ctype(d))
+    return M.launch(rt, "special." + name, expr, [(x, d) for x in operands], d, shape)
