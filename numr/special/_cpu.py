@@ -32,5 +32,13 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any) -> np.nda
     cd = np.dtype(d.name)
     args = [np.asarray(x, dtype=cd) for x in operands]
     with np.errstate(all="ignore"):
-        out = f(*args)
-    return np.asarray(out).astype(cd, copy=False).reshape(shape)
+        out = np.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
+    if name in _AT_INF:
+        # Note: SciPy 1.17 gives nan for i0(+-inf) and i1(+-inf); numr gives the limits,
+        # the same on every device.
+        x = args[0]
+        out = np.where(np.isinf(x), _AT_INF[name](x), out)
+    return out
+
+
+_AT_INF = {"i0": np.abs, "i1": lambda x: x}

@@ -70,6 +70,16 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
     args = [x if not isinstance(x, float) else xp.asarray(x, dtype=cd) for x in operands]
     f = _function(lib, name)
     if xp.__name__ == "numpy":
-        return xp.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
+        return _limits(xp, name, args, xp.asarray(f(*args)).astype(cd, copy=False).reshape(shape))
     with xp.cuda.Device(dev.index):  # the arrays' GPU, where several are present
-        return xp.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
+        out = xp.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
+        return _limits(xp, name, args, out)
+
+
+def _limits(xp, name: str, args: list, out):
+    """i0 and i1 at +-inf: their limits, as on the other devices (SciPy gives nan)."""
+    if name == "i0":
+        return xp.where(xp.isinf(args[0]), xp.abs(args[0]), out)
+    if name == "i1":
+        return xp.where(xp.isinf(args[0]), args[0], out)
+    return out

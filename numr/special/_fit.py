@@ -52,7 +52,23 @@ def tables() -> dict:
     t["ERFCX_ASYM"] = cheb_fit(
         lambda v: mp.sqrt(mp.pi) / mp.sqrt(v) * mp.exp(1 / v) * mp.erfc(1 / mp.sqrt(v)),
         0.0, 1.0 / 64)
+    # psi near its positive root x0: x0 in three parts (two of 24 bits: exact in float32
+    # too) and the Taylor coefficients psi^(k)(x0) / k!
+    x0 = mp.findroot(mp.digamma, 1.46)
+    c1 = _chop(x0, 24)
+    c2 = _chop(x0 - c1, 24)
+    t["PSI_ROOT"] = [c1, c2, float(x0 - c1 - c2)]
+    t["PSI_TAYLOR"] = [float(mp.polygamma(k, x0) / mp.factorial(k)) for k in range(1, 26)]
+    # sqrt(x) i0e(x), sqrt(x) i1e(x) for x >= 8, in v = 8 / x
+    t["I0E_BIG"] = cheb_fit(lambda v: mp.sqrt(8 / v) * mp.exp(-8 / v) * mp.besseli(0, 8 / v), 0.0, 1.0)
+    t["I1E_BIG"] = cheb_fit(lambda v: mp.sqrt(8 / v) * mp.exp(-8 / v) * mp.besseli(1, 8 / v), 0.0, 1.0)
     return t
+
+
+def _chop(v, bits: int) -> float:
+    """v rounded to ``bits`` significant bits (exact in float32 for bits <= 24)."""
+    m, e = mp.frexp(v)
+    return float(mp.ldexp(mp.nint(m * 2 ** bits), e - bits))
 
 
 def main() -> None:

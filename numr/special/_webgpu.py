@@ -25,7 +25,13 @@ EXPR = {
     "expit": "spexpit_T(a)", "logit": "splogit_T(a)", "softplus": "spsoftplus_T(a)",
     "xlogy": "spxlogy_T(a, b)", "xlog1py": "spxlog1py_T(a, b)",
     "entr": "spentr_T(a)", "rel_entr": "sprelentr_T(a, b)",
-    "gammaln": "spgammaln_T(a)",
+    "gammaln": "spgammaln_T(a)", "gamma": "spgamma_T(a)",
+    "psi": "sppsi_T(a)", "digamma": "sppsi_T(a)",
+    "ndtri": "spndtri_T(a)", "erfinv": "sperfinv_T(a)", "erfcinv": "sperfcinv_T(a)",
+    "gammainc": "spgammainc_T(a, b)", "gammaincc": "spgammaincc_T(a, b)",
+    "chdtr": "spgammainc_T(T(0.5) * a, T(0.5) * b)",
+    "chdtrc": "spgammaincc_T(T(0.5) * a, T(0.5) * b)",
+    "i0": "spi0_T(a)", "i0e": "spi0e_T(a)", "i1": "spi1_T(a)", "i1e": "spi1e_T(a)",
 }
 
 

@@ -213,4 +213,289 @@ H["spgammaln_T"] = f"""fn spgammaln_T(x: T) -> T {{
   return T({math.log(math.pi)!r}) - log_T(spsinpiabs_T(x)) - splgpos_T(T(1.0) - x);
 }}"""
 
+
+# -- inverses of the normal distribution and erf -------------------------------------------
+# x >= 0 with Q(x) = erfc(x / sqrt 2) / 2 = p, 0 < p <= 1/4: Abramowitz & Stegun 26.2.23
+# (absolute error < 4.5e-4) refined by Halley's method (cubic: two steps reach the
+# precision). u = (p - Q(x)) / phi(x) = sqrt(2 pi) exp(log p + x^2 / 2) - sqrt(pi / 2)
+# erfcx(x / sqrt 2) never under- or overflows; the step is x - u / (1 + x u / 2).
+H["spqinv_T"] = f"""fn spqinv_T(p: T) -> T {{
+  let lp = log_T(p);
+  let t = sqrt_T(T(-2.0) * lp);
+  var x = t - (T(2.515517) + t * (T(0.802853) + t * T(0.010328)))
+            / (T(1.0) + t * (T(1.432788) + t * (T(0.189269) + t * T(0.001308))));
+  for (var k = 0; k < 3; k++) {{
+    let u = T({math.sqrt(2 * math.pi)!r}) * exp_T(lp + T(0.5) * x * x)
+          - T({math.sqrt(math.pi / 2)!r}) * sperfcx_T(x * T({1 / math.sqrt(2)!r}));
+    x = x - u / (T(1.0) + T(0.5) * x * u);
+  }}
+  return x;
+}}"""
+# erfinv(y) for |y| <= 1/2: its Taylor series to y^9 (relative error < 2e-4), then Halley
+# on erf(x) - y: x - u / (1 + x u), u = (erf(x) - y) / (2 / sqrt(pi) exp(-x^2)).
+_EI = [1.0, math.pi / 12, 7 * math.pi ** 2 / 480, 127 * math.pi ** 3 / 40320,
+       4369 * math.pi ** 4 / 5806080]
+H["sperfinvc_T"] = f"""fn sperfinvc_T(y: T) -> T {{
+  let z = y * y;
+  var x = y * T({SQRTPI / 2!r}) * ({horner(_EI, 'z')});
+  for (var k = 0; k < 2; k++) {{
+    let u = (sperf_T(x) - y) * T({SQRTPI / 2!r}) * spexpsq_T(x);
+    x = x - u / (T(1.0) + x * u);
+  }}
+  return x;
+}}"""
+H["spndtri_T"] = f"""fn spndtri_T(p: T) -> T {{
+  if (isnan_T(p)) {{ return p; }}
+  if (p <= T(0.0) || p >= T(1.0)) {{
+    if (p == T(0.0)) {{ return -bitcast<T>(EXPO); }}
+    if (p == T(1.0)) {{ return bitcast<T>(EXPO); }}
+    return nan_T();
+  }}
+  if (p < T(0.25)) {{ return -spqinv_T(p); }}
+  if (p > T(0.75)) {{ return spqinv_T(T(1.0) - p); }}
+  return T({math.sqrt(2)!r}) * sperfinvc_T(T(2.0) * p - T(1.0));
+}}"""
+H["sperfinv_T"] = f"""fn sperfinv_T(y: T) -> T {{
+  if (isnan_T(y)) {{ return y; }}
+  let ay = abs(y);
+  if (ay >= T(1.0)) {{ return select(nan_T(), copysign_T(bitcast<T>(EXPO), y), ay == T(1.0)); }}
+  if (ay <= T(0.5)) {{ return sperfinvc_T(y); }}
+  return copysign_T(spqinv_T((T(1.0) - ay) * T(0.5)) * T({1 / math.sqrt(2)!r}), y);
+}}"""
+H["sperfcinv_T"] = f"""fn sperfcinv_T(z: T) -> T {{
+  if (isnan_T(z)) {{ return z; }}
+  if (z <= T(0.0) || z >= T(2.0)) {{
+    if (z == T(0.0)) {{ return bitcast<T>(EXPO); }}
+    if (z == T(2.0)) {{ return -bitcast<T>(EXPO); }}
+    return nan_T();
+  }}
+  if (z <= T(0.5)) {{ return spqinv_T(z * T(0.5)) * T({1 / math.sqrt(2)!r}); }}
+  if (z >= T(1.5)) {{ return -spqinv_T((T(2.0) - z) * T(0.5)) * T({1 / math.sqrt(2)!r}); }}
+  return sperfinvc_T(T(1.0) - z);
+}}"""
+
+# -- digamma -----------------------------------------------------------------------------
+# Near its root x0 = 1.4616...: the Taylor series in d = x - x0 (x0 in three parts, the
+# first two exact in float32 too, so d keeps its relative accuracy in both types);
+# psi(2 + z) for |z| <= 1/2 by its series in zeta(k) - 1; recurrences to reach them;
+# the asymptotic series from 10; reflection below 0.
+_R = tb.PSI_ROOT
+H["sppsiroot_T"] = f"""fn sppsiroot_T(x: T) -> T {{
+  let d = ((x - T({_R[0]!r})) - T({_R[1]!r})) - T({_R[2]!r});
+  return d * ({horner(tb.PSI_TAYLOR, 'd')});
+}}"""
+H["sppsi2_T"] = f"fn sppsi2_T(z: T) -> T {{ return {horner(tb.PSI2, 'z')}; }}"
+_PSI_ASYM = [-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132, 691 / 32760, -1 / 12]
+# psi(x) for finite x > 0
+H["sppsipos_T"] = f"""fn sppsipos_T(x0: T) -> T {{
+  var x = x0;
+  var acc = T(0.0);
+  if (x < T(1.0)) {{ acc = -T(1.0) / x; x = x + T(1.0); }}
+  if (abs(x - T({_R[0]!r})) < T(0.25)) {{ return acc + sppsiroot_T(x); }}
+  if (x < T(1.5)) {{ return acc + sppsi2_T(x - T(1.0)) - T(1.0) / x; }}
+  if (x < T(2.5)) {{ return acc + sppsi2_T(x - T(2.0)); }}
+  if (x < T(10.0)) {{
+    var s = T(0.0);
+    for (var k = 0; k < 8; k++) {{
+      if (x < T(2.5)) {{ break; }}
+      x = x - T(1.0);
+      s = s + T(1.0) / x;
+    }}
+    return acc + (sppsi2_T(x - T(2.0)) + s);
+  }}
+  let r = T(1.0) / x;
+  let z = r * r;
+  return acc + (log_T(x) - T(0.5) * r + z * ({horner(_PSI_ASYM, 'z')}));
+}}"""
+H["sppsi_T"] = """fn sppsi_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return select(nan_T(), x, x > T(0.0)); }
+  if (x == T(0.0)) { return select(-bitcast<T>(EXPO), bitcast<T>(EXPO), signbit_T(x)); }
+  if (x > T(0.0)) { return sppsipos_T(x); }
+  if (x == floor(x)) { return nan_T(); }
+  let r = x - round_T(x);
+  let a = r * PI;
+  return sppsipos_T(T(1.0) - x) - PI * cos_T(a) / sin_T(a);
+}"""
+
+# -- gamma -------------------------------------------------------------------------------
+# x >= 10: Stirling, x^(x - 1/2) as two powers (x^(x/2 - 1/4) twice: one would overflow
+# before gamma does); below, lgamma(2 + z)'s series and products of exact factors;
+# reflection below 0 (sin(pi x) with its sign from the parity of round(x)).
+H["spgammapos_T"] = f"""fn spgammapos_T(x: T) -> T {{
+  if (x < T(0.5)) {{ return exp_T(splg2_T(x)) / (x * (T(1.0) + x)); }}
+  if (x < T(1.5)) {{ let z = x - T(1.0); return exp_T(splg2_T(z)) / x; }}
+  if (x < T(10.0)) {{
+    var p = T(1.0);
+    var y = x;
+    for (var k = 0; k < 8; k++) {{
+      if (y < T(2.5)) {{ break; }}
+      y = y - T(1.0);
+      p = p * y;
+    }}
+    return exp_T(splg2_T(y - T(2.0))) * p;
+  }}
+  if (x > T(171.7)) {{ return bitcast<T>(EXPO); }}
+  let h = pow_T(x, T(0.5) * x - T(0.25));
+  if (isinf_T(h)) {{ return h; }}  // then gamma overflows too (float32 from x = 35)
+  return h * (h * exp_T(-x)) * (T({math.sqrt(2 * math.pi)!r}) * exp_T(spstirling_T(x)));
+}}"""
+H["spgamma_T"] = """fn spgamma_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return select(nan_T(), x, x > T(0.0)); }
+  if (x == T(0.0)) { return select(bitcast<T>(EXPO), -bitcast<T>(EXPO), signbit_T(x)); }
+  if (x > T(0.0)) { return spgammapos_T(x); }
+  if (x == floor(x)) { return nan_T(); }
+  let n = round_T(x);
+  let s = sin_T((x - n) * PI);
+  let g = spgammapos_T(T(1.0) - x);
+  let odd = T(0.5) * n - floor(T(0.5) * n) != T(0.0);
+  let r = PI / (s * g);
+  return select(r, -r, odd);
+}"""
+
+# -- incomplete gamma --------------------------------------------------------------------
+# log(1 + s) - s without cancellation: w = s / (2 + s), log(1 + s) = 2 atanh(w), so the
+# difference is -w s + 2 w^3 (1/3 + w^2 / 5 + ...) (|s| <= 1/2: w^2 <= 1/25).
+H["splog1pmx_T"] = f"""fn splog1pmx_T(s: T) -> T {{
+  if (abs(s) > T(0.5)) {{ return log1p_T(s) - s; }}
+  let w = s / (T(2.0) + s);
+  let z = w * w;
+  return -w * s + T(2.0) * w * z * ({horner([1 / (2 * k + 3) for k in range(13)], 'z')});
+}}"""
+# log(x^a e^-x / Gamma(a)), for a >= 8 through Stirling's form, so that the large terms
+# a log x, x and lgamma(a) cancel analytically (a log1pmx((x - a) / a)).
+H["spigpre_T"] = f"""fn spigpre_T(a: T, x: T) -> T {{
+  if (a < T(8.0)) {{ return a * log_T(x) - x - spgammaln_T(a); }}
+  let s = (x - a) / a;
+  var l = T(0.0);
+  if (abs(s) > T(0.5)) {{ l = (log_T(x) - log_T(a)) - s; }} else {{ l = splog1pmx_T(s); }}
+  return a * l + T(0.5) * log_T(a * T({1 / (2 * math.pi)!r})) - spstirling_T(a);
+}}"""
+# P(a, x) by its series (x < a + 1 or x < 1): x^a e^-x / Gamma(a + 1) sum x^n / (a+1)_n
+H["spigser_T"] = """fn spigser_T(a: T, x: T) -> T {
+  var term = T(1.0);
+  var sum = T(1.0);
+  var b = a;
+  for (var n = 0; n < 2000; n++) {
+    b = b + T(1.0);
+    term = term * (x / b);
+    sum = sum + term;
+    if (term < sum * T(1e-17)) { break; }
+  }
+  // x^a e^-x / Gamma(a + 1): for small a through lgamma(1 + a) directly (dividing by a
+  // after lgamma(a) ~ -log a would cost float32 its last bits)
+  var pre = T(0.0);
+  if (a < T(0.5)) { pre = a * log_T(x) - x - (splg2_T(a) - log1p_T(a)); }
+  else if (a < T(8.0)) { pre = a * log_T(x) - x - splgpos_T(a + T(1.0)); }
+  else { pre = spigpre_T(a, x) - log_T(a); }
+  return exp_T(pre) * sum;
+}"""
+# Q(a, x) by Legendre's continued fraction (modified Lentz), x >= a + 1 and x >= 1
+H["spigcf_T"] = """fn spigcf_T(a: T, x: T) -> T {
+  let tiny = T(1e-30);
+  var b = x + T(1.0) - a;
+  var c = T(1.0) / tiny;
+  var d = T(1.0) / b;
+  var h = d;
+  for (var i = 1; i < 2000; i++) {
+    let fi = T(i);
+    let an = -fi * (fi - a);
+    b = b + T(2.0);
+    d = an * d + b;
+    if (abs(d) < tiny) { d = tiny; }
+    c = b + an / c;
+    if (abs(c) < tiny) { c = tiny; }
+    d = T(1.0) / d;
+    let del = d * c;
+    h = h * del;
+    if (abs(del - T(1.0)) < T(1e-16)) { break; }
+  }
+  return exp_T(spigpre_T(a, x)) * h;
+}"""
+# Q(a, x) for a < 1, x <= 1: with e = log(x^a / Gamma(1 + a)),
+# Q = -expm1(e) - e^e a sum_{n>=1} (-x)^n / (n! (a + n)) (P's series, term by term).
+H["spigqsmall_T"] = """fn spigqsmall_T(a: T, x: T) -> T {
+  var lg = T(0.0);
+  if (a < T(0.5)) { lg = splg2_T(a) - log1p_T(a); } else { lg = splgpos_T(T(1.0) + a); }
+  let e = a * log_T(x) - lg;
+  var t = T(1.0);
+  var s = T(0.0);
+  for (var n = 1; n < 32; n++) {
+    t = t * (-x / T(n));
+    s = s + t / (a + T(n));
+  }
+  return -expm1_T(e) - exp_T(e) * a * s;
+}"""
+# upper: Q instead of P. NaN for a < 0, x < 0 and NaN; SciPy's values at the edges.
+H["spgammainc2_T"] = """fn spgammainc2_T(a: T, x: T, upper: bool) -> T {
+  if (isnan_T(a) || isnan_T(x) || a < T(0.0) || x < T(0.0)) { return nan_T(); }
+  if (a == T(0.0)) {
+    if (x > T(0.0)) { return select(T(1.0), T(0.0), upper); }
+    return nan_T();
+  }
+  if (x == T(0.0)) { return select(T(0.0), T(1.0), upper); }
+  if (isinf_T(a)) {
+    if (isinf_T(x)) { return nan_T(); }
+    return select(T(0.0), T(1.0), upper);
+  }
+  if (isinf_T(x)) { return select(T(1.0), T(0.0), upper); }
+  // the continued fraction where Q <= 1/2 or so, the series for P elsewhere; Q for
+  // a < 1 from its own series (1 - P would cancel: Q(1e-20, 0.1) = 1.8e-20)
+  if (x > T(1.0) && x > a) {
+    let q = spigcf_T(a, x);
+    return select(T(1.0) - q, q, upper);
+  }
+  if (!upper) { return spigser_T(a, x); }
+  if (a < T(1.0)) { return spigqsmall_T(a, x); }
+  return T(1.0) - spigser_T(a, x);
+}"""
+H["spgammainc_T"] = "fn spgammainc_T(a: T, x: T) -> T { return spgammainc2_T(a, x, false); }"
+H["spgammaincc_T"] = "fn spgammaincc_T(a: T, x: T) -> T { return spgammainc2_T(a, x, true); }"
+
+# -- modified Bessel functions of order 0 and 1 ------------------------------------------
+# |x| <= 8: the power series in (x/2)^2 (25 terms); beyond, sqrt(x) e^-x I(x) as a
+# Chebyshev fit in 8 / x. The scaled forms multiply by exp(-|x|); the plain ones by
+# exp(|x|) in two halves (I0 is finite up to 713.98, exp only to 709.78).
+H["spi0s_T"] = f"fn spi0s_T(z: T) -> T {{ return {horner([1 / math.factorial(k) ** 2 for k in range(26)], 'z')}; }}"
+H["spi1s_T"] = f"fn spi1s_T(z: T) -> T {{ return {horner([1 / (math.factorial(k) * math.factorial(k + 1)) for k in range(26)], 'z')}; }}"
+H["spi0ebig_T"] = cheb("spi0ebig_T", tb.I0E_BIG)
+H["spi1ebig_T"] = cheb("spi1ebig_T", tb.I1E_BIG)
+# (I0 or I1 of |x|) scaled by e^-|x| for finite x; odd: I1
+H["spie_T"] = """fn spie_T(ax: T, odd: bool) -> T {
+  if (ax <= T(8.0)) {
+    let z = T(0.25) * ax * ax;
+    let s = select(spi0s_T(z), T(0.5) * ax * spi1s_T(z), odd);
+    return s * exp_T(-ax);
+  }
+  let t = T(16.0) / ax - T(1.0);
+  return select(spi0ebig_T(t), spi1ebig_T(t), odd) / sqrt_T(ax);
+}"""
+H["spi0e_T"] = """fn spi0e_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return T(0.0); }
+  return spie_T(abs(x), false);
+}"""
+H["spi1e_T"] = """fn spi1e_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return copysign_T(T(0.0), x); }
+  return copysign_T(spie_T(abs(x), true), x);
+}"""
+H["spi0_T"] = """fn spi0_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  let ax = abs(x);
+  if (ax <= T(8.0)) { return spi0s_T(T(0.25) * ax * ax); }
+  if (ax > T(720.0)) { return bitcast<T>(EXPO); }
+  let h = exp_T(T(0.5) * ax);
+  return spie_T(ax, false) * h * h;
+}"""
+H["spi1_T"] = """fn spi1_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  let ax = abs(x);
+  if (ax <= T(8.0)) { return x * T(0.5) * spi1s_T(T(0.25) * ax * ax); }
+  if (ax > T(720.0)) { return copysign_T(bitcast<T>(EXPO), x); }
+  let h = exp_T(T(0.5) * ax);
+  return copysign_T(spie_T(ax, true) * h * h, x);
+}"""
+
 ex.add_helpers(H)
