@@ -201,6 +201,7 @@ __all__ = [
     'Array',
     'linalg',
     'fft',
+    'special',
     'Device',
     'set_default_device',
     'default_device',
