@@ -4,6 +4,7 @@ import builtins
 
 from . import fft as fft
 from . import linalg as linalg
+from . import random as random
 from . import special as special
 from ._array import Array as Array
 from ._checks import AxisError as AxisError

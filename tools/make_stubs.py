@@ -11,6 +11,7 @@ tests/typing/test_stubs.py fails while the stub differs from what this script wr
 
 from __future__ import annotations
 
+import ast
 import inspect
 import pathlib
 import sys
@@ -87,6 +88,15 @@ def render() -> str:
             imports.setdefault(src, []).append(name)
         else:
             values.append(f"{name}: {src}\n")
+    # Public submodules that numr/__init__.py imports but does not list (numr.random):
+    # `import numr; numr.random...` works at run time, so checkers must see them too.
+    tree = ast.parse((ROOT / "numr" / "__init__.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module is None:
+            for alias in node.names:
+                n = alias.asname or alias.name
+                if not n.startswith("_") and n not in numr.__all__:
+                    imports.setdefault(".", []).append(n)
     imports.setdefault("._array", [])
     if "Array" not in imports["._array"]:
         imports["._array"].append("Array")
