@@ -20,64 +20,87 @@ _W0 = np.uint32(0x9E3779B9)
 _W1 = np.uint32(0xBB67AE85)
 _LO = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
-_CHUNK = 1 << 14          # blocks a prange iteration (64K words: a thread's cache share)
+_CHUNK = 1024             # blocks a prange iteration (16 KiB of words: in L1)
 
 
 @njit(inline="always", cache=True)
-def _block(k0, k1, c0, c1, c2, c3, b):
-    """The four words of block ``b`` after counter (c0..c3) under key (k0, k1)."""
-    b = np.uint64(b)
-    s = np.uint64(c0) + (b & _LO)
-    x0 = np.uint32(s & _LO)
-    s = np.uint64(c1) + (b >> _S32) + (s >> _S32)
-    x1 = np.uint32(s & _LO)
-    s = np.uint64(c2) + (s >> _S32)
-    x2 = np.uint32(s & _LO)
-    x3 = np.uint32((np.uint64(c3) + (s >> _S32)) & _LO)
+def _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3):
+    """Blocks st .. st + len(x0) - 1 after counter (c0..c3) under key (k0, k1), word i
+    of block st + j into xi[j]. Laid out as four arrays so the rounds' inner loop runs
+    over independent blocks, which LLVM vectorises (3x faster than one block at a
+    time, the words interleaved)."""
+    for j in range(x0.shape[0]):
+        b = np.uint64(st + j)
+        s = np.uint64(c0) + (b & _LO)
+        x0[j] = np.uint32(s & _LO)
+        s = np.uint64(c1) + (b >> _S32) + (s >> _S32)
+        x1[j] = np.uint32(s & _LO)
+        s = np.uint64(c2) + (s >> _S32)
+        x2[j] = np.uint32(s & _LO)
+        x3[j] = np.uint32((np.uint64(c3) + (s >> _S32)) & _LO)
     for _ in range(10):
-        p0 = _M0 * np.uint64(x0)
-        p1 = _M1 * np.uint64(x2)
-        y0 = np.uint32(p1 >> _S32) ^ x1 ^ k0
-        y2 = np.uint32(p0 >> _S32) ^ x3 ^ k1
-        x0, x1, x2, x3 = y0, np.uint32(p1 & _LO), y2, np.uint32(p0 & _LO)
+        for j in range(x0.shape[0]):
+            p0 = _M0 * np.uint64(x0[j])
+            p1 = _M1 * np.uint64(x2[j])
+            y0 = np.uint32(p1 >> _S32) ^ x1[j] ^ k0
+            y2 = np.uint32(p0 >> _S32) ^ x3[j] ^ k1
+            x1[j] = np.uint32(p1 & _LO)
+            x3[j] = np.uint32(p0 & _LO)
+            x0[j] = y0
+            x2[j] = y2
         k0 = np.uint32(k0 + _W0)
         k1 = np.uint32(k1 + _W1)
-    return x0, x1, x2, x3
 
 
 @njit(parallel=True, cache=True)
 def _fill_u32(out, k0, k1, c0, c1, c2, c3, nblocks):
     for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
-        for b in range(c * _CHUNK, min(nblocks, (c + 1) * _CHUNK)):
-            x0, x1, x2, x3 = _block(k0, k1, c0, c1, c2, c3, b)
-            out[4 * b] = x0
-            out[4 * b + 1] = x1
-            out[4 * b + 2] = x2
-            out[4 * b + 3] = x3
+        st = c * _CHUNK
+        m = min(_CHUNK, nblocks - st)
+        x0, x1 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        x2, x3 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
+        for j in range(m):
+            b = 4 * (st + j)
+            out[b] = x0[j]
+            out[b + 1] = x1[j]
+            out[b + 2] = x2[j]
+            out[b + 3] = x3[j]
 
 
 @njit(parallel=True, cache=True)
 def _fill_f32(out, k0, k1, c0, c1, c2, c3, nblocks):
     f = np.float32(2.0 ** -24)
+    e = np.uint32(8)
     for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
-        for b in range(c * _CHUNK, min(nblocks, (c + 1) * _CHUNK)):
-            x0, x1, x2, x3 = _block(k0, k1, c0, c1, c2, c3, b)
-            out[4 * b] = np.float32(x0 >> np.uint32(8)) * f
-            out[4 * b + 1] = np.float32(x1 >> np.uint32(8)) * f
-            out[4 * b + 2] = np.float32(x2 >> np.uint32(8)) * f
-            out[4 * b + 3] = np.float32(x3 >> np.uint32(8)) * f
+        st = c * _CHUNK
+        m = min(_CHUNK, nblocks - st)
+        x0, x1 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        x2, x3 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
+        for j in range(m):
+            b = 4 * (st + j)
+            out[b] = np.float32(x0[j] >> e) * f
+            out[b + 1] = np.float32(x1[j] >> e) * f
+            out[b + 2] = np.float32(x2[j] >> e) * f
+            out[b + 3] = np.float32(x3[j] >> e) * f
 
 
 @njit(parallel=True, cache=True)
 def _fill_f64(out, k0, k1, c0, c1, c2, c3, nblocks):
     f = 2.0 ** -53
+    e5, e6 = np.uint32(5), np.uint32(6)
     for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
-        for b in range(c * _CHUNK, min(nblocks, (c + 1) * _CHUNK)):
-            x0, x1, x2, x3 = _block(k0, k1, c0, c1, c2, c3, b)
-            out[2 * b] = (np.float64(x0 >> np.uint32(5)) * 67108864.0
-                          + np.float64(x1 >> np.uint32(6))) * f
-            out[2 * b + 1] = (np.float64(x2 >> np.uint32(5)) * 67108864.0
-                              + np.float64(x3 >> np.uint32(6))) * f
+        st = c * _CHUNK
+        m = min(_CHUNK, nblocks - st)
+        x0, x1 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        x2, x3 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
+        for j in range(m):
+            b = 2 * (st + j)
+            out[b] = (np.float64(x0[j] >> e5) * 67108864.0 + np.float64(x1[j] >> e6)) * f
+            out[b + 1] = (np.float64(x2[j] >> e5) * 67108864.0
+                          + np.float64(x3[j] >> e6)) * f
 
 
 _FILL = {"u32": (_fill_u32, np.uint32, 4), "f32": (_fill_f32, np.float32, 4),

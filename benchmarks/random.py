@@ -1,0 +1,122 @@
+"""Benchmark numr.random: uniforms and normals against NumPy (CPU) or CuPy and PyTorch
+(CUDA), and as a fraction of the device's copy bandwidth, all measured in the same run.
+
+    python benchmarks/random.py                    # CPU: 16M float64, against
+                                                   #   numpy.random.Generator(Philox)
+    python benchmarks/random.py --device cuda      # 256M float32, against cupy.random,
+                                                   #   torch.rand / torch.randn
+    python benchmarks/random.py --device webgpu    # 256M float32 (against the copy only)
+
+Fraction of copy = (bytes the draw writes / its time) / (2 x bytes / time of a device
+copy of an array of the draw's size). Each figure is the median of ``--reps`` timed calls
+after a warm-up call, each call timed as a user makes it (numr.random.Generator methods
+on numr arrays), with a device synchronisation before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numr as xp  # noqa: E402
+from numr import random as nr  # noqa: E402
+
+
+def timed(f, sync, reps: int) -> float:
+    f()
+    sync()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        f()
+        sync()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def row(name: str, t: float, nbytes: int, copy_bw: float, anchor: float | None) -> None:
+    frac = nbytes / t / copy_bw
+    vs = f"{anchor / t:8.2f}x" if anchor else "        -"
+    print(f"{name:34s} {t * 1e3:9.2f} ms {nbytes / t / 1e9:8.1f} GB/s {frac:7.2f} of copy"
+          f"   speed vs anchor {vs}")
+
+
+def cpu(n: int, reps: int) -> None:
+    dt_name = "float64"
+    nbytes = 8 * n
+    a = np.ones(n)
+    t_copy = timed(lambda: a.copy(), lambda: None, reps)
+    bw = 2 * nbytes / t_copy
+    print(f"CPU, {n} {dt_name}: copy {bw / 1e9:.1f} GB/s (read + write)")
+    g = nr.default_rng(1)
+    ng = np.random.Generator(np.random.Philox(1))
+    for name, f, anchor in [
+            ("random", lambda: g.random(n, device="cpu"), lambda: ng.random(n)),
+            ("standard_normal", lambda: g.standard_normal(n, device="cpu"),
+             lambda: ng.standard_normal(n))]:
+        ta = timed(anchor, lambda: None, reps)
+        row(f"numpy Philox {name}", ta, nbytes, bw, None)
+        row(f"numr {name}", timed(f, lambda: None, reps), nbytes, bw, ta)
+
+
+def gpu(kind: str, n: int, reps: int) -> None:
+    dev = {"cuda": "cuda:0", "webgpu": "webgpu:0"}[kind]
+    sync = lambda: xp.synchronize(dev)  # noqa: E731
+    nbytes = 4 * n
+    x = xp.ones(n, dtype=xp.float32, device=dev)
+    t_copy = timed(lambda: xp.asarray(x, copy=True), sync, reps)
+    bw = 2 * nbytes / t_copy
+    print(f"{dev}, {n} float32: copy {bw / 1e9:.1f} GB/s (read + write)")
+    del x
+    g = nr.default_rng(1)
+    anchors = {}
+    if kind == "cuda":
+        import cupy
+
+        cs = lambda: cupy.cuda.Device().synchronize()  # noqa: E731
+        anchors["random"] = [("cupy.random.random", timed(
+            lambda: cupy.random.random(n, dtype=cupy.float32), cs, reps))]
+        anchors["standard_normal"] = [("cupy.random.standard_normal", timed(
+            lambda: cupy.random.standard_normal(n, dtype=cupy.float32), cs, reps))]
+        try:
+            import torch
+
+            ts = torch.cuda.synchronize
+            anchors["random"].append(("torch.rand", timed(
+                lambda: torch.rand(n, device="cuda"), ts, reps)))
+            anchors["standard_normal"].append(("torch.randn", timed(
+                lambda: torch.randn(n, device="cuda"), ts, reps)))
+        except ImportError:
+            print("(torch is not installed: no torch anchors)")
+    for name in ("random", "standard_normal"):
+        f = getattr(g, name)
+        t = timed(lambda: f(n, dtype=xp.float32, device=dev), sync, reps)
+        best = None
+        for an, ta in anchors.get(name, []):
+            row(an, ta, nbytes, bw, None)
+            best = ta if best is None else min(best, ta)
+        row(f"numr {name}", t, nbytes, bw, best)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda", "webgpu"])
+    ap.add_argument("--n", type=int, default=None,
+                    help="draws (default 16M on the CPU, 256M on a GPU)")
+    ap.add_argument("--reps", type=int, default=5)
+    a = ap.parse_args()
+    if a.device == "cpu":
+        cpu(a.n or 16 * 2 ** 20, a.reps)
+    else:
+        gpu(a.device, a.n or 256 * 2 ** 20, a.reps)
+
+
+if __name__ == "__main__":
+    main()
