@@ -144,14 +144,14 @@ def _load_kernels(kind: str):
     if kind == "cpu":
         try:
             from . import _cpu
-        except ImportError as e:  # numba is the [nn-cpu] extra: the composite path runs
+        except ImportError as e:  # numba missing (a broken install): the composite path runs
             if getattr(e, "name", None) != "numba":
                 raise
             import warnings
 
             warnings.warn("numr.nn: numba is not installed, so the CPU norms run the "
                           "composite path (namespace functions, slower); install the fused "
-                          "kernels with pip install '.[nn-cpu]'", RuntimeWarning, stacklevel=4)
+                          "kernels with pip install numba", RuntimeWarning, stacklevel=4)
             return None
         return _cpu
     if kind == "cuda":
