@@ -2,7 +2,9 @@
 block per thread, the words stored as one 16-byte uint4 (or float4 / double2).
 
 The same integer rounds and float conversions as numr.random._cpu (``__umulhi`` is the
-exact high word), so every word and uniform float matches the CPU's bit for bit.
+exact high word), so every word and uniform float matches the CPU's bit for bit. Normals
+come from one kernel too (``NORMALS``): the steps of the composite Box-Muller, rounded
+the same way, with CUDA's log1p/sincos (within 1-2 ULP) where numr would call its own.
 """
 
 from __future__ import annotations
@@ -64,9 +66,55 @@ extern "C" __global__ void philox_f64(double2* out, unsigned int k0, unsigned in
                           ((double)(x.z >> 5) * 67108864.0 + (double)(x.w >> 6)) * f);
   }
 }
+
+// Box-Muller as numr.random.Generator._std_normal composes it from numr operations, one
+// IEEE-rounded step at a time (no step may fuse into an fma, hence the _rn multiplies):
+// pairs (u, v) of consecutive uniforms, r = sqrt(-2 log1p(-u)), t = fl(2 pi) * v,
+// out r cos t, r sin t.
+extern "C" __global__ void philox_n32(float4* out, unsigned int k0, unsigned int k1,
+    unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
+    unsigned long long nblocks) {
+  const float f = 5.9604644775390625e-8f;   // 2^-24
+  const float two_pi = 6.283185307179586f;  // fl32(2 pi), as numr rounds 2.0 * numpy.pi
+  for (unsigned long long b = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+       b < nblocks; b += (unsigned long long)gridDim.x * blockDim.x) {
+    uint4 x = philox_block(k0, k1, c0, c1, c2, c3, b);
+    float u0 = (float)(x.x >> 8) * f, v0 = (float)(x.y >> 8) * f;
+    float u1 = (float)(x.z >> 8) * f, v1 = (float)(x.w >> 8) * f;
+    float r0 = sqrtf(__fmul_rn(-2.0f, log1pf(-u0)));
+    float r1 = sqrtf(__fmul_rn(-2.0f, log1pf(-u1)));
+    float s0, q0, s1, q1;
+    sincosf(__fmul_rn(two_pi, v0), &s0, &q0);
+    sincosf(__fmul_rn(two_pi, v1), &s1, &q1);
+    out[b] = make_float4(__fmul_rn(r0, q0), __fmul_rn(r0, s0), __fmul_rn(r1, q1),
+                         __fmul_rn(r1, s1));
+  }
+}
+
+extern "C" __global__ void philox_n64(double2* out, unsigned int k0, unsigned int k1,
+    unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
+    unsigned long long nblocks) {
+  const double f = 1.1102230246251565e-16;  // 2^-53
+  const double two_pi = 6.283185307179586;  // fl64(2 pi)
+  for (unsigned long long b = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+       b < nblocks; b += (unsigned long long)gridDim.x * blockDim.x) {
+    uint4 x = philox_block(k0, k1, c0, c1, c2, c3, b);
+    double u = ((double)(x.x >> 5) * 67108864.0 + (double)(x.y >> 6)) * f;  // exact
+    double v = ((double)(x.z >> 5) * 67108864.0 + (double)(x.w >> 6)) * f;
+    double r = sqrt(__dmul_rn(-2.0, log1p(-u)));
+    double s, q;
+    sincos(__dmul_rn(two_pi, v), &s, &q);
+    out[b] = make_double2(__dmul_rn(r, q), __dmul_rn(r, s));
+  }
+}
 """
 
-_DTYPE = {"u32": (cupy.uint32, 4), "f32": (cupy.float32, 4), "f64": (cupy.float64, 2)}
+# Generator._std_normal takes its normals from the "n32"/"n64" kernels here (one pass,
+# the copy bandwidth's worth of writes; the composite makes about ten passes).
+NORMALS = True
+
+_DTYPE = {"u32": (cupy.uint32, 4), "f32": (cupy.float32, 4), "f64": (cupy.float64, 2),
+          "n32": (cupy.float32, 4), "n64": (cupy.float64, 2)}
 _THREADS = 256
 _module = None
 

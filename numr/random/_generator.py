@@ -23,7 +23,7 @@ import numr as xp
 from .. import _dtypes as dt
 from .._array import Array
 from . import _params as pm
-from ._philox import Philox
+from ._philox import Philox, _kernels
 
 __all__ = ["Generator", "default_rng"]
 
@@ -82,13 +82,18 @@ class Generator:
 
     def _std_normal(self, n: int, cdtype: Any, device: Any) -> Array:
         """1-D, ``n`` standard normals of ``cdtype`` (float32/float64) by Box-Muller:
-        pair k takes uniforms k and m + k of 2m = 2 ceil(n / 2); its cosine half is
-        element k, its sine half m + k."""
+        pair k takes uniforms 2k and 2k + 1 (u, v) of 2 ceil(n / 2); elements 2k and
+        2k + 1 are ``r cos(t)`` and ``r sin(t)``, ``r = sqrt(-2 log1p(-u))``, ``t =
+        fl(2 pi) v``, each step rounded as one numr operation. A kernel module with
+        ``NORMALS`` (CUDA) computes the same steps in one kernel."""
         m = -(-n // 2)
+        if getattr(_kernels(device), "NORMALS", False):
+            z = self._bg._draw(2 * m, "n64" if cdtype is dt.float64 else "n32", device)
+            return z if 2 * m == n else z[:n]
         u = self._uniform(2 * m, cdtype, device)
-        r = xp.sqrt(-2.0 * xp.log1p(-u[:m]))        # 1 - u is in (0, 1]: r is finite
-        t = (2.0 * np.pi) * u[m:]
-        z = xp.concat((r * xp.cos(t), r * xp.sin(t)))
+        r = xp.sqrt(-2.0 * xp.log1p(-u[0::2]))      # 1 - u is in (0, 1]: r is finite
+        t = (2.0 * np.pi) * u[1::2]
+        z = xp.reshape(xp.stack((r * xp.cos(t), r * xp.sin(t)), axis=-1), (2 * m,))
         return z if 2 * m == n else z[:n]
 
     def _std_exponential(self, n: int, cdtype: Any, device: Any) -> Array:

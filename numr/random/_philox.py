@@ -166,16 +166,19 @@ class Philox:
 
     def _blocks(self, nblocks: int, fmt: str, device: Any) -> Array:
         """1-D Array of ``nblocks`` blocks from the counter: 4 uint32 words a block
-        (``fmt`` "u32"), 4 float32 uniforms ("f32") or 2 float64 uniforms ("f64")."""
+        (``fmt`` "u32"), 4 float32 uniforms ("f32") or 2 float64 uniforms ("f64"); where
+        the kernel module has ``NORMALS`` also "n32"/"n64", the normals
+        Generator._std_normal makes of those uniforms."""
         native = _kernels(device).fill(device, self._key, self._take(nblocks), nblocks, fmt)
-        dtype = {"u32": dt.uint32, "f32": dt.float32, "f64": dt.float64}[fmt]
+        dtype = {"u32": dt.uint32, "f32": dt.float32, "f64": dt.float64,
+                 "n32": dt.float32, "n64": dt.float64}[fmt]
         if dtype not in device.dtypes:
             raise TypeError(f"numr.random: {device} has no {dtype}")
         return Array._new(native, dtype, device)
 
     def _draw(self, n: int, fmt: str, device: Any) -> Array:
         """1-D Array of ``n`` words or uniforms (the first ``n`` of whole blocks)."""
-        per = 2 if fmt == "f64" else 4
+        per = 2 if fmt in ("f64", "n64") else 4
         out = self._blocks(-(-n // per), fmt, device)
         return out if out.shape[0] == n else out[:n]
 
