@@ -117,6 +117,22 @@ class Array(ArrayOperators):
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
                    dl_device: tuple[enum.Enum, int] | None = None, copy: bool | None = None):
+        if copy is not None and copy is not True and copy is not False:
+            raise TypeError(f"__dlpack__: copy must be True, False or None, got {copy!r}")
+        if max_version is not None and not (
+                isinstance(max_version, tuple) and len(max_version) == 2
+                and all(type(v) is int for v in max_version)):
+            raise TypeError(f"__dlpack__: max_version must be a tuple of two ints, got "
+                            f"{max_version!r}")
+        if dl_device is not None and not (isinstance(dl_device, tuple) and len(dl_device) == 2):
+            raise TypeError(f"__dlpack__: dl_device must be a (device type, index) tuple, "
+                            f"got {dl_device!r}")
+        if self._device.kind == "cpu" and stream is not None:
+            # Note: as on WebGPU, a device without streams takes None or -1 only.
+            if stream != -1 or type(stream) is not int:
+                raise ValueError(f"__dlpack__: the CPU has no streams; stream must be None "
+                                 f"or -1, got {stream!r}")
+            stream = None
         return self._device.ops.dlpack(self._data, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple[enum.Enum, int]:
@@ -234,6 +250,15 @@ class Array(ArrayOperators):
         import numpy as np
 
         return np.array2string(self._device.ops.to_host(self._data))
+
+    def __format__(self, spec: str) -> str:
+        # A 0-d array formats as its Python scalar (f"{x:.3f}", as NumPy's do).
+        if not spec:
+            return str(self)
+        if self._data.ndim:
+            raise TypeError(f"Array.__format__: the format {spec!r} applies to 0-d arrays; "
+                            f"got shape {self.shape}")
+        return format(self._scalar("__format__", _ANY), spec)
 
 
 _ANY = frozenset({"bool", "int", "uint", "float", "complex"})

@@ -1,11 +1,14 @@
 """Creation functions: every one takes ``device=`` (default: the default device) and
 ``dtype=`` (default: the device's default dtype of the right kind).
 
-Python values given for a dtype follow one rule everywhere (``asarray``, ``full``,
-``full_like``, ``linspace``): a value converts to a dtype of its own kind or a wider
-kind (bool -> int -> float -> complex), and a Python int must fit an integer dtype.
-Going down a kind (a float for an integer dtype, a complex for a real one, a number
-for bool) is a TypeError rather than a silent truncation.
+Python values given with an explicit dtype follow one rule everywhere (``asarray``,
+``full``, ``full_like``): they convert as NumPy, array-api-strict, PyTorch and JAX convert
+them (any number to bool by its truth value, a float to an integer truncated towards
+zero), and the converted value must fit the dtype (OverflowError; NaN for an integer
+dtype is a ValueError). A complex value for a real dtype is a TypeError: the imaginary
+part would be lost silently. Without a dtype, Python ints get the default integer dtype
+and must fit it (OverflowError), in a list too: ``asarray([2**63])`` and
+``asarray([2**63, -1])`` both raise; a list holding a float gets the default float.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import math
 import numbers
 import operator
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np  # host-side inference of Python data only; never for computation
@@ -129,14 +133,32 @@ def _check_int_range(value: int, dtype: dt.DType, func: str) -> None:
         raise OverflowError(f"{func}: Python int {value} is out of range for {dtype}")
 
 
-def _fit_scalar(value: bool | int | float | complex, dtype: dt.DType, func: str):
-    """``value`` as the Python type of ``dtype``'s kind, after checking that it fits."""
+def _fit_scalar(value: bool | int | float | complex, dtype: dt.DType, func: str,
+                strict: bool = False):
+    """``value`` as the Python type of ``dtype``'s kind, as NumPy converts a Python value
+    given with an explicit dtype: any number to bool by its truth value, a float to an
+    integer truncated towards zero; the result must fit (OverflowError; NaN is a
+    ValueError). A complex value for a real dtype is a TypeError (the imaginary part would
+    be lost silently)."""
     t = type(value)
     kind = dtype.kind
-    if kind not in _FITS[t]:
+    if strict and kind not in _FITS[t]:
+        # the dtype was not asked for (full_like's is x's): no conversion down a kind
         raise TypeError(f"{func}: Python {t.__name__} {value!r} cannot be stored in "
-                        f"dtype {dtype} without losing information")
+                        f"dtype {dtype} without losing information; pass dtype= to "
+                        f"convert it")
+    if kind == "bool":
+        return bool(value)
+    if t is complex and kind != "complex":
+        raise TypeError(f"{func}: Python complex {value!r} cannot be stored in dtype "
+                        f"{dtype} without losing its imaginary part")
     if kind in ("int", "uint"):
+        if t is float:
+            if value != value:
+                raise ValueError(f"{func}: Python float nan cannot be converted to {dtype}")
+            if value in (math.inf, -math.inf):
+                raise OverflowError(f"{func}: Python float {value} is out of range for "
+                                    f"{dtype}")
         value = int(value)
         _check_int_range(value, dtype, func)
         return value
@@ -215,6 +237,11 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
         obj = _hostify(obj)
     host_data = hasattr(obj, "__array_interface__") or hasattr(obj, "__array__") \
         or isinstance(obj, memoryview) or _has_buffer(obj)
+    if not host_data and not isinstance(obj, Sequence) and _as_number(obj) is None:
+        raise TypeError(f"asarray: cannot make an array of type {type(obj).__name__} "
+                        f"({_short(obj)}); expected a numr array, a Python or NumPy "
+                        f"scalar, a nested sequence of them, or an object with "
+                        f"__array__ or a buffer")
     if copy is False and (not host_data or dev.kind != "cpu"):
         raise ValueError(f"asarray: copy=False, but making an array of "
                          f"{type(obj).__name__} on {dev} needs a copy")
@@ -222,9 +249,45 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
         h = _infer_host(obj, dev, host_data, copy)
     else:
         h = _host_with_dtype(obj, dtype, copy)
-    if copy and dev.kind == "cpu" and host_data and np.shares_memory(h, np.asarray(obj)):
+    if not h.dtype.isnative:
+        # Note: big-endian (non-native) data is stored in native byte order on every
+        # device; the device kernels and DLPack know only the native order.
+        if copy is False:
+            raise ValueError(f"asarray: copy=False, but data of byte order "
+                             f"{h.dtype.str!r} must be copied into the native order")
+        h = h.astype(h.dtype.newbyteorder("="))
+    elif copy and dev.kind == "cpu" and host_data and np.shares_memory(h, np.asarray(obj)):
         h = h.copy()
     return Array._new(dev.ops.from_host(h), dt.BY_NAME[h.dtype.name], dev)
+
+
+def _as_number(obj: Any):
+    """``obj`` if it is a Python or NumPy scalar, else None."""
+    return obj if isinstance(obj, (bool, int, float, complex, np.generic)) else None
+
+
+def _first_non_number(seq: Any) -> tuple | None:
+    """``(element,)`` for the first element of a nested sequence that is not a number
+    (None when all are)."""
+    for e in seq:
+        if isinstance(e, (list, tuple)):
+            r = _first_non_number(e)
+            if r is not None:
+                return r
+        elif _as_number(e) is None and not isinstance(e, np.ndarray):
+            return (e,)
+    return None
+
+
+def _all_ints(seq: Any) -> bool:
+    """Whether every scalar of a nested sequence is a Python (or NumPy) integer/bool."""
+    for e in seq:
+        if isinstance(e, (list, tuple)):
+            if not _all_ints(e):
+                return False
+        elif not isinstance(e, (numbers.Integral, np.bool_)):
+            return False
+    return True
 
 
 def _hostify(seq: Any) -> Any:
@@ -281,6 +344,10 @@ def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np
     d = dt.BY_NAME.get(h.dtype.name)
     if d is None:
         if h.dtype.kind == "O" and not host_data:
+            bad = _first_non_number(obj) if isinstance(obj, (list, tuple)) else (obj,)
+            if bad is not None:
+                raise TypeError(f"asarray: cannot make an array of {_short(obj)}: it holds "
+                                f"an element of type {type(bad[0]).__name__}, not a number")
             raise OverflowError(f"asarray: a Python int in {_short(obj)} is out of the "
                                 f"int64 range")
         raise TypeError(f"asarray: cannot make an array of {_short(obj)} (NumPy dtype "
@@ -290,9 +357,9 @@ def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np
             raise TypeError(f"asarray: dtype {d} is not available on device {device}; "
                             f"pass dtype= to convert")
         return h
-    if not host_data and d is dt.uint64:
-        # NumPy stores a Python int above the int64 range as uint64; numr's default
-        # integer is signed.
+    if d is dt.uint64 or (d is dt.float64 and h.size and _int_beyond_int64(h, obj)):
+        # NumPy stores a Python int above the int64 range as uint64 (as float64 next to
+        # a negative int); numr's rule is one: Python ints must fit the default integer.
         raise OverflowError(f"asarray: a Python int in {_short(obj)} is out of the "
                             f"int64 range")
     target = d if d.kind == "bool" else device.defaults[_DEFAULT_OF_KIND[d.kind]]
@@ -306,6 +373,16 @@ def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np
     return h.astype(target.name)
 
 
+def _int_beyond_int64(h: np.ndarray, obj: Any) -> bool:
+    """Whether float64 data NumPy made from Python data came from ints alone, one of them
+    beyond the int64 range (NumPy's float64 for ``[2**63, -1]``)."""
+    big = float(2**63)
+    with np.errstate(invalid="ignore"):
+        if not (h.max() >= big or h.min() < -big):
+            return False
+    return isinstance(obj, (list, tuple)) and _all_ints(obj)
+
+
 def _host_with_dtype(obj: Any, dtype: dt.DType, copy: bool | None) -> np.ndarray:
     if isinstance(obj, (list, tuple)) or type(obj) in _FITS:
         _check_scalars_fit(obj, dtype, "asarray")
@@ -313,6 +390,13 @@ def _host_with_dtype(obj: Any, dtype: dt.DType, copy: bool | None) -> np.ndarray
         src = dt.BY_NAME.get(obj.dtype.name)
         if src is not None:
             _check_cast(src, dtype, "asarray")
+            if obj.dtype.kind == "f" and dtype.kind in ("int", "uint"):
+                # numr's rule for floats beyond the integer range (saturation, NaN to
+                # 0; see README, Semantics), not NumPy's undefined cast
+                if copy is False:
+                    raise ValueError(f"asarray: copy=False, but converting to {dtype} "
+                                     f"needs a copy")
+                return get_device("cpu").ops.astype(np.asarray(obj), dtype, True)
     try:
         return np.asarray(obj, dtype=dtype.name, copy=False if copy is False else None)
     except ValueError as e:
@@ -344,11 +428,27 @@ def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, func: str)
 # Filled arrays
 # ---------------------------------------------------------------------------------------
 
+def allocate(func: str, dims: tuple, d: dt.DType, dev: Any, make: Any, *args) -> Any:
+    """``make(*args)``, the backend call that allocates an array of ``dims`` and dtype
+    ``d`` on ``dev``; one MemoryError naming the function and the size on every device
+    (NumPy's own is its internal _ArrayMemoryError, or a ValueError past its index
+    range)."""
+    nbytes = math.prod(dims) * d.itemsize
+    if nbytes > sys.maxsize:
+        raise MemoryError(f"{func}: an array of shape {dims} and dtype {d} needs {nbytes} "
+                          f"bytes, more than {dev} can address")
+    try:
+        return make(*args)
+    except MemoryError:
+        raise MemoryError(f"{func}: cannot allocate {nbytes} bytes for an array of shape "
+                          f"{dims} and dtype {d} on {dev}") from None
+
+
 def _filled(op: str, func: str, shape: Any, dtype: Any, device: Any) -> Array:
     dims = _shape(shape, func)
     dev = resolve_device(device, func)
     d = dev.defaults["real floating"] if dtype is None else check_dtype(dtype, dev, func)
-    return Array._new(getattr(dev.ops, op)(dims, d), d, dev)
+    return Array._new(allocate(func, dims, d, dev, getattr(dev.ops, op), dims, d), d, dev)
 
 
 def empty(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
@@ -381,7 +481,7 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     else:
         d = check_dtype(dtype, dev, "full")
     value = _fit_scalar(value, d, "full")
-    return Array._new(dev.ops.full(dims, value, d), d, dev)
+    return Array._new(allocate("full", dims, d, dev, dev.ops.full, dims, value, d), d, dev)
 
 
 def _like(op: str, func: str, x: Any, dtype: Any, device: Any, *fill: Any) -> Array:
@@ -391,11 +491,13 @@ def _like(op: str, func: str, x: Any, dtype: Any, device: Any, *fill: Any) -> Ar
     d = x._dtype if dtype is None else dtype
     check_dtype(d, dev, func)
     if fill:
-        fill = (_fit_scalar(_python_scalar(fill[0], func, "fill_value"), d, func),)
+        fill = (_fit_scalar(_python_scalar(fill[0], func, "fill_value"), d, func,
+                            strict=dtype is None),)
+    dims = tuple(x._data.shape)
     if dev is x._device:
-        r = getattr(dev.ops, op + "_like")(x._data, *fill, d)
+        r = allocate(func, dims, d, dev, getattr(dev.ops, op + "_like"), x._data, *fill, d)
     else:
-        r = getattr(dev.ops, op)(tuple(x._data.shape), *fill, d)
+        r = allocate(func, dims, d, dev, getattr(dev.ops, op), dims, *fill, d)
     return Array._new(r, d, dev)
 
 
@@ -432,7 +534,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0,
     d = dev.defaults["real floating"] if dtype is None else check_dtype(dtype, dev, "eye")
     # A diagonal outside the matrix leaves it all zeros; clamping keeps k a small int.
     k = max(-rows, min(k, cols))
-    return Array._new(dev.ops.eye(rows, cols, k, d), d, dev)
+    return Array._new(allocate("eye", (rows, cols), d, dev, dev.ops.eye, rows, cols, k, d),
+                      d, dev)
 
 
 # ---------------------------------------------------------------------------------------
@@ -468,8 +571,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         d = dev.defaults["integral" if all_int else "real floating"]
     else:
         d = check_dtype(dtype, dev, "arange")
-        if d.kind not in ("int", "uint", "float"):
-            raise TypeError(f"arange: dtype {d} is not supported; expected a real numeric dtype")
+        if d.kind == "bool":
+            raise TypeError(f"arange: dtype {d} is not supported; expected a numeric dtype")
+    # a complex range is the real range of the same precision (the arguments are real)
+    cd, d = d, dt.REAL_OF.get(d, d)
     if d.kind == "float":
         start, stop, step = float(start), float(stop), float(step)
         q = (stop - start) / step
@@ -491,9 +596,17 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             # not fit the dtype either
             start = start if n else 0
             stop, step = start + n, 1
-    if n > sys.maxsize // d.itemsize:
-        raise ValueError(f"arange: {n} elements is too many for one array")
-    return Array._new(dev.ops.arange(start, stop, step, d), d, dev)
+    if cd is not d:
+        return Array._new(allocate("arange", (n,), cd, dev, _complex_range, dev, start, stop,
+                                   step, d, cd), cd, dev)
+    return Array._new(allocate("arange", (n,), d, dev, dev.ops.arange, start, stop, step, d),
+                      d, dev)
+
+
+def _complex_range(dev: Any, start: Any, stop: Any, step: Any, rd: dt.DType,
+                   d: dt.DType) -> Any:
+    """arange with a complex dtype: the real range, converted (imaginary parts 0)."""
+    return dev.ops.astype(dev.ops.arange(start, stop, step, rd), d, False)
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
@@ -522,7 +635,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     # the ends are then computed as floats, so they are checked as floats.
     work = d if d.kind in ("float", "complex") else dt.float64
     a, b = _fit_scalar(a, work, "linspace"), _fit_scalar(b, work, "linspace")
-    return Array._new(dev.ops.linspace(a, b, num, d, endpoint), d, dev)
+    return Array._new(allocate("linspace", (num,), d, dev, dev.ops.linspace, a, b, num, d,
+                               endpoint), d, dev)
 
 
 # ---------------------------------------------------------------------------------------
@@ -589,10 +703,16 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     if type(x) is Array:
         return _from_array(x, None, device, copy, "from_dlpack")
     if not hasattr(x, "__dlpack__") or not hasattr(x, "__dlpack_device__"):
-        raise AttributeError(f"from_dlpack: {type(x).__name__} does not support DLPack "
-                             f"(no __dlpack__/__dlpack_device__)")
-    dl_type, dl_index = x.__dlpack_device__()
-    kind = _DL_KINDS.get(int(dl_type))
+        raise TypeError(f"from_dlpack: {type(x).__name__} does not support DLPack "
+                        f"(no __dlpack__/__dlpack_device__)")
+    where = x.__dlpack_device__()
+    try:
+        dl_type, dl_index = where
+        dl_type, dl_index = int(dl_type), int(dl_index)
+    except (TypeError, ValueError):
+        raise TypeError(f"from_dlpack: {type(x).__name__}.__dlpack_device__() returned "
+                        f"{_short(where)}; expected (device type, index) ints") from None
+    kind = _DL_KINDS.get(dl_type)
     if kind is None:
         raise BufferError(f"from_dlpack: numr cannot import data from DLPack device "
                           f"type {int(dl_type)}")
@@ -605,7 +725,12 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         raise ValueError(f"from_dlpack: copy=False, but moving from {src} to {dev} "
                          f"needs a copy")
     # copy=True is an import and then a copy: CuPy's from_dlpack copies only to the host.
-    data = src.ops.from_dlpack(x, False if copy is False else None)
+    try:
+        data = src.ops.from_dlpack(x, False if copy is False else None)
+    except (TypeError, ValueError, AttributeError) as e:
+        # a producer whose __dlpack__ gives no valid capsule
+        raise TypeError(f"from_dlpack: {type(x).__name__}.__dlpack__() gave no valid DLPack "
+                        f"capsule ({e})") from None
     d = dt.BY_NAME.get(getattr(data.dtype, "name", str(data.dtype)))
     if d is None or d not in src.dtypes:
         raise BufferError(f"from_dlpack: numr has no dtype for {data.dtype} on {src}")

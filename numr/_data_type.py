@@ -66,6 +66,20 @@ def promote_on(a: dt.DType, b: dt.DType, device: Any) -> dt.DType:
     return max(held, key=lambda h: h.itemsize)
 
 
+class _Together:
+    """Several devices as one promotion graph: the dtypes every one of them holds, and
+    the defaults of the first (a Python scalar joins as it would on that device)."""
+
+    __slots__ = ("dtypes", "defaults")
+
+    def __init__(self, a: Any, b: Any):
+        self.dtypes = a.dtypes & b.dtypes
+        self.defaults = a.defaults
+
+    def __str__(self) -> str:
+        return "the arrays' devices together"
+
+
 def _python_scalar(value: Any) -> Any:
     """A Python bool/int/float/complex from a Python or NumPy scalar, else None."""
     t = type(value)
@@ -101,10 +115,13 @@ def result_type(*arrays_and_dtypes: Array | dt.DType | bool | int | float | comp
     scalars = []
     for a in arrays_and_dtypes:
         if type(a) is Array:
-            if device is not None and a._device is not device:
-                raise ValueError(f"result_type: arrays are on different devices, {device} "
-                                 f"and {a._device}")
-            device = a._device
+            # Note: result_type is about dtypes; arrays on different devices are fine
+            # (SciPy promotes before it moves one array to the other's device). The
+            # promotion graph is then the one of the devices together.
+            if device is None:
+                device = a._device
+            elif a._device is not device:
+                device = _Together(device, a._device)
             dtypes.append(a._dtype)
         elif type(a) is dt.DType:
             dtypes.append(a)

@@ -240,7 +240,14 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
     compare = name in _COMPARISONS
 
     def slow(x1, x2, as_operator):
+        if compare and as_operator and isinstance(x2, (list, tuple)):
+            x2 = _sequence_operand(name, x2, x1)
         p = prepare_or_constant(x1, x2, as_operator)
+        if p is NotImplemented and compare and not hasattr(x2, "__array_namespace__"):
+            # Note: Python would fall back to identity (a bare False for ==); numr
+            # compares Python sequences elementwise (as NumPy) and refuses the rest.
+            raise TypeError(f"{name}: cannot compare a numr array with a "
+                            f"{type(x2).__name__}")
         if p is NotImplemented or type(p) is Array:
             return p
         a, b, d, dev = p
@@ -356,7 +363,13 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
                 raise TypeError(f"{name} (in place): the result dtype {r._dtype} cannot be "
                                 f"stored in the array's dtype {self._dtype}")
             data = self._device.ops.astype(data, self._dtype, False)
-        self._device.ops.assign(self._data, data)
+        try:
+            self._device.ops.assign(self._data, data)
+        except ValueError:
+            from ._indexing import check_writable
+
+            check_writable(self, f"{name} (in place)")
+            raise
         return self
 
     f.__name__ = f.__qualname__ = name
@@ -366,6 +379,16 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
     f.__annotations__ = {"x1": operand, "x2": operand, "return": "Array"}
     f.operator, f.roperator, f.ioperator = op, rop, iop
     return f
+
+
+def _sequence_operand(name: str, seq: Any, x: Array) -> Array:
+    """A Python list/tuple compared with array ``x``: an array of it on x's device."""
+    from ._creation import asarray
+
+    try:
+        return asarray(seq, device=x._device)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise type(e)(f"{name}: cannot compare a numr array with {seq!r}: {e}") from None
 
 
 # A Python int outside the array's integer range: comparisons still have an answer.

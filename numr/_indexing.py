@@ -62,12 +62,21 @@ def setitem(x: Array, key: Any, value: Any) -> None:
         if scalar_operand_dtype("setitem", x._dtype, v, dev) is not x._dtype:
             raise TypeError(f"setitem: a Python {type(v).__name__} ({v!r}) cannot be stored "
                             f"in an array of dtype {x._dtype}")
+    check_writable(x, "setitem")
     try:
         dev.ops.setitem(x._data, key, v)
     except ValueError as e:
         vshape = getattr(v, "shape", ())
         raise ValueError(f"setitem: a value of shape {tuple(vshape)} does not broadcast to "
                          f"the indexed part of an array of shape {x.shape} ({e})") from None
+
+
+def check_writable(x: Array, func: str) -> None:
+    """ValueError, the same on every device, if ``x`` is a read-only view."""
+    if not x._device.ops.writable(x._data):
+        raise ValueError(f"{func}: the array is read-only (a view made by broadcast_to or "
+                         f"broadcast_arrays, a view of one, or read-only host memory); "
+                         f"write into a copy instead")
 
 
 def normalize_key(x: Array, key: Any, func: str) -> tuple:

@@ -147,7 +147,7 @@ def _check_matmul(s1: tuple, s2: tuple) -> None:
 def _simple_matmul(s1: tuple, s2: tuple) -> bool:
     """Two matrices, or two vectors, whose inner lengths agree (checked inline)."""
     n1 = len(s1)
-    if n1 != len(s2) or n1 > 2:
+    if n1 != len(s2) or n1 > 2 or not n1:
         return False
     return s1[-1] == s2[0]
 

@@ -354,7 +354,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """The diagonal (``offset`` above, below if negative) of each matrix, a copy."""
     _matrices("diagonal", x)
-    offset = as_int("diagonal", offset, "offset")
+    offset = _diagonal_offset("diagonal", x, offset)
     return wrap(x._device.ops.linalg_diagonal(x._data, offset=offset), x._dtype, x._device)
 
 
@@ -364,6 +364,15 @@ def trace(x: Array, /, *, offset: int = 0, dtype: dt.DType | None = None) -> Arr
     _matrices(name, x)
     if x._dtype not in _NUMERIC:
         raise bad_dtype(name, x._dtype, "numeric")
-    offset = as_int(name, offset, "offset")
+    offset = _diagonal_offset(name, x, offset)
     d = accumulation_dtype(name, x, dtype)  # the rule of sum
     return wrap(x._device.ops.linalg_trace(x._data, offset=offset, dtype=d), d, x._device)
+
+
+def _diagonal_offset(name: str, x: Array, offset: Any) -> int:
+    """``offset`` as an int; one outside the matrix (an empty diagonal, of any size, even
+    beyond a C long) is clamped to just outside it, so that every device sees a small
+    int."""
+    offset = as_int(name, offset, "offset")
+    rows, cols = x.shape[-2:]
+    return max(-rows, min(offset, cols))

@@ -216,3 +216,50 @@ def test_copy_deepcopy_and_pickle_copy_the_data(device):
     z = pickle.loads(pickle.dumps(x))
     assert z.device == device and z.dtype == x.dtype
     assert_array(z, [1.0, 2.0, 3.0])
+
+
+# --- issue 19: edge input, the same answer on every device ----------------------------------
+
+def test_format_of_0d_arrays(device):
+    x = numr.asarray(1.23456, device=device)
+    assert f"{x:.3f}" == "1.235" and f"{x:g}" == "1.23456" and f"{x}" == str(x)
+    assert f"{numr.asarray(7, device=device):03d}" == "007"
+    with pytest.raises(TypeError, match=r"Array.__format__.*shape \(2,\)"):
+        f"{numr.ones(2, device=device):.3f}"
+
+
+def test_dlpack_argument_checks(device):
+    x = numr.ones(2, device=device)
+    with pytest.raises(TypeError, match="__dlpack__: copy"):
+        x.__dlpack__(copy="yes")
+    with pytest.raises(TypeError, match="__dlpack__: max_version"):
+        x.__dlpack__(max_version=1)
+    with pytest.raises(TypeError, match="__dlpack__: dl_device"):
+        x.__dlpack__(dl_device="cpu")
+    if device.kind in ("cpu", "webgpu"):
+        with pytest.raises(ValueError, match="__dlpack__: .* no streams; stream must be None"):
+            x.__dlpack__(stream=1)
+        x.__dlpack__(stream=-1)
+
+
+def test_read_only_views_refuse_writes(device):
+    # WebGPU wrote through a broadcast view into b and every row
+    b = numr.asarray([1.0, 2.0], device=device)
+    x = numr.broadcast_to(b, (3, 2))
+    y = numr.broadcast_arrays(b, numr.ones((3, 1), device=device))[0]
+    writes = [lambda: x.__setitem__((0, 0), 5.0), lambda: x.__setitem__(slice(None), b),
+              lambda: x[0].__setitem__(0, 5.0), lambda: y.__setitem__((1, 1), 0.0),
+              lambda: numr.expand_dims(x, axis=0).__setitem__((0, 0, 0), 1.0),
+              lambda: numr.permute_dims(x, (1, 0)).__setitem__((0, 0), 1.0),
+              lambda: x.__setitem__(numr.asarray([0], device=device), 1.0)]
+    for w in writes:
+        with pytest.raises(ValueError, match="setitem: the array is read-only"):
+            w()
+    with pytest.raises(ValueError, match=r"add \(in place\): the array is read-only"):
+        x += 1.0
+    assert_array(b, [1.0, 2.0])
+    c = numr.asarray(x, copy=True)
+    c[0, 0] = 5.0
+    assert_array(c, [[5.0, 2.0], [1.0, 2.0], [1.0, 2.0]])
+    b[0] = 7.0  # the base stays writable, and the view sees it
+    assert_array(x, [[7.0, 2.0]] * 3)

@@ -343,3 +343,29 @@ def test_hessian_with_several_arguments(device):
             np.testing.assert_allclose(_np(h[i][j]), want[i][j], rtol=1e-12, atol=1e-12)
     with pytest.raises(TypeError, match="hessian: argnums"):
         ag.hessian(f, argnums=(0, 1.5))
+
+
+# --- issue 19: bad input gets a clear error -------------------------------------------------
+
+def test_functional_argument_errors():
+    x = numr.ones(3)
+    _, f = ag.vjp(lambda v: v * 2, x)
+    with pytest.raises(TypeError, match="vjp: a cotangent must be a numr array, got tuple"):
+        f((numr.ones(3),))
+    _, g = ag.vjp(lambda v: (v * 2, v * 3), x)
+    assert np.allclose(np.asarray(g((numr.ones(3), numr.ones(3)))[0]), 5.0)
+    with pytest.raises(TypeError, match="jacobian: f's result must be a numr array, got int"):
+        ag.jacobian(lambda v: 3)(x)
+    for bad in ("a", 1.0, True, (0, "b")):
+        with pytest.raises(TypeError, match="grad: argnums must be an int or a tuple"):
+            ag.grad(lambda v: ag.sum(v), argnums=bad)(x)
+    with pytest.raises(ValueError, match=r"hvp: a tangent of shape \(1,\) for a primal of "
+                                         r"shape \(3,\)"):
+        ag.hvp(lambda v: ag.sum(v ** 3), [x], [numr.ones(1)])
+    with pytest.raises(TypeError, match="hvp: a tangent must be a numr array"):
+        ag.hvp(lambda v: ag.sum(v ** 3), [x], [[1.0, 1.0, 1.0]])
+    v = Var(numr.ones(3), requires_grad=True)
+    with pytest.raises(TypeError, match="register_hook: hook must be callable, got 5"):
+        v.register_hook(5)
+    with pytest.raises(TypeError, match="register_post_accumulate_grad_hook: hook must be"):
+        v.register_post_accumulate_grad_hook(None)

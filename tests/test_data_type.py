@@ -1,6 +1,7 @@
 """Data type functions and the promotion table."""
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -126,9 +127,18 @@ def test_result_type_errors(device):
         numr.result_type(np.float32)
     with pytest.raises(TypeError, match="result_type"):
         numr.result_type(numr.int8, [1])
-    x = numr.ones(1, device=device)
-    with pytest.raises(ValueError, match="result_type: arrays are on different devices"):
-        numr.result_type(x, numr.ones(1, device=narrow_twin(device)))
+
+
+def test_result_type_ignores_devices(device):
+    # issue 19: result_type is about dtypes (SciPy promotes before it moves one array to
+    # the other's device); the graph is the one the devices share
+    x = numr.ones(1, dtype=numr.float32, device=device)
+    twin = narrow_twin(device)
+    assert numr.result_type(x, numr.ones(1, dtype=numr.int16, device=twin)) == numr.float32
+    assert numr.result_type(numr.ones(1, dtype=numr.float32, device=twin),
+                            numr.ones(1, dtype=numr.int64, device=device)) == numr.float32
+    cpu = numr.ones(1, dtype=numr.int8, device="cpu")
+    assert numr.result_type(x, cpu, 1.0) == numr.float32
 
 
 # --- can_cast -----------------------------------------------------------------------------
@@ -302,3 +312,39 @@ def test_astype_errors(device):
         numr.astype(x, numr.float32, copy=None)
     with pytest.raises(ValueError, match="astype"):
         numr.astype(x, numr.float32, device="gpu")
+
+
+# issue 19: floats beyond an integer dtype's range converted differently per device (the
+# CPU gave INT_MIN, WebGPU saturated): numr's one rule (README, Semantics) is truncation
+# towards zero, saturated to the dtype's range, NaN to 0
+_EDGE_FLOATS = [math.nan, math.inf, -math.inf, 1e10, -1e10, 300.7, -300.7, -1.5, -0.5,
+                127.9, 2.0**63, 2.0**64, 3e9, 1e20, 65504.0]
+
+
+def _saturated(values, d):
+    info = np.iinfo(d.name)
+    out = []
+    for v in values:
+        out.append(0 if v != v else info.max if v >= info.max + 1 else
+                   info.min if v <= info.min - 1 else int(v))
+    return np.asarray(out, dtype=d.name)
+
+
+@pytest.mark.parametrize("src", ["float16", "float32", "float64"])
+def test_astype_float_to_int_saturates(device, src):
+    s = getattr(numr, src)
+    if s not in device.dtypes:
+        pytest.skip(f"{device} has no {src}")
+    with np.errstate(all="ignore"):
+        host = np.asarray(_EDGE_FLOATS, dtype=src)
+    x = numr.asarray(host, device=device)
+    for d in (numr.int8, numr.int16, numr.int32, numr.int64, numr.uint8, numr.uint16,
+              numr.uint32, numr.uint64):
+        if d in device.dtypes:
+            want = _saturated(host.astype(np.float64).tolist(), d)
+            assert_array(numr.astype(x, d), want, dtype=d)
+            assert_array(numr.asarray(host, dtype=d, device=device), want, dtype=d)
+    # in range: the plain conversion, and the fast path of large arrays
+    big = np.linspace(-100.5, 100.5, 4099).astype(src)
+    assert_array(numr.astype(numr.asarray(big, device=device), numr.int32),
+                 np.trunc(big.astype(np.float64)).astype(np.int32))

@@ -503,9 +503,13 @@ def test_comparison_operators(op, name, device):
             op(z, z)
 
 
-def test_equality_with_unknown_types_is_python_s():
-    x = xp.asarray([1, 2])
-    assert (x == "a") is False and (x != None) is True  # noqa: E711
+def test_comparison_with_unknown_types_raises(device):
+    # issue 19: a bare False/True from Python's identity fallback was a silent wrong bool
+    x = xp.asarray([1, 2], device=device)
+    for other in ("a", None, object(), {1: 2}):
+        for op in (operator.eq, operator.ne, operator.lt, operator.ge):
+            with pytest.raises(TypeError, match=r"(equal|less|greater).*cannot compare"):
+                op(x, other)
     with pytest.raises(TypeError):
         x + "a"
     with pytest.raises(TypeError):
@@ -584,3 +588,48 @@ def test_mixed_devices_raise(device):
         x += y
     # one device: results stay there
     assert (y + 1.0).device is other and xp.sin(y).device is other
+
+
+def test_comparison_with_python_sequences_is_elementwise(device):
+    # issue 19: NumPy compares lists and tuples elementwise; so does numr, on x's device
+    x = xp.asarray([1.0, 2.0], device=device)
+    for got, want in ((x != [1.0, 3.0], [False, True]), (x == (1.0, 3.0), [True, False]),
+                      ([1.0, 3.0] == x, [True, False]), (x < [2, 2], [True, False]),
+                      ((2, 2) < x, [False, False])):
+        assert got.device == device and got.dtype == xp.bool
+        assert_array(got, np.array(want))
+    with pytest.raises(ValueError, match="not_equal"):
+        x != [1.0, 2.0, 3.0]
+
+
+# issue 19: WebGPU raised "float too large to pack" for a Python float beyond float32's
+# range; the CPU gives what NumPy's cast gives (that infinity), in every binary function
+_BEYOND_F32 = (3.5e38, -3.5e38, 1e39, 1e300, float.fromhex("0x1.ffffffp+127"))
+
+
+@pytest.mark.parametrize("name", sorted(n for n, (cat, _) in BINARY.items()
+                                        if xp.float32 in xp._dtypes.CATEGORY[cat]))
+def test_python_floats_beyond_float32_range(device, name):
+    f = getattr(xp, name)
+    x = xp.asarray([1.0, -2.0, 0.0, math.inf], dtype=xp.float32, device=device)
+    h = np.asarray([1.0, -2.0, 0.0, math.inf], dtype=np.float32)
+    for s in _BEYOND_F32:
+        s32 = np.float32(math.copysign(math.inf, s))
+        for got, a, b in ((f(x, s), h, s32), (f(s, x), s32, h)):
+            want = getattr(np, {"pow": "power", "bitwise_invert": "invert"}.get(name, name),
+                           None)
+            assert got.dtype in (xp.float32, xp.bool) and got.device == device
+            if name == "floor_divide":
+                with np.errstate(all="ignore"):
+                    exp = np.divide(a, b)  # floor(a / b) is a / b where one is infinite
+                    exp = np.where(np.isinf(a) == np.isinf(b), np.floor_divide(a, b), exp)
+            else:
+                with np.errstate(all="ignore"):
+                    exp = want(a, b)
+            assert_array(got, exp)
+
+
+def test_full_beyond_float32_range(device):
+    assert_array(xp.full(3, 1e300, dtype=xp.float32, device=device), [math.inf] * 3)
+    assert_array(xp.full(2, -1e39, dtype=xp.float32, device=device), [-math.inf] * 2)
+    assert_array(xp.full(2, 1e39, dtype=xp.float16, device=device), [math.inf] * 2)

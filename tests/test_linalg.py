@@ -668,3 +668,54 @@ def test_mixed_devices():
             f(a, b)
     with pytest.raises(ValueError, match="matmul.*devices"):
         a @ b
+
+
+# --- issue 19: edge input, the same answer on every device ----------------------------------
+
+def test_trace_and_diagonal_with_a_huge_offset(device):
+    e = xp.eye(3, device=device)
+    for k in (2**70, -2**70, 3, -3, 10**30):
+        assert_array(linalg.trace(e, offset=k), 0.0)
+        assert linalg.diagonal(e, offset=k).shape == (0,)
+    assert_array(linalg.trace(e, offset=2), 0.0)
+    assert_array(linalg.diagonal(e, offset=-2), [0.0])
+
+
+def test_matmul_of_0d_arrays_is_a_value_error(device):
+    a = xp.asarray(2.0, device=device)
+    for f in (xp.matmul, linalg.matmul, lambda u, v: u @ v):
+        with pytest.raises(ValueError, match="matmul: both arrays need at least one"):
+            f(a, a)
+        with pytest.raises(ValueError, match="matmul"):
+            f(a, xp.ones(2, device=device))
+
+
+def test_inv_of_a_singular_matrix_has_one_message(device):
+    with pytest.raises(linalg.LinAlgError, match=r"^inv: a matrix is singular$"):
+        linalg.inv(arr([[1.0, 2.0], [2.0, 4.0]], device))
+    with pytest.raises(linalg.LinAlgError, match=r"^solve: a matrix is singular$"):
+        linalg.solve(arr([[1.0, 2.0], [2.0, 4.0]], device), arr([1.0, 1.0], device))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_eigh_nan_in_nan_out(device, dtype):
+    d = getattr(xp, dtype)
+    if d not in device.dtypes:
+        pytest.skip(f"{device} has no {dtype}")
+    nan = math.nan
+    x = arr([[[1.0, nan], [nan, 2.0]], [[2.0, 1.0], [1.0, 2.0]], [[math.inf, 0], [0, 1]]],
+            device, d)
+    w = to_np(linalg.eigvalsh(x))
+    assert np.isnan(w[0]).all() and np.isnan(w[2]).all()
+    np.testing.assert_allclose(w[1], [1.0, 3.0], rtol=1e-5)
+    w2, v = linalg.eigh(x)
+    assert np.isnan(to_np(w2)[[0, 2]]).all() and np.isnan(to_np(v)[[0, 2]]).all()
+    np.testing.assert_allclose(np.abs(to_np(v)[1]), np.full((2, 2), 0.5**0.5), rtol=1e-5)
+
+
+def test_vector_norm_ord0_counts_nan(device):
+    # WebGPU counted 2 non-zeros in [3, nan, 1] (lavapipe folds nan != 0 to false)
+    for d in (xp.float32, xp.float64, xp.complex64):
+        if d in device.dtypes:
+            x = arr([3.0, math.nan, 1.0, 0.0], device, d)
+            assert_array(linalg.vector_norm(x, ord=0), 3.0)

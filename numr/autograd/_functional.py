@@ -29,11 +29,33 @@ _DIFF = ("float", "complex")
 
 
 def _argnums(argnums: int | Sequence[int], nargs: int, fname: str) -> tuple[int, ...]:
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    nums = (argnums,) if type(argnums) is int else \
+        tuple(argnums) if isinstance(argnums, (tuple, list)) else None
+    if nums is None or not all(type(i) is int for i in nums):
+        raise TypeError(f"{fname}: argnums must be an int or a tuple of ints, got "
+                        f"{argnums!r}")
     for i in nums:
-        if not isinstance(i, int) or not -nargs <= i < nargs:
+        if not -nargs <= i < nargs:
             raise ValueError(f"{fname}: argnums {argnums!r} does not fit {nargs} arguments")
     return tuple(i % nargs for i in nums)
+
+
+def _array_of(x: Any, fname: str, what: str) -> Array:
+    """The numr Array of ``x`` (an Array or a Var), else a TypeError naming ``fname``."""
+    v = x._value if type(x) is Var else x
+    if type(v) is not Array:
+        raise TypeError(f"{fname}: {what} must be a numr array, got {type(x).__name__}")
+    return v
+
+
+def _check_tangents(primals: tuple, ins: list, tangents: tuple, fname: str) -> None:
+    if len(primals) != len(tangents):
+        raise ValueError(f"{fname}: {len(primals)} primals but {len(tangents)} tangents")
+    for p, t in zip(ins, tangents):
+        tv = _array_of(t, fname, "a tangent")
+        if tuple(tv.shape) != p.shape:
+            raise ValueError(f"{fname}: a tangent of shape {tuple(tv.shape)} for a primal "
+                             f"of shape {p.shape}")
 
 
 def _leaves(args: tuple, nums: tuple, fname: str) -> tuple[list, list, bool]:
@@ -146,6 +168,8 @@ def vjp(f: Callable, *primals: Any) -> tuple[Any, Callable]:
             raise ValueError(f"vjp: {len(cts)} cotangents for {len(outs)} outputs")
         roots, seeds = [], []
         for o, c in zip(outs, cts):
+            if c is not None:
+                _array_of(c, "vjp", "a cotangent")
             if type(o) is Var and o._rg and c is not None:
                 cv = c._value if (type(c) is Var and not nested) else c
                 if tuple(cv.shape) != o.shape:
@@ -170,11 +194,7 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[A
     if len(primals) != len(tangents):
         raise ValueError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
     new, ins, nested = _leaves(primals, tuple(range(len(primals))), "jvp")
-    for p, t in zip(ins, tangents):
-        tv = t._value if type(t) is Var else t
-        if tuple(tv.shape) != p.shape:
-            raise ValueError(f"jvp: a tangent of shape {tuple(tv.shape)} for a primal of "
-                             f"shape {p.shape}")
+    _check_tangents(primals, ins, tangents, "jvp")
     with enable_grad():
         out = f(*new)
         if type(out) is not Var or not out._rg:
@@ -207,7 +227,7 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
         new, ins, nested = _leaves(args, nums, "jacobian")
         with enable_grad():
             out = f(*new)
-        o = out._value if type(out) is Var else out
+        o = _array_of(out, "jacobian", "f's result")
         rows: list[list] = [[] for _ in ins]
         n = o.size
         flat = _numr.zeros((n,), dtype=o.dtype, device=o.device)
@@ -250,6 +270,8 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
     (reverse over reverse: the gradient of ``<grad f, v>``); one result per primal."""
     primals, tangents = tuple(primals), tuple(tangents)
     nums = tuple(range(len(primals)))
+    _check_tangents(primals, [_array_of(p, "hvp", "a primal") if type(p) in (Var, Array)
+                              else _numr.asarray(p) for p in primals], tangents, "hvp")
 
     def inner(*xs):
         gs = grad(f, nums)(*xs)

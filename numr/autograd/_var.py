@@ -125,6 +125,8 @@ class Var(VarOperators):
     def register_hook(self, hook: Callable[[Any], Any]) -> Callable[[], None]:
         """Call ``hook(grad)`` when this Var's gradient is computed; a non-None return
         replaces the gradient. Returns a function that removes the hook."""
+        if not callable(hook):
+            raise TypeError(f"register_hook: hook must be callable, got {hook!r}")
         if not self._rg:
             raise ValueError("register_hook: the Var does not require grad")
         n = self._node
@@ -142,6 +144,9 @@ class Var(VarOperators):
     def register_post_accumulate_grad_hook(self, hook: Callable[["Var"], None]) -> Callable[[], None]:
         """Call ``hook(var)`` once this leaf's ``.grad`` holds the complete gradient of a
         backward pass (the place to all-reduce it)."""
+        if not callable(hook):
+            raise TypeError(f"register_post_accumulate_grad_hook: hook must be callable, "
+                            f"got {hook!r}")
         if self._node is not None or not self._rg:
             raise ValueError("register_post_accumulate_grad_hook: only for leaves that "
                              "require grad")

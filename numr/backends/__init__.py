@@ -64,6 +64,9 @@ Besides those, every backend provides these ops:
 ``getslice(x, key)``           ``x[key]`` for one slice on the first axis (a hot path).
 ``setitem(x, key, value)``     in-place, value a native array or Python scalar of x's dtype.
 ``assign(dst, src)``           copy ``src`` (broadcastable) into ``dst`` in place.
+``writable(x)``                whether x may be written (False for broadcast_to's and
+                               broadcast_arrays' views and the views of them, where the
+                               library marks them; numr raises the ValueError).
 ``dlpack(x, stream, max_version, dl_device, copy)`` and ``dlpack_device(x)``.
 ``from_dlpack(obj, copy)``     native array from a DLPack producer on this device.
 ``scalar(x)``                  the Python scalar of a size-1 array (a sync point).

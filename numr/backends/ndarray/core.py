@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as _np
+
 from .._dlpack import KDL_BFLOAT, KDL_UINT, BfloatImport, relabel
 
 
@@ -32,11 +34,41 @@ def build(c) -> dict:
     f32 = xp.dtype("float32")
 
     def astype(a, dtype, copy=True):
-        if a.dtype == c.bf16 and dtype.kind in ("int", "uint"):
-            # ml_dtypes converts a negative bfloat16 to 0 in an unsigned type; through
-            # float32 it converts as a float32 of that value does (-1 -> 255 in NumPy).
-            return a.astype(f32).astype(native[dtype])
+        if dtype.kind in ("int", "uint"):
+            if a.dtype == c.bf16:
+                a = a.astype(f32)  # exact; then numr's rule, as for float32
+            if a.dtype.kind == "f":
+                return float_to_int(a, native[dtype])
         return a.astype(native[dtype], copy=copy)
+
+    def float_to_int(a, nd):
+        """numr's rule for every device (README, Semantics): truncation towards zero,
+        saturated to the integer dtype's range, NaN to 0. NumPy leaves values out of
+        range undefined (x86 gives INT_MIN, or wraps narrow types)."""
+        info = _np.iinfo(nd)
+        top, low = float(info.max + 1), float(info.min)  # powers of two: exact
+        if a.dtype.itemsize < 4:
+            a = a.astype(xp.float32)  # float16 bounds would round to inf
+        if on_host and a.size:
+            if nd.kind == "i" and nd.itemsize >= 4:
+                # x86's conversion flags NaN and every value out of range: one pass
+                try:
+                    with _np.errstate(invalid="raise"):
+                        return a.astype(nd)
+                except FloatingPointError:
+                    pass
+            else:
+                with _np.errstate(invalid="ignore"):
+                    lo, hi = a.min(), a.max()  # NaN propagates, and fails the test
+                if lo >= low and hi < top:
+                    return a.astype(nd)
+        with _np.errstate(invalid="ignore", over="ignore"):
+            r = xp.where(xp.isnan(a), 0, xp.clip(a, low, xp.nextafter(
+                xp.asarray(top, a.dtype), xp.asarray(0, a.dtype)))).astype(nd)
+            if info.bits > _np.finfo(a.dtype).nmant + 1:
+                # the largest float below top is below max (int32 from float32)
+                r = xp.where(a >= top, xp.asarray(info.max, nd), r)
+        return r
 
     def getitem(a, key):
         return arr(a[key])
@@ -50,6 +82,10 @@ def build(c) -> dict:
 
     def assign(dst, src):
         dst[...] = src
+
+    def writable(a):
+        # CuPy has no read-only arrays (its flags have no "writeable")
+        return getattr(a.flags, "writeable", True)
 
     bf16, u16 = c.bf16, xp.dtype("uint16")
 
@@ -111,7 +147,7 @@ def build(c) -> dict:
 
     return {"from_host": from_host, "to_host": to_host, "astype": astype, "getitem": getitem,
             "getslice": getslice,
-            "setitem": setitem, "assign": assign, "dlpack": dlpack,
+            "setitem": setitem, "assign": assign, "writable": writable, "dlpack": dlpack,
             "dlpack_device": dlpack_device, "from_dlpack": from_dlpack, "scalar": scalar,
             "sync": sync,
             "finfo": finfo, "iinfo": iinfo}

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+import numpy as _np
+
 from ..._elementwise import BINARY, UNARY
 
 
@@ -67,7 +69,12 @@ def build(c) -> dict:
         if (a_scalar or c.kind(a.dtype) != "f") and (b_scalar or c.kind(b.dtype) != "f"):
             return r  # integers: nothing to correct
         # Where exactly one operand is infinite, floor(a / b) is a / b itself: +-inf for
-        # an infinite a (including b = +-0), a signed zero for an infinite b.
+        # an infinite a (including b = +-0), a signed zero for an infinite b. A Python
+        # float beyond the array's float range is that infinity (as the library sees it).
+        if a_scalar:
+            a = in_dtype(a, b.dtype)
+        elif b_scalar:
+            b = in_dtype(b, a.dtype)
         if b_scalar:
             if math.isinf(b):
                 return c.arr(divide(a, b))
@@ -77,6 +84,13 @@ def build(c) -> dict:
         else:
             fix = isinf(a) != isinf(b)
         return c.arr(where(fix, divide(a, b), r))
+
+    def in_dtype(s, d):
+        """Python float ``s`` rounded to native float dtype ``d`` (inf beyond its range)."""
+        if type(s) is not float or d.kind != "f":
+            return s
+        with _np.errstate(over="ignore"):
+            return float(_np.dtype(d.str).type(s))
 
     def complex_of(re, im, like):
         """A complex array of ``like``'s shape and dtype from its two parts."""

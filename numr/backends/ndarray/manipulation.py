@@ -19,7 +19,11 @@ def build(c) -> dict:
         return xp.broadcast_to(a, shape)
 
     def broadcast_arrays(*arrays):
-        return list(xp.broadcast_arrays(*arrays))
+        out = list(xp.broadcast_arrays(*arrays))
+        if on_host:
+            for r in out:
+                r.flags.writeable = False  # as broadcast_to's (NumPy only warns on writes)
+        return out
 
     def concat(arrays, *, axis):
         if axis is None:

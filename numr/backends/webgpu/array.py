@@ -29,7 +29,10 @@ def c_strides(shape: tuple) -> tuple:
 class GPUArray:
     """A strided view of a GPU buffer. ``strides`` and ``offset`` count elements."""
 
-    __slots__ = ("storage", "rt", "shape", "strides", "offset", "dtype", "size", "__weakref__")
+    # ``readonly``: a view that must not be written (broadcast_to's, whose elements
+    # alias each other, and every view of one), as NumPy marks its own.
+    __slots__ = ("storage", "rt", "shape", "strides", "offset", "dtype", "size", "readonly",
+                 "__weakref__")
 
     def __init__(self, storage: Storage, rt: Runtime, shape: tuple, strides: tuple,
                  offset: int, dtype: dt.DType, size: int | None = None):
@@ -41,6 +44,7 @@ class GPUArray:
         self.dtype = dtype
         # ``size`` where the caller knows it (map.launch's cached plans)
         self.size = math.prod(shape) if size is None else size
+        self.readonly = False
 
     @property
     def ndim(self) -> int:
@@ -67,7 +71,10 @@ class GPUArray:
         return self
 
     def view(self, shape: tuple, strides: tuple, offset: int) -> "GPUArray":
-        return GPUArray(self.storage, self.rt, shape, strides, offset, self.dtype)
+        v = GPUArray(self.storage, self.rt, shape, strides, offset, self.dtype)
+        if self.readonly:
+            v.readonly = True
+        return v
 
     def __repr__(self) -> str:
         return (f"GPUArray(shape={self.shape}, strides={self.strides}, "
@@ -186,3 +193,10 @@ def basic_index(a: GPUArray, key: tuple) -> GPUArray:
     shape += a.shape[dim:]
     strides += a.strides[dim:]
     return a.view(tuple(shape), tuple(strides), offset)
+
+
+def read_only(a: GPUArray) -> GPUArray:
+    """``a`` marked read-only (a view of its own, so the input stays writable)."""
+    v = a.view(a.shape, a.strides, a.offset)
+    v.readonly = True
+    return v

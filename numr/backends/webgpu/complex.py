@@ -264,6 +264,8 @@ def register(ctx) -> None:
         if any(type(k) is GPUArray for k in keys):
             return core_setitem(a, key, value)  # array keys: the indexing group's path
         d = a.dtype
+        if a.readonly:
+            raise ValueError("setitem: the array is a read-only view")
         view = A.basic_index(a, keys)
         ops_, w = operand(value, d, list("ab"))
         launch("fill", w, tuple(ops_), d, view.shape, _rtype(d), into=view)

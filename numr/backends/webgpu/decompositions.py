@@ -310,10 +310,24 @@ def register(ctx) -> None:
         for _ in range(SWEEPS):
             staged(key, src, [a], buf, params, nb, "sweep", rounds)
         staged(key, src, [a], buf, params, nb, "final")
-        w = back(_view(buf, batch + (n,), wbase, real(d)), real(d0))
+        # NaN in, NaN out (numr's rule on every device): the Jacobi sweeps would carry on
+        # around a NaN and return finite values for the rest
+        finite = ops["all"](ops["isfinite"](a), (a.ndim - 2, a.ndim - 1), False)
+        w = poison(_view(buf, batch + (n,), wbase, real(d)), finite, 1)
+        w = back(w, real(d0))
         if not vectors:
             return w
-        return w, back(_view(buf, a.shape, 0, d), d0)
+        return w, back(poison(_view(buf, a.shape, 0, d), finite, 2), d0)
+
+    def poison(r: GPUArray, finite: GPUArray, tail: int) -> GPUArray:
+        """r with NaN in every result whose matrix was not all finite (``finite``: one
+        bool per matrix; ``tail``: r's dimensions per matrix)."""
+        mask = finite.view(finite.shape + (1,) * tail, finite.strides + (0,) * tail,
+                           finite.offset)
+        mask = ops["broadcast_to"](mask, r.shape)
+        nan = ops["full"]((), float("nan"), r.dtype) if r.dtype.kind == "complex" \
+            else float("nan")
+        return ops["where"](mask, r, nan)
 
     # -- SVD -------------------------------------------------------------------------------
 

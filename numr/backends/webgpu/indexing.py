@@ -246,6 +246,8 @@ def register(ctx) -> None:
     def setitem(a: GPUArray, key: Any, value: Any) -> None:
         if not _is_advanced_key(key):
             return basic_setitem(a, key, value)
+        if a.readonly:
+            raise ValueError("setitem: the array is a read-only view")
         key = key if type(key) is tuple else (key,)
         # Integer index arrays living in a's buffer would be read while a is written
         # (one buffer cannot be bound both ways in a dispatch): copy them. Masks are

@@ -312,8 +312,9 @@ def register(ctx) -> None:
         if ord == -_INF:
             return contract("norm", a, None, None, red, acc, "min", ab)
         if ord == 0:
+            # non-zero by the bits (lavapipe folds NaN != 0 to false; NaN counts)
             return contract("norm", a, None, None, red, acc, "sum",
-                            f"select({ct}(0), {ct}(1), {ab} != {ct}(0))")
+                            f"select({ct}(0), {ct}(1), {convert(acc, dt.bool, ab)})")
         if ord == 1:
             return contract("norm", a, None, None, red, acc, "sum", ab)
         # Scaled by the largest |a| (the smallest for negative orders), so that no

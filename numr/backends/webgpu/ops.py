@@ -183,6 +183,8 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         if d not in held:
             raise TypeError(f"from_host: dtype {d} is not held by {device}; "
                             f"info.dtypes(device='{device}') lists those that are")
+        if not h.dtype.isnative:
+            h = h.astype(h.dtype.newbyteorder("="))  # the device's order is the host's
         r = new(rt, tuple(h.shape), d)
         rt.upload(r.storage, h.tobytes())
         return r
@@ -365,11 +367,11 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
 
     def broadcast_arrays(*arrays):
         shape = _broadcast_shape("broadcast_arrays", *[x.shape for x in arrays])
-        return [A.broadcast(x, shape) for x in arrays]
+        return [A.read_only(A.broadcast(x, shape)) for x in arrays]
 
     ops.update(
         permute_dims=lambda a, axes: A.permute(a, tuple(axes)),
-        broadcast_to=lambda a, shape: A.broadcast(a, tuple(shape)),
+        broadcast_to=lambda a, shape: A.read_only(A.broadcast(a, tuple(shape))),
         broadcast_arrays=broadcast_arrays,
         expand_dims=lambda a, axis: A.expand(a, (axis,) if isinstance(axis, int) else axis),
         squeeze=lambda a, axis: A.squeeze(a, (axis,) if isinstance(axis, int) else axis),
@@ -387,6 +389,8 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         """``target[...] = value`` in place: ``value`` a GPUArray broadcastable to the
         view ``target`` (ValueError otherwise) or a Python scalar of its dtype."""
         d = target.dtype
+        if target.readonly:
+            raise ValueError(f"{name}: the array is a read-only view")
         if type(value) is GPUArray:
             if value.ndim > target.ndim or any(
                     m != 1 and m != n for m, n in zip(value.shape[::-1], target.shape[::-1])):
@@ -416,6 +420,9 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
     def sync() -> None:
         rt.wait()
 
+    def writable(a: GPUArray) -> bool:
+        return not a.readonly
+
     # DLPack (numr/backends/webgpu/dlpack.py): arrays report (kDLWebGPU = 15, index) and
     # export in place on their own device, or as a host copy for dl_device=(1, 0).
     _DL_CPU = 1
@@ -440,7 +447,7 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
         h = np.from_dlpack(seen)
         return from_host(h.view("bfloat16") if seen.relabelled else h)
 
-    ops.update(setitem=setitem, assign=assign, sync=sync, dlpack=dlpack,
+    ops.update(setitem=setitem, assign=assign, sync=sync, writable=writable, dlpack=dlpack,
                dlpack_device=dlpack_device, from_dlpack=from_dlpack)
 
     # -- manipulation (copies) -----------------------------------------------------------

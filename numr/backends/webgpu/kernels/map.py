@@ -33,14 +33,30 @@ WG = 256
 _NAMES = "abcdefgh"
 
 
+# The least magnitude a Python float rounds to float32 infinity at: FLT_MAX plus half an
+# ulp (the tie rounds to even, which is up). struct's "f" refuses it; NumPy gives inf.
+F32_BIG = float.fromhex("0x1.ffffffp+127")
+
+
+def f32_value(v: float) -> float:
+    """A Python float as struct's "f" takes it: beyond float32's range, the infinity of
+    its sign (the value NumPy's cast gives), so that `float32_array + 3.5e38` is inf and
+    `float32_array < 1e39` compares with inf, as on the CPU."""
+    if -F32_BIG < v < F32_BIG or v != v:
+        return v
+    return math.copysign(math.inf, v)
+
+
 def scalar_words(v: Any, d: DType) -> list[int]:
     """The parameter words of Python scalar ``v`` as a compute value of dtype ``d``."""
     ct = ctype(d)
     if ct == "bool":
         return [1 if v else 0]
     if ct == "f32":
+        v = f32_value(float(v))
         if d.name in ("float16", "bfloat16"):
-            v = float(np.asarray(v, dtype=d.name))  # rounded to the dtype first, as NumPy does
+            with np.errstate(over="ignore"):
+                v = float(np.asarray(v, dtype=d.name))  # rounded to the dtype first, as NumPy does
         return [struct.unpack("<I", struct.pack("<f", v))[0]]
     if ct == "f64":
         q = struct.unpack("<Q", struct.pack("<d", v))[0]
@@ -389,7 +405,8 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             if part:
                 params += part
         elif part is _F32_SCALAR:
-            params.append(x)  # packed as a float32 by plan.packer
+            # packed as a float32 by plan.packer (beyond its range: the infinity)
+            params.append(x if -F32_BIG < x < F32_BIG else f32_value(x))
         else:
             params += scalar_words(x, part)
     if into is None:

@@ -110,9 +110,31 @@ def convert(src: DType, dst: DType, v: str) -> str:
         return f"select({cd}(0), {cd}(1), {v})"
     if cs == cd:
         return v
-    if src.kind == "float" and dst.kind == "uint":
-        # Note: NumPy converts negative floats to unsigned through the signed type (C's
-        # behaviour on x86), so -1.0 becomes 255 for uint8; WGSL's u32() would clamp to 0.
-        signed = "i64" if cd == "u64" else "i32"
-        return f"select({cd}({v}), {cd}({signed}({v})), {v} < 0.0)"
+    if src.kind == "float" and dst.kind in ("int", "uint"):
+        return _float_to_int(cs, dst, cd, v)
     return f"{cd}({v})"
+
+
+def _float_to_int(cs: str, dst: DType, cd: str, v: str) -> str:
+    """numr's rule for every device (README, Semantics): truncation towards zero,
+    saturated to ``dst``'s range (so -1.0 is 0 for unsigned dtypes), NaN to 0. The bounds
+    are tested before the conversion, since WGSL only clamps to the 32/64-bit range and
+    drivers differ on NaN; NaN is found by its bits (lavapipe folds ``v != v``)."""
+    nbits = 8 * dst.itemsize
+    lo, hi = (0, 2 ** nbits - 1) if dst.kind == "uint" else \
+        (-2 ** (nbits - 1), 2 ** (nbits - 1) - 1)
+    word = 64 if cd in ("i64", "u64") else 32
+    suffix = "lu" if word == 64 else "u"
+
+    def literal(n: int) -> str:
+        return f"bitcast<{cd}>({n & (2 ** word - 1):#x}{suffix})"
+
+    if cs == "f64":
+        nan = f"((bitcast<u64>({v}) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)"
+    else:
+        nan = f"((bitcast<u32>({v}) & 0x7fffffffu) > 0x7f800000u)"
+    top = f"{cs}({float(hi + 1)!r})"      # a power of two: exact in f32 and f64
+    low = f"{cs}({float(lo)!r})"
+    inner = f"{cd}({v})"
+    return (f"select(select(select({inner}, {literal(hi)}, {v} >= {top}), {literal(lo)}, "
+            f"{v} < {low}), {cd}(0), {nan})")
