@@ -4,7 +4,9 @@ WGSL has no 32x32 -> 64-bit multiply, so the high word of each round's products 
 from 16-bit halves (exact in u32 arithmetic); nothing else but 32-bit add, xor and shift
 is used, so every adapter computes the words of the CPU kernel. The uniform-float forms
 convert as numr.random._cpu does (exact: an integer of at most 27 bits times a power of
-two), so their floats are bit-identical too.
+two), so their floats are bit-identical too. Normals come from one kernel as well
+(``NORMALS``): Box-Muller's steps with numr's own WGSL log1p, sqrt, cos and sin, rounded
+as the composite of numr operations rounds them.
 """
 
 from __future__ import annotations
@@ -58,12 +60,30 @@ _STORE = {
             "  O[b] = (vec2<f64>(hi.x, hi.z) * f64(67108864.0) + vec2<f64>(lo.y, lo.w))"
             " * f64(1.1102230246251565e-16);"),
 }
-_DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2)}
+# Box-Muller as numr.random.Generator._std_normal composes it, with numr's own WGSL
+# log1p, sqrt, cos and sin (the functions the composite's dispatches run) and each
+# product a lone multiply, so the one kernel rounds every step as the composite does.
+_STORE["n32"] = ("vec4<f32>", """let w = vec4<f32>(x >> vec4<u32>(8u)) * 5.9604644775390625e-8;
+  let r0 = sqrt_f32(-2.0 * log1p_f32(-w.x)); let r1 = sqrt_f32(-2.0 * log1p_f32(-w.z));
+  let t0 = 6.283185307179586 * w.y; let t1 = 6.283185307179586 * w.w;
+  O[b] = vec4<f32>(r0 * cos_f32(t0), r0 * sin_f32(t0), r1 * cos_f32(t1), r1 * sin_f32(t1));""")
+_STORE["n64"] = ("vec2<f64>", """let hi = vec4<f64>(x >> vec4<u32>(5u)); let lo = vec4<f64>(x >> vec4<u32>(6u));
+  let w = (vec2<f64>(hi.x, hi.z) * f64(67108864.0) + vec2<f64>(lo.y, lo.w)) * f64(1.1102230246251565e-16);
+  let r = sqrt_f64(f64(-2.0) * log1p_f64(-w.x));
+  let t = f64(6.283185307179586) * w.y;
+  O[b] = vec2<f64>(r * cos_f64(t), r * sin_f64(t));""")
+_DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
+          "n32": (dt.float32, 4), "n64": (dt.float64, 2)}
+# Generator._std_normal takes its normals from the "n32"/"n64" kernels here.
+NORMALS = True
 
 
 def source(fmt: str) -> str:
+    from ..backends.webgpu.kernels.expressions import helpers
+
     t, store = _STORE[fmt]
-    return _PHILOX.replace("{t}", t).replace("{store}", store)
+    extra = helpers(store, "f64" if fmt == "n64" else "f32") if fmt[0] == "n" else ""
+    return _PHILOX.replace("{t}", t).replace("{store}", store) + "\n" + extra
 
 
 def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPUArray:
