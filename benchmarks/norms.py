@@ -3,12 +3,17 @@ bandwidth measured in the same run, and speed against an anchor.
 
     python benchmarks/norms.py                       # CPU: against the NumPy composite
     python benchmarks/norms.py --device cuda         # CUDA: against PyTorch eager (+ compile)
+    python benchmarks/norms.py --device cuda --api kernels   # the CUDA kernels alone
 
 Effective bandwidth = the bytes the op must move at least (each input read once, each
 output written once) / time. Copy bandwidth = 2 x bytes / time of a device copy of an
 array as large as the op's input (NumPy copy on the CPU, CuPy device-to-device on CUDA).
-On CUDA the kernels are called through numr.nn._cuda on CuPy arrays when numr's CuPy
-backend is not there yet, else through numr.nn on numr arrays.
+On CUDA the default (``--api numr``) is the user's loop: numr.nn's functions called from
+Python on numr arrays of cuda:0, so numr's checks, the plan look-up and the launch all
+count, 20 calls back to back between CUDA events; ``--api kernels`` times
+numr.nn._cuda's kernel functions on CuPy arrays instead (the kernels' own speed).
+bfloat16 rows are ml_dtypes arrays on the CuPy side, and PyTorch gets them through DLPack
+(as uint16, viewed as torch.bfloat16: no copy).
 """
 
 from __future__ import annotations
@@ -176,8 +181,10 @@ def _cpu_fns(op, nn, x, r, g, w, b, hx, hr, hg, hw, hb):
 
 # --- CUDA -------------------------------------------------------------------------------
 
-def cuda_cases(dtypes, shapes, timer, compile_torch: bool):
+def cuda_cases(dtypes, shapes, timer, compile_torch: bool, api: str = "numr"):
     import cupy as cp
+    import numr as xp
+    from numr import nn
     from numr.nn import _cuda
 
     try:
@@ -195,13 +202,18 @@ def cuda_cases(dtypes, shapes, timer, compile_torch: bool):
                 cp.random.standard_normal((rows, n), dtype=cp.float32).astype(dtname)
             w = cp.random.standard_normal(n, dtype=cp.float32).astype(dtname)
             b = cp.random.standard_normal(n, dtype=cp.float32).astype(dtname)
+            if api == "numr":
+                nx, nr, ng, nw, nb = (xp.from_dlpack(a) for a in (x, r, g, w, b))
             for op in OPS:
                 center = "layer" in op
                 add = op.startswith("add_")
                 bb = b if center else None
                 s = x + r
-                fwd = lambda: _cuda.norm_forward(x, r if add else None, w, bb, EPS, center, add)  # noqa: E731
-                bwd = lambda: _cuda.norm_backward(g, s, g if add else None, w, EPS, center, True, center)  # noqa: E731
+                if api == "numr":
+                    fwd, bwd = _numr_fns(nn, op, nx, nr, ng, nw, nb, xp.from_dlpack(s))
+                else:
+                    fwd = lambda: _cuda.norm_forward(x, r if add else None, w, bb, EPS, center, add)  # noqa: E731
+                    bwd = lambda: _cuda.norm_backward(g, s, g if add else None, w, EPS, center, True, center)  # noqa: E731
                 anchors = _torch_fns(torch, F, op, x, r, g, w, bb, compile_torch) if torch else {}
                 for is_bwd, f in ((False, fwd), (True, bwd)):
                     t = timer(f)
@@ -219,9 +231,33 @@ def cuda_cases(dtypes, shapes, timer, compile_torch: bool):
                     yield row
 
 
+def _numr_fns(nn, op, x, r, g, w, b, s):
+    """The forward and backward as a user calls them (numr arrays; s = x + r)."""
+    center = "layer" in op
+    if op.startswith("add_"):
+        f = (lambda: nn.add_layer_norm(x, r, w, b, eps=EPS)) if center else \
+            (lambda: nn.add_rms_norm(x, r, w, eps=EPS))
+        fb = (lambda: nn.add_layer_norm_backward(g, g, s, w, b, eps=EPS)) if center else \
+            (lambda: nn.add_rms_norm_backward(g, g, s, w, eps=EPS))
+    else:
+        f = (lambda: nn.layer_norm(x, w, b, eps=EPS)) if center else \
+            (lambda: nn.rms_norm(x, w, eps=EPS))
+        fb = (lambda: nn.layer_norm_backward(g, x, w, b, eps=EPS)) if center else \
+            (lambda: nn.rms_norm_backward(g, x, w, eps=EPS))
+    return f, fb
+
+
+def _to_torch(torch, a):
+    """A CuPy array as a torch tensor on its GPU, shared (bfloat16 through its uint16 view:
+    DLPack exports of ml_dtypes' type vary between CuPy versions)."""
+    if a.dtype.name == "bfloat16":
+        return torch.from_dlpack(a.view("uint16")).view(torch.bfloat16)
+    return torch.from_dlpack(a)
+
+
 def _torch_fns(torch, F, op, x, r, g, w, b, compile_torch):
-    tx, tr, tg, tw = (torch.as_tensor(a, device="cuda") for a in (x, r, g, w))
-    tb = torch.as_tensor(b, device="cuda") if b is not None else None
+    tx, tr, tg, tw = (_to_torch(torch, a) for a in (x, r, g, w))
+    tb = _to_torch(torch, b) if b is not None else None
     n = x.shape[-1]
     center = "layer" in op
     add = op.startswith("add_")
@@ -361,18 +397,20 @@ def main() -> None:
     p.add_argument("--shapes", default=None, help="comma-separated ROWSxN, e.g. 4096x4096")
     p.add_argument("--reps", type=int, default=None)
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile (CUDA)")
+    p.add_argument("--api", default="numr", choices=["numr", "kernels"],
+                   help="CUDA: numr.nn on numr arrays (the user's loop) or the kernels alone")
     a = p.parse_args()
     if a.device == "cpu":
         dtypes = (a.dtypes or "float32").split(",")
         shapes = a.shapes or "4096x4096,16384x1024"
         timer = CpuTimer(a.reps or 7)
     elif a.device == "webgpu":
-        dtypes = (a.dtypes or "float16,float32").split(",")
+        dtypes = (a.dtypes or "float16,bfloat16,float32").split(",")
         shapes = a.shapes or "32768x8192,4096x4096,16384x1024"
         timer = WebGPUTimer(a.reps or 7)
     else:
-        dtypes = (a.dtypes or "float16,float32").split(",")
-        shapes = a.shapes or "32768x8192,4096x4096,16384x1024"
+        dtypes = (a.dtypes or "float16,bfloat16,float32").split(",")
+        shapes = a.shapes or "32768x8192,4096x4096,16384x1024,65536x256"
         timer = CudaTimer(a.reps or 20)
     shapes = [tuple(int(v) for v in s.split("x")) for s in shapes.split(",")]
     anchor = {"cpu": "NumPy composite", "cuda": "torch eager",
@@ -392,9 +430,11 @@ def main() -> None:
     else:
         import cupy as cp
 
+        what = "numr.nn on numr arrays (a user's loop)" if a.api == "numr" else \
+            "the kernels on CuPy arrays"
         print(f"# cuda: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
-              f"cupy {cp.__version__}")
-        rows = cuda_cases(dtypes, shapes, timer, not a.no_compile)
+              f"cupy {cp.__version__}; timing {what}")
+        rows = cuda_cases(dtypes, shapes, timer, not a.no_compile, a.api)
     hdr = (f"| op | dir | dtype | shape | time (ms) | GB/s | % copy | copy GB/s | "
            + ("% alloc. copy | alloc. copy GB/s | " if a.device == "cpu" else "")
            + f"x vs {anchor} |" + (" x vs torch.compile |" if a.device == "cuda" else ""))

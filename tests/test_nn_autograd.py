@@ -193,9 +193,9 @@ def test_untracked_parameters_and_no_grad(device):
     assert not y.requires_grad and not s.requires_grad
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
 def test_low_precision_gradients_match_the_backward_functions(dtype, device):
-    """float32/float16 Vars: the recorded gradient is the fused backward's, in the
+    """float32/float16/bfloat16 Vars: the recorded gradient is the fused backward's, in the
     input dtype."""
     dt = getattr(xp, dtype)
     if dt not in device.dtypes:

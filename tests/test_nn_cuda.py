@@ -8,15 +8,16 @@ import pytest
 from numr.nn import _cuda
 from tests.test_nn import CASES, data, ref_backward, ref_forward
 
-TOL = {"float64": 1e-11, "float32": 2e-5, "float16": 4e-3}
+TOL = {"float64": 1e-11, "float32": 2e-5, "float16": 4e-3, "bfloat16": 3e-2}
 
 
-@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
 @pytest.mark.parametrize("n", [1, 7, 33, 1000, 1024, 4096, 5000, 8192, 65536, 262144])
 @pytest.mark.parametrize("direction", ["fwd", "bwd"])
 def test_plan(dtype, n, direction):
     p = _cuda.plan(dtype, n, True, direction)
-    assert n % p.vec == 0 and p.vec * {"float16": 2, "float32": 4, "float64": 8}[dtype] <= 16
+    assert n % p.vec == 0 and p.vec * {"float16": 2, "bfloat16": 2, "float32": 4,
+                                       "float64": 8}[dtype] <= 16
     nv = n // p.vec
     assert p.group * p.rows <= 1024 and p.group % 32 == 0
     assert p.rows == 1 or p.group == 32  # several rows per block only in warp mode
@@ -35,7 +36,7 @@ def test_source_instantiations_are_named_consistently():
 
 
 @pytest.mark.parametrize("center", [False, True], ids=["rms", "layer"])
-@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 @pytest.mark.parametrize("n", [1, 2, 7, 33, 1000, 1024, 4096, 5000, 8192, 16384, 65536])
 @pytest.mark.parametrize("direction", ["fwd", "bwd"])
 def test_fast_plan(dtype, n, direction, center):
@@ -43,7 +44,7 @@ def test_fast_plan(dtype, n, direction, center):
     block fits the hardware, the shared memory fits an SM; or None (first generation)."""
     from numr.nn import _cuda_fast as F
 
-    isz = {"float16": 2, "float32": 4}[dtype]
+    isz = {"float16": 2, "bfloat16": 2, "float32": 4}[dtype]
     for aligned in (True, False):
         p = F.plan(dtype, n, aligned, direction, center)
         if p is None:  # only rows wider than the register tile (the benchmark's all fit)
@@ -116,7 +117,7 @@ def _close(got, ref, dtype, what):
 
 @gpu
 @pytest.mark.parametrize("center", [False, True], ids=["rms", "layer"])
-@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 @pytest.mark.parametrize("lead,n", CASES + [((64,), 1024), ((300,), 8192), ((3,), 131072)])
 def test_cuda_kernels(lead, n, dtype, center):
     import cupy as cp
@@ -177,7 +178,7 @@ def test_cuda_backward_scratch_across_calls_and_streams():
 
 
 @gpu
-@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 @pytest.mark.parametrize("n", [1023, 4096])
 def test_cuda_dependent_launch(monkeypatch, dtype, n):
     """The kernels launched as programmatic dependents of the kernel before them (where the

@@ -91,7 +91,8 @@ def _composite(xp: Any, g: Any, a: dict, eps: float, center: bool, add: bool,
         return gy
     s = a["x"] + a["residual"] if add else a["x"]  # rounded to s's dtype, as the forward
     dtype = s.dtype
-    acc = numr.float32 if dtype == numr.float16 else dtype  # float16 computes in float32
+    # float16 and bfloat16 compute in float32
+    acc = numr.float32 if dtype in (numr.float16, numr.bfloat16) else dtype
     if dtype != acc:
         s, gy = xp.astype(s, acc), xp.astype(gy, acc)
     d = s - xp.mean(s, axis=-1, keepdims=True) if center else s

@@ -1,6 +1,7 @@
 """numr.nn through the namespace's own functions: the path for a device kind that has no
 hand-written kernels yet (WebGPU until its WGSL kernels land). Several passes over
-memory, but the same semantics: float16 is computed in float32 and rounded once."""
+memory, but the same semantics: float16 and bfloat16 are computed in float32 and rounded
+once."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from .. import _dtypes as dt
 
 
 def _acc(a):
-    return None if a is None else (xp.astype(a, dt.float32) if a.dtype is dt.float16 else a)
+    if a is None:
+        return None
+    return xp.astype(a, dt.float32) if a.dtype in (dt.float16, dt.bfloat16) else a
 
 
 def _normalize(s, eps: float, center: bool):

@@ -13,8 +13,9 @@ pass for the variance (sum of squared deviations from the mean), exact for large
 Chunks of rows go to threads dynamically, so a descheduled thread does not hold the
 op up on a shared machine. Large results come from a few recycled arrays (see _empty).
 
-numba has no CPU float16, so float16 arrays arrive as their uint16 bits: loads decode
-through a 65536-entry table, stores round to nearest even by bit arithmetic; sums are
+numba has no CPU float16 or bfloat16, so float16 arrays arrive as their uint16 bits and
+bfloat16 arrays as int16 (the numba type tells the two apart): loads decode through a
+65536-entry table each, stores round to nearest even by bit arithmetic; sums are
 float32 (float64 for float64 input).
 
 The kernels keep strict IEEE semantics (fastmath off) except the row sums, which may be
@@ -35,6 +36,9 @@ from numba.extending import overload
 
 # float16 bits -> float32 value, for every bit pattern.
 _F16_TABLE = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(np.float32)
+# bfloat16 bits -> float32 value: the bits are the top half of the float32's.
+_BF16_TABLE = (np.arange(65536, dtype=np.uint32) << np.uint32(16)).view(np.float32)
+_BF16 = np.dtype("bfloat16")  # ml_dtypes' (registered with NumPy by numr._dtypes)
 
 
 def _load(a, j):  # pragma: no cover - replaced by the overload inside kernels
@@ -85,10 +89,23 @@ def _f32_to_f16_bits(v):
     return np.uint16(h)
 
 
+@njit(cache=True)
+def _f32_to_bf16_bits(v):
+    """float32 -> bfloat16 bits (as int16), round to nearest even; NaN stays NaN."""
+    u = np.uint32(np.float32(v).view(np.uint32))
+    if (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000):
+        h = (u >> np.uint32(16)) | np.uint32(0x40)
+    else:
+        h = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
+    return np.int16(np.int32(h) - np.int32(65536) if h >= np.uint32(32768) else np.int32(h))
+
+
 @overload(_load)
 def _ol_load(a, j):
     if a.dtype == types.uint16:
         return lambda a, j: _F16_TABLE[a[j]]
+    if a.dtype == types.int16:
+        return lambda a, j: _BF16_TABLE[np.int32(a[j]) & np.int32(0xFFFF)]
     return lambda a, j: a[j]
 
 
@@ -97,6 +114,10 @@ def _ol_store(a, j, v):
     if a.dtype == types.uint16:
         def impl(a, j, v):
             a[j] = _f32_to_f16_bits(v)
+        return impl
+    if a.dtype == types.int16:
+        def impl(a, j, v):
+            a[j] = _f32_to_bf16_bits(v)
         return impl
 
     def impl(a, j, v):
@@ -109,6 +130,8 @@ def _ol_round(a, v):
     """v as it reads back after a store into a's dtype."""
     if a.dtype == types.uint16:
         return lambda a, v: _F16_TABLE[_f32_to_f16_bits(v)]
+    if a.dtype == types.int16:
+        return lambda a, v: _BF16_TABLE[np.int32(_f32_to_bf16_bits(v)) & np.int32(0xFFFF)]
     return lambda a, v: v
 
 
@@ -295,9 +318,12 @@ def _acc_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _rows(a: np.ndarray, n: int) -> np.ndarray:
-    """a as a C-contiguous (rows, n) array of what the kernels read (uint16 for float16)."""
+    """a as a C-contiguous (rows, n) array of what the kernels read (uint16 for float16,
+    int16 for bfloat16)."""
     a = np.ascontiguousarray(a).reshape(-1, n)
-    return a.view(np.uint16) if a.dtype == np.float16 else a
+    if a.dtype == np.float16:
+        return a.view(np.uint16)
+    return a.view(np.int16) if a.dtype == _BF16 else a
 
 
 def _chunks(rows: int) -> int:

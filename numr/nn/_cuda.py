@@ -31,16 +31,21 @@ from typing import Any, Optional
 
 SOURCE = r"""
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
 
 template <typename T> struct Acc { typedef float type; };
 template <> struct Acc<double> { typedef double type; };
 
 __device__ __forceinline__ float to_acc(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_acc(__nv_bfloat16 v) { return __bfloat162float(v); }
 __device__ __forceinline__ float to_acc(float v) { return v; }
 __device__ __forceinline__ double to_acc(double v) { return v; }
 
 template <typename T> __device__ __forceinline__ T from_acc(typename Acc<T>::type v) { return v; }
 template <> __device__ __forceinline__ __half from_acc<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_acc<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 
 __device__ __forceinline__ float rsqrt_acc(float v) { return rsqrtf(v); }
 __device__ __forceinline__ double rsqrt_acc(double v) { return 1.0 / sqrt(v); }
@@ -460,8 +465,9 @@ reduce_parts3(const typename Acc<T>::type* __restrict__ part, int nparts, int n,
 }
 """
 
-_CTYPE = {"float16": "__half", "float32": "float", "float64": "double"}
-_ITEMSIZE = {"float16": 2, "float32": 4, "float64": 8}
+_CTYPE = {"float16": "__half", "bfloat16": "__nv_bfloat16", "float32": "float",
+          "float64": "double"}
+_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
 # 32-bit registers per thread per register-held array (a float64 value takes two):
 # beyond that a row is re-read (forward holds one array, backward four)
 _BUDGET = {"fwd": 32, "bwd": 16}

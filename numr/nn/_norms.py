@@ -3,7 +3,8 @@
 Every function normalizes over the last axis of ``x`` (any leading shape, zero rows
 included). numr decides here, the same on every device: arguments are checked and the
 errors name the function and the argument; the result dtype is the input dtype
-(float16 inputs accumulate in float32, float32 in float32, float64 in float64).
+(float16 and bfloat16 inputs accumulate in float32, float32 in float32, float64 in
+float64).
 
 The backward family
 -------------------
@@ -42,7 +43,7 @@ __all__ = [
     "add_layer_norm_backward",
 ]
 
-_FLOATS = (dt.float16, dt.float32, dt.float64)
+_FLOATS = (dt.float16, dt.bfloat16, dt.float32, dt.float64)
 
 
 # --- validation ---------------------------------------------------------------------
@@ -52,7 +53,7 @@ def _check_input(func: str, name: str, x: Any) -> Array:
         raise TypeError(f"{func}: {name} must be a numr.Array, got {type(x).__name__}")
     if x._dtype not in _FLOATS:
         raise TypeError(f"{func}: {name} must have a real floating-point dtype (float16, "
-                        f"float32 or float64), got {x._dtype}")
+                        f"bfloat16, float32 or float64), got {x._dtype}")
     if x.ndim < 1:
         raise ValueError(f"{func}: {name} must have at least one dimension (the normalized "
                          f"axis is the last), got a 0-d array")

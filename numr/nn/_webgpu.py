@@ -5,8 +5,9 @@ history of benchmarks/RESULTS.md).
 Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
 
 * Vectorised units: a row is moved as ``vec4<f32>`` / ``vec2<f64>`` (16-byte loads) or,
-  for float16, ``vec2<u32>`` (four packed halves, computed as ``vec4<f32>``), where the
-  width and every operand's offset allow; narrower units otherwise (odd widths: scalars).
+  for float16 and bfloat16, ``vec2<u32>`` (four packed halves, computed as
+  ``vec4<f32>``), where the width and every operand's offset allow; narrower units
+  otherwise (odd widths: scalars).
 * One workgroup per row, its size picked per width (32..1024 invocations, each holding
   at most ``K`` units in registers), so the row is read from memory once and every
   reduction spans the whole workgroup: that makes a subgroup reduction correct whatever
@@ -27,8 +28,8 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
   in the output buffer (a dispatch writes one buffer), summed column-wise by a second
   small kernel (16 columns x 16 lanes per workgroup, one dispatch for dw and db).
 
-float16 rows of odd width would put two rows in one word: those run the composite
-(``norm_forward`` returns None, the caller's cue).
+float16 and bfloat16 rows of odd width would put two rows in one word: those run the
+composite (``norm_forward`` returns None, the caller's cue).
 
 Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
 the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own
@@ -70,6 +71,19 @@ _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per work
 _RED_LANES = 16
 
 
+_HALVES = ("float16", "bfloat16")  # packed two to a word, computed in f32
+_BF16_WGSL = """fn bf16r(x: f32) -> u32 {
+  let u = bitcast<u32>(x);
+  return select((u + 0x7fffu + ((u >> 16u) & 1u)) >> 16u, (u >> 16u) | 0x40u,
+                (u & 0x7fffffffu) > 0x7f800000u);
+}
+fn unpack2x16bf(w: u32) -> vec2<f32> {
+  return vec2<f32>(bitcast<f32>(w << 16u), bitcast<f32>(w & 0xffff0000u));
+}
+fn pack2x16bf(v: vec2<f32>) -> u32 { return bf16r(v.x) | (bf16r(v.y) << 16u); }
+"""
+
+
 class Form:
     """How one dtype is moved at one unit width: storage type ``s``, compute type ``v``,
     accumulator ``a``, elements per unit ``lanes``, storage units per f32/f64 partial
@@ -77,15 +91,19 @@ class Form:
 
     def __init__(self, d: str, lanes: int):
         self.d, self.lanes = d, lanes
-        if d == "float16":
+        if d in _HALVES:
             self.a = "f32"
+            # float16 has WGSL's built-in packing; bfloat16 is the top half of a float32,
+            # rounded to nearest even by the bits (a NaN kept a NaN)
+            un, pk, extra = ("unpack2x16float", "pack2x16float", "") if d == "float16" \
+                else ("unpack2x16bf", "pack2x16bf", _BF16_WGSL)
             if lanes == 4:
                 self.s, self.v, self.pw = "vec2<u32>", "vec4<f32>", 2
-                self.wgsl = (
-                    "fn ld(w: vec2<u32>) -> vec4<f32> { return vec4<f32>(unpack2x16float(w.x), "
-                    "unpack2x16float(w.y)); }\n"
-                    "fn st(v: vec4<f32>) -> vec2<u32> { return vec2<u32>(pack2x16float(v.xy), "
-                    "pack2x16float(v.zw)); }\n"
+                self.wgsl = extra + (
+                    f"fn ld(w: vec2<u32>) -> vec4<f32> {{ return vec4<f32>({un}(w.x), "
+                    f"{un}(w.y)); }}\n"
+                    f"fn st(v: vec4<f32>) -> vec2<u32> {{ return vec2<u32>({pk}(v.xy), "
+                    f"{pk}(v.zw)); }}\n"
                     "fn hsum(v: vec4<f32>) -> f32 { return (v.x + v.y) + (v.z + v.w); }\n"
                     "fn pst0(v: vec4<f32>) -> vec2<u32> { return bitcast<vec2<u32>>(v.xy); }\n"
                     "fn pst1(v: vec4<f32>) -> vec2<u32> { return bitcast<vec2<u32>>(v.zw); }\n"
@@ -93,9 +111,9 @@ class Form:
                     "bitcast<vec2<f32>>(a), bitcast<vec2<f32>>(b)); }")
             else:
                 self.s, self.v, self.pw = "u32", "vec2<f32>", 2
-                self.wgsl = (
-                    "fn ld(w: u32) -> vec2<f32> { return unpack2x16float(w); }\n"
-                    "fn st(v: vec2<f32>) -> u32 { return pack2x16float(v); }\n"
+                self.wgsl = extra + (
+                    f"fn ld(w: u32) -> vec2<f32> {{ return {un}(w); }}\n"
+                    f"fn st(v: vec2<f32>) -> u32 {{ return {pk}(v); }}\n"
                     "fn hsum(v: vec2<f32>) -> f32 { return v.x + v.y; }\n"
                     "fn pst0(v: vec2<f32>) -> u32 { return bitcast<u32>(v.x); }\n"
                     "fn pst1(v: vec2<f32>) -> u32 { return bitcast<u32>(v.y); }\n"
@@ -116,7 +134,7 @@ class Form:
     @property
     def nbytes(self) -> int:
         """Bytes of one storage unit."""
-        return self.lanes * (2 if self.d == "float16" else 8 if self.d == "float64" else 4)
+        return self.lanes * (2 if self.d in _HALVES else 8 if self.d == "float64" else 4)
 
     def header(self) -> str:
         eps = "bitcast<f32>(p(8u))" if self.a == "f32" else \
@@ -632,7 +650,7 @@ var<workgroup> red: array<{v}, {cols * lanes}>;
 
 # --- launching --------------------------------------------------------------------------
 
-_WIDTHS = {"float16": (4, 2), "float64": (2, 1), "float32": (4, 2, 1)}
+_WIDTHS = {"float16": (4, 2), "bfloat16": (4, 2), "float64": (2, 1), "float32": (4, 2, 1)}
 
 
 def _operands(d: str, n: int, ops: tuple) -> tuple[int, Any]:
@@ -660,7 +678,7 @@ def _prep(a: Optional[GPUArray]) -> Optional[GPUArray]:
     unit)."""
     if a is None:
         return None
-    if not a.contiguous or (a.offset % 2 and a.dtype.name == "float16"):
+    if not a.contiguous or (a.offset % 2 and a.dtype.name in _HALVES):
         return contiguous(a.rt, a)
     return a
 
@@ -704,7 +722,7 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     run (float16 rows of odd width)."""
     d = x.dtype.name
     n = x.shape[-1] if x.shape else 1
-    if d == "float16" and n % 2:
+    if d in _HALVES and n % 2:
         return None
     rt = x.rt
     x, residual, weight, bias = _prep(x), _prep(residual), _prep(weight), _prep(bias)
@@ -793,7 +811,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     the composite must run."""
     d = s.dtype.name
     n = s.shape[-1] if s.shape else 1
-    if d == "float16" and n % 2:
+    if d in _HALVES and n % 2:
         return None
     rt = s.rt
     grad_y, s, grad_s, weight = _prep(grad_y), _prep(s), _prep(grad_s), _prep(weight)
