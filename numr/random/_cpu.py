@@ -11,6 +11,8 @@ round is a dozen passes over the whole array).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -103,8 +105,62 @@ def _fill_f64(out, k0, k1, c0, c1, c2, c3, nblocks):
                           + np.float64(x3[j] >> e6)) * f
 
 
+@njit(parallel=True, cache=True)
+def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
+    """Box-Muller as Generator._std_normal composes it (pairs of consecutive uniforms;
+    r = sqrt(-2 log1p(-u)), t = fl(2 pi) v; r cos t, r sin t), each step rounded to
+    float32, with libm's log1p/cos/sin where the composite calls NumPy's."""
+    f = np.float32(2.0 ** -24)
+    e = np.uint32(8)
+    m2 = np.float32(-2.0)
+    tp = np.float32(2.0 * np.pi)
+    for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
+        st = c * _CHUNK
+        m = min(_CHUNK, nblocks - st)
+        x0, x1 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        x2, x3 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
+        for j in range(m):
+            b = 4 * (st + j)
+            r0 = np.float32(math.sqrt(m2 * np.float32(math.log1p(-(np.float32(x0[j] >> e) * f)))))
+            t0 = tp * (np.float32(x1[j] >> e) * f)
+            r1 = np.float32(math.sqrt(m2 * np.float32(math.log1p(-(np.float32(x2[j] >> e) * f)))))
+            t1 = tp * (np.float32(x3[j] >> e) * f)
+            out[b] = r0 * np.float32(math.cos(t0))
+            out[b + 1] = r0 * np.float32(math.sin(t0))
+            out[b + 2] = r1 * np.float32(math.cos(t1))
+            out[b + 3] = r1 * np.float32(math.sin(t1))
+
+
+@njit(parallel=True, cache=True)
+def _fill_n64(out, k0, k1, c0, c1, c2, c3, nblocks):
+    """As _fill_n32 in float64 (one pair a block: words 0-1 give u, 2-3 give v)."""
+    f = 2.0 ** -53
+    e5, e6 = np.uint32(5), np.uint32(6)
+    tp = 2.0 * np.pi
+    for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
+        st = c * _CHUNK
+        m = min(_CHUNK, nblocks - st)
+        x0, x1 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        x2, x3 = np.empty(m, np.uint32), np.empty(m, np.uint32)
+        _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
+        for j in range(m):
+            b = 2 * (st + j)
+            u = (np.float64(x0[j] >> e5) * 67108864.0 + np.float64(x1[j] >> e6)) * f
+            v = (np.float64(x2[j] >> e5) * 67108864.0 + np.float64(x3[j] >> e6)) * f
+            r = math.sqrt(-2.0 * math.log1p(-u))
+            t = tp * v
+            out[b] = r * math.cos(t)
+            out[b + 1] = r * math.sin(t)
+
+
+# Generator._std_normal takes its normals from _fill_n32/_fill_n64 (one pass; the
+# composite of NumPy ufuncs made ten, 0.28x the speed of NumPy's ziggurat here).
+NORMALS = True
+
 _FILL = {"u32": (_fill_u32, np.uint32, 4), "f32": (_fill_f32, np.float32, 4),
-         "f64": (_fill_f64, np.float64, 2)}
+         "f64": (_fill_f64, np.float64, 2), "n32": (_fill_n32, np.float32, 4),
+         "n64": (_fill_n64, np.float64, 2)}
 
 
 def fill(device, key: tuple, counter: tuple, nblocks: int, fmt: str):
