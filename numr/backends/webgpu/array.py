@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from ... import _dtypes as dt
+from .pieces import MAX_ELEMENTS
 from .runtime import Runtime, Storage
 
 
@@ -84,6 +85,10 @@ class GPUArray:
 def new(rt: Runtime, shape: tuple, dtype: dt.DType) -> GPUArray:
     """A fresh contiguous array (contents undefined)."""
     n = math.prod(shape)
+    if n > MAX_ELEMENTS:
+        raise MemoryError(f"webgpu:{rt.index}: cannot allocate an array of {n} elements "
+                          f"({n * dtype.itemsize} bytes); numr's WebGPU kernels index at "
+                          f"most {MAX_ELEMENTS}")
     return GPUArray(rt.alloc(n * dtype.itemsize), rt, shape, c_strides(shape), 0, dtype, n)
 
 

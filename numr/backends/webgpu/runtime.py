@@ -34,6 +34,8 @@ os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # quiets Mesa's warnings on he
 
 import wgpu  # noqa: E402
 
+from .pieces import Pieces, piece_bytes, ranges, rewrite  # noqa: E402
+
 # Note: recording a dispatch through wgpu-py's public methods costs three Python-level
 # error-capturing wrappers (plus a cffi array per set_bind_group), about half of the
 # recording time of a small op. The compute-pass commands report their errors when the
@@ -240,6 +242,16 @@ class Runtime:
         self.limits = dict(self.device.limits)
         self.max_buffer = min(self.limits["max-buffer-size"],
                               self.limits["max-storage-buffer-binding-size"])
+        # Storage beyond one binding is made of pieces this large (see pieces.py);
+        # NUMR_WEBGPU_PIECE_BYTES makes them smaller, so that tests of ordinary size
+        # cross pieces.
+        self.piece = piece_bytes(self.limits)
+        small = int(os.environ.get("NUMR_WEBGPU_PIECE_BYTES", "0"))
+        if small:
+            self.piece = min(self.piece, 1 << max(small, 256).bit_length() - 1)
+        self.max_bindings = self.limits.get("max-storage-buffers-per-shader-stage", 8)
+        self._origin: dict[Any, tuple] = {}          # pipeline -> (key, source, n)
+        self._variants: dict[tuple, Any] = {}        # (pipeline, pieces) -> pipeline
         self.queue = self.device.queue
         self._serial = 0
         self._free: dict[int, list[Block]] = {}      # bucket size -> free blocks
@@ -322,25 +334,43 @@ class Runtime:
                 _gc_resume()
             _release()
 
-    def _create(self, nbytes: int, size: int) -> Storage:
-        """A new buffer of bucket ``size`` (nothing pooled fits)."""
-        if size > self.max_buffer:
-            raise MemoryError(f"webgpu:{self.index}: cannot allocate {nbytes} bytes; the "
-                              f"adapter's largest buffer is {self.max_buffer} bytes")
+    def _buffer(self, nbytes: int, size: int) -> Any:
         try:
-            buffer = self.device.create_buffer(size=size, usage=_STORAGE)
+            return self.device.create_buffer(size=size, usage=_STORAGE)
         except Exception as e:
             self._check_lost(f"allocating {nbytes} bytes", e)
             # Out of memory: give the pool back and try once more before failing.
             self.trim(0)
             try:
-                buffer = self.device.create_buffer(size=size, usage=_STORAGE)
+                return self.device.create_buffer(size=size, usage=_STORAGE)
             except Exception:
                 raise MemoryError(f"webgpu:{self.index}: out of GPU memory allocating "
                                   f"{nbytes} bytes ({_wgpu_message(e)})") from None
-        self._serial += 1
-        self.stats["buffers_created"] += 1
-        block = Block(buffer, size, self._serial)
+
+    def _create(self, nbytes: int, size: int) -> Storage:
+        """A new buffer of bucket ``size`` (nothing pooled fits); beyond one binding, a
+        row of buffers (pieces.Pieces)."""
+        piece = self.piece
+        if size > piece:
+            count = -(-size // piece)
+            # every piece is a binding of its own, and a kernel binds two arrays at least
+            if count > self.max_bindings // 2:
+                raise MemoryError(
+                    f"webgpu:{self.index}: cannot allocate {nbytes} bytes; the adapter "
+                    f"binds at most {self.max_bindings} buffers of {piece} bytes to a kernel")
+            parts = []
+            for k in range(count):
+                n = min(piece, size - k * piece)
+                self._serial += 1
+                parts.append(Block(self._buffer(nbytes, n), n, self._serial))
+            self._serial += 1
+            self.stats["buffers_created"] += count
+            block = Pieces(parts, size, self._serial)
+        else:
+            buffer = self._buffer(nbytes, size)
+            self._serial += 1
+            self.stats["buffers_created"] += 1
+            block = Block(buffer, size, self._serial)
         # The runtime holds every block until trim forgets it. Otherwise an array caught in
         # a reference cycle (an exception's traceback holding a frame, say) is freed by the
         # cyclic collector, which runs the wgpu buffer's __del__ (releasing its handle) in
@@ -416,12 +446,18 @@ class Runtime:
         n = len(data)
         if n % 4:
             data = bytes(data) + b"\0" * (4 - n % 4)
-        if len(data):
-            try:
-                self.queue.write_buffer(storage.block.buffer, 0, data)
-            except Exception as e:
-                raise self._error(f"writing {len(data)} bytes", e) from None
-        self._lost_blocks.discard(storage.block)
+        block = storage.block
+        try:
+            if type(block) is Pieces:
+                view = memoryview(data)
+                for k, at, m in ranges(block.nbytes, self.piece, 0, len(data)):
+                    start = k * self.piece + at
+                    self.queue.write_buffer(block.parts[k].buffer, at, view[start:start + m])
+            elif len(data):
+                self.queue.write_buffer(block.buffer, 0, data)
+        except Exception as e:
+            raise self._error(f"writing {len(data)} bytes", e) from None
+        self._lost_blocks.discard(block)
 
     @_section
     def download(self, storage: Storage, offset: int, nbytes: int) -> bytes:
@@ -435,6 +471,13 @@ class Runtime:
             raise RuntimeError(
                 f"webgpu:{self.index}: reading {nbytes} bytes back: this array's data was "
                 f"lost: the batch of work that computed it failed (the error raised then)")
+        block = storage.block
+        if type(block) is Pieces:
+            return b"".join(self._download(block.parts[k].buffer, at, m)
+                            for k, at, m in ranges(block.nbytes, self.piece, offset, nbytes))
+        return self._download(block.buffer, offset, nbytes)
+
+    def _download(self, buffer: Any, offset: int, nbytes: int) -> bytes:
         size = bucket(nbytes)
         free = self._staging.get(size)
         if free:
@@ -448,8 +491,7 @@ class Runtime:
         try:
             self._open()
             self._end_pass()
-            self._encoder.copy_buffer_to_buffer(storage.block.buffer, offset, staging, 0,
-                                                nbytes)
+            self._encoder.copy_buffer_to_buffer(buffer, offset, staging, 0, nbytes)
         except Exception as e:
             raise self._error(f"reading {nbytes} bytes back", e) from None
         self.flush(f"reading {nbytes} bytes back")
@@ -465,22 +507,22 @@ class Runtime:
 
     # -- dispatch ----------------------------------------------------------------------
 
-    def _layout(self, n: int) -> tuple:
+    def _layout(self, n: int, written: int = 1) -> tuple:
         """Bind group layout and pipeline layout for the params arena plus ``n`` storage
-        buffers, the last one written."""
-        lay = self._layouts.get(n)
+        buffers, the last one written (the last ``written``: the pieces of one array)."""
+        lay = self._layouts.get((n, written))
         if lay is None:
             C = wgpu.ShaderStage.COMPUTE
             entries = [{"binding": 0, "visibility": C,
                         "buffer": {"type": wgpu.BufferBindingType.uniform,
                                    "has_dynamic_offset": True}}]
             for i in range(n):
-                kind = (wgpu.BufferBindingType.storage if i == n - 1
+                kind = (wgpu.BufferBindingType.storage if i >= n - written
                         else wgpu.BufferBindingType.read_only_storage)
                 entries.append({"binding": i + 1, "visibility": C, "buffer": {"type": kind}})
             bgl = self.device.create_bind_group_layout(entries=entries)
             lay = (bgl, self.device.create_pipeline_layout(bind_group_layouts=[bgl]))
-            self._layouts[n] = lay
+            self._layouts[(n, written)] = lay
         return lay
 
     def pipeline(self, key: Any, source: Callable[[], str], n: int) -> Any:
@@ -507,8 +549,27 @@ class Runtime:
             raise RuntimeError(f"webgpu:{self.index}: kernel {key!r} failed to compile: "
                                f"{_wgpu_message(e)}\n{code}") from None
         self._pipelines[key] = p
+        self._origin[p] = (key, source, n)
         self.stats["pipelines"] += 1
         return p
+
+    def _variant(self, pipe: Any, counts: tuple) -> Any:
+        """``pipe`` compiled for bindings in pieces (``counts``: pieces per binding)."""
+        v = self._variants.get((pipe, counts))
+        if v is None:
+            key, source, n = self._origin[pipe]
+            code = rewrite(source(), counts, self.piece)
+            module = self.device.create_shader_module(code=code)
+            try:
+                v = self.device.create_compute_pipeline(
+                    layout=self._layout(sum(counts), counts[-1])[1],
+                    compute={"module": module, "entry_point": "main"})
+            except Exception as e:
+                raise RuntimeError(f"webgpu:{self.index}: kernel {key!r} in pieces "
+                                   f"{counts} failed to compile: {e}\n{code}") from None
+            self._variants[(pipe, counts)] = v
+            self.stats["pipelines"] += 1
+        return v
 
     def _open(self) -> None:
         if self._pass is None:
@@ -561,6 +622,8 @@ class Runtime:
             bg = self._bind_groups.get(blocks)
             if bg is None:
                 bg = self._bind_group(blocks)
+            if bg[2] is not None:  # an array in pieces: the kernel's variant for them
+                pipe = self._variant(pipe, bg[2])
             self._slots = slot + 1
             self._used.update(blocks)
             self._outs.append(blocks[-1])
@@ -610,21 +673,33 @@ class Runtime:
         return packer
 
     def _bind_group(self, blocks: tuple) -> tuple:
-        n = len(blocks)
+        """(bind group, its native handle, pieces per binding or None where no block
+        is in pieces)."""
+        counts = None
+        flat = blocks
+        if any(type(b) is Pieces for b in blocks):
+            counts = tuple(len(b.parts) if type(b) is Pieces else 1 for b in blocks)
+            if sum(counts) > self.max_bindings:
+                raise MemoryError(f"webgpu:{self.index}: a kernel would bind {sum(counts)} "
+                                  f"buffers (arrays of {[b.nbytes for b in blocks]} bytes); "
+                                  f"the adapter allows {self.max_bindings}")
+            flat = [p for b in blocks for p in (b.parts if type(b) is Pieces else (b,))]
         entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
                                                 "size": SLOT_BYTES}}]
         entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
                                                      "size": b.nbytes}}
-                    for i, b in enumerate(blocks)]
+                    for i, b in enumerate(flat)]
+        n = len(flat)
         try:
-            bg = self.device.create_bind_group(layout=self._layout(n)[0], entries=entries)
+            bg = self.device.create_bind_group(
+                layout=self._layout(n, counts[-1] if counts else 1)[0], entries=entries)
         except Exception as e:
             # Nothing of this dispatch is recorded yet: the batch stays whole.
             self._check_lost(f"binding {n} buffers", e)
             raise RuntimeError(f"webgpu:{self.index}: binding {n} buffers "
                                f"({[b.nbytes for b in blocks]} bytes) for a dispatch failed: "
                                f"{_wgpu_message(e)}") from None
-        pair = (bg, bg._internal if _ffi is not None else None)
+        pair = (bg, bg._internal if _ffi is not None else None, counts)
         self._bind_groups[blocks] = pair
         self.stats["bind_groups"] += 1
         return pair
