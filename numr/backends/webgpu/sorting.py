@@ -18,6 +18,7 @@ from . import array as A
 from .array import GPUArray, new
 from .kernels import map as M
 from .kernels import sort as K
+from .pieces import MAX_ELEMENTS
 
 
 def register(ctx) -> None:
@@ -47,6 +48,10 @@ def register(ctx) -> None:
         S = K.key_words(d) + 1
         P = 1 << (n - 1).bit_length() if n > 1 else 1
         total = rows * P
+        if total * S > MAX_ELEMENTS:  # the kernels index the pairs' u32 words
+            raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {total * S} "
+                              f"words of (key, index) pairs on {ctx.device}; at most "
+                              f"{MAX_ELEMENTS}")
         pairs = rt.alloc(total * S * 4)
         run(("pairs", d.name), lambda: K.pairs_source(d), [src, pairs],
             [total, n, P, src.offset, 0xFFFFFFFF if descending else 0], total)
