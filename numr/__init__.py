@@ -32,6 +32,7 @@ from ._set import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._statistical import *  # noqa: F401,F403
 from ._utility import *  # noqa: F401,F403
+from ._nan import *  # noqa: F401,F403  (extensions: nansum, nanmin, ... as in NumPy)
 from ._info import __array_namespace_info__  # noqa: F401
 from . import linalg, fft  # noqa: F401
 from . import special  # noqa: F401

@@ -139,11 +139,16 @@ class Array(ArrayOperators):
         return self._device.ops.dlpack_device(self._data)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None):
-        if self._device.kind != "cpu":
-            raise TypeError(f"Array.__array__: the array is on {self._device}; implicit "
-                            f"conversion to NumPy is only for CPU arrays; call "
-                            f"x.to_device('cpu') first")
         import numpy as np
+
+        if self._device.kind != "cpu":
+            # Note: no copy off the device behind the caller's back. copy=True (np.array(x),
+            # np.asarray(x, copy=True)) asks for a new host array explicitly; np.asarray(x)
+            # (copy=None) copies only where the process opted in (NUMR_IMPLICIT_HOST_COPY=1,
+            # for chunked-array libraries such as Cubed that write chunks by np.asarray).
+            from ._transfer import host_copy
+
+            return host_copy(self, dtype, copy)
 
         data = self._data
         if dtype is not None and np.dtype(dtype) != data.dtype:

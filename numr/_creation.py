@@ -57,7 +57,11 @@ def resolve_device(device: Any, func: str):
 def check_dtype(dtype: Any, device: Any, func: str) -> dt.DType:
     """Validate a dtype argument for ``device`` (TypeError naming both)."""
     if type(dtype) is not dt.DType:
-        raise TypeError(f"{func}: dtype must be a numr dtype (like numr.float32), got {dtype!r}")
+        d = dt.from_numpy(dtype)
+        if d is None:
+            raise TypeError(f"{func}: dtype must be a numr dtype (like numr.float32) or a "
+                            f"numpy.dtype of one, got {dtype!r}")
+        dtype = d
     if dtype not in device.dtypes:
         raise TypeError(f"{func}: dtype {dtype} is not available on device {device}")
     return dtype
@@ -230,7 +234,7 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
         return _from_array(obj, dtype, device, copy, "asarray")
     dev = resolve_device(device, "asarray")
     if dtype is not None:
-        check_dtype(dtype, dev, "asarray")
+        dtype = check_dtype(dtype, dev, "asarray")
     if isinstance(obj, (bytes, bytearray)):
         obj = memoryview(obj)  # a buffer of bytes, not a NumPy string scalar
     elif isinstance(obj, (list, tuple)):
@@ -488,8 +492,7 @@ def _like(op: str, func: str, x: Any, dtype: Any, device: Any, *fill: Any) -> Ar
     """``op`` for the shape of ``x``, on x's device and with x's dtype unless given."""
     x = _array_arg(x, func)
     dev = x._device if device is None else get_device(device, func)
-    d = x._dtype if dtype is None else dtype
-    check_dtype(d, dev, func)
+    d = check_dtype(x._dtype if dtype is None else dtype, dev, func)
     if fill:
         fill = (_fit_scalar(_python_scalar(fill[0], func, "fill_value"), d, func,
                             strict=dtype is None),)

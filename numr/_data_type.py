@@ -21,8 +21,11 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 def _dtype_arg(value: Any, func: str, name: str = "dtype") -> dt.DType:
     if type(value) is not dt.DType:
-        raise TypeError(f"{func}: {name} must be a numr dtype (like numr.float32), "
-                        f"got {value!r}")
+        d = dt.from_numpy(value)
+        if d is None:
+            raise TypeError(f"{func}: {name} must be a numr dtype (like numr.float32) or a "
+                            f"numpy.dtype of one, got {value!r}")
+        return d
     return value
 
 
@@ -37,7 +40,7 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     """
     if type(x) is not Array:
         raise TypeError(f"astype: expected a numr array, got {type(x).__name__}")
-    _dtype_arg(dtype, "astype")
+    dtype = _dtype_arg(dtype, "astype")
     if copy is not True and copy is not False:
         raise TypeError(f"astype: copy must be True or False, got {copy!r}")
     src = x._device
@@ -125,6 +128,8 @@ def result_type(*arrays_and_dtypes: Array | dt.DType | bool | int | float | comp
             dtypes.append(a._dtype)
         elif type(a) is dt.DType:
             dtypes.append(a)
+        elif dt.from_numpy(a) is not None:
+            dtypes.append(dt.from_numpy(a))
         else:
             s = _python_scalar(a)
             if s is None:
@@ -151,12 +156,12 @@ def can_cast(from_: dt.DType | Array, to: dt.DType, /) -> bool:
 
     For an array, ``to`` must also be held by the array's device.
     """
-    _dtype_arg(to, "can_cast", "to")
+    to = _dtype_arg(to, "can_cast", "to")
     if type(from_) is Array:
         if to not in from_._device.dtypes:
             return False
         return promote_on(from_._dtype, to, from_._device) is to
-    _dtype_arg(from_, "can_cast", "from_")
+    from_ = _dtype_arg(from_, "can_cast", "from_")
     return dt.PROMOTE[from_, to] is to
 
 
@@ -167,9 +172,10 @@ def can_cast(from_: dt.DType | Array, to: dt.DType, /) -> bool:
 def isdtype(dtype: dt.DType, kind: dt.DType | str | tuple[dt.DType | str, ...]) -> bool:
     """Whether ``dtype`` is ``kind`` (a dtype), of ``kind`` (a kind name), or either
     for one entry of a tuple of them."""
-    _dtype_arg(dtype, "isdtype")
+    dtype = _dtype_arg(dtype, "isdtype")
     kinds = kind if type(kind) is tuple else (kind,)
     for k in kinds:
+        k = dt.from_numpy(k) or k
         if type(k) is dt.DType:
             if k is dtype:
                 return True
@@ -238,7 +244,10 @@ def _info_target(type_: Any, func: str) -> tuple[dt.DType, Any]:
     if type(type_) is Array:
         return type_._dtype, type_._device
     if type(type_) is not dt.DType:
-        raise TypeError(f"{func}: expected a numr dtype or array, got {type_!r}")
+        if dt.from_numpy(type_) is None:
+            raise TypeError(f"{func}: expected a numr dtype (or a numpy.dtype of one) or "
+                            f"array, got {type_!r}")
+        type_ = dt.from_numpy(type_)
     dev = default_device()
     if type_ not in dev.dtypes:
         # limits are a property of the dtype; ask a device that holds it

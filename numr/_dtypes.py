@@ -35,6 +35,16 @@ class DType:
         # Pickling returns the same singleton.
         return (_by_name, (self.name,))
 
+    @property
+    def dtype(self) -> _np.dtype:
+        """The matching NumPy dtype, so that ``numpy.dtype(numr.float64)`` works.
+
+        NumPy reads a ``dtype`` attribute of objects it is asked to interpret as a dtype
+        (JAX's scalar types serve NumPy the same way); libraries such as Cubed and Dask
+        call ``np.dtype`` on a namespace's dtypes. numr's own functions never read it.
+        """
+        return _numpy_dtype(self.name)
+
     # Equality and hashing are by identity (the default): dtypes are singletons, and
     # set/dict lookups of a dtype sit on every call's hot path.
 
@@ -69,6 +79,13 @@ BY_NAME = {d.name: d for d in ALL}
 
 def _by_name(name: str) -> DType:
     return BY_NAME[name]
+
+
+def _numpy_dtype(name: str) -> _np.dtype:
+    try:
+        return _np.dtype(name)
+    except TypeError:
+        raise TypeError(f"numpy.dtype: numr.{name} has no NumPy dtype") from None
 
 
 # Categories used by the standard to say which dtypes a function accepts.
@@ -152,3 +169,16 @@ COMPLEX_OF = {float32: complex64, float64: complex128, float16: complex64, bfloa
 
 def is_dtype(obj) -> _builtin_bool:
     return type(obj) is DType
+
+
+def from_numpy(value) -> DType | None:
+    """numr's dtype for a ``numpy.dtype`` instance of native byte order, else None.
+
+    Note: numr takes these wherever it takes a dtype, because libraries that keep their
+    metadata in NumPy dtypes (Cubed, Dask, Zarr) hand their arrays' ``numpy.dtype`` back
+    to the namespace; NumPy's scalar types (``numpy.float32``), strings and Python types
+    stay refused.
+    """
+    if isinstance(value, _np.dtype) and value.isnative:
+        return BY_NAME.get(value.name)
+    return None

@@ -61,7 +61,7 @@ def accumulation_dtype(func: str, x: Array, dtype: Any) -> dt.DType:
             u = _UINT_OF_SIZE[default.itemsize]
             return u if d.itemsize < u.itemsize and u in dev.dtypes else d
         return d
-    check_dtype(dtype, dev, func)
+    dtype = check_dtype(dtype, dev, func)
     if dtype.kind == "bool":
         raise TypeError(f"{func}: dtype {dtype} is not supported; expected a numeric dtype")
     if d.kind == "complex" and dtype.kind != "complex":

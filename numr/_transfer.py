@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ._array import Array
@@ -25,3 +26,30 @@ def move(data: Any, src: Any, dst: Any) -> Any:
     Goes through host memory; backends that can exchange directly do so in from_host.
     """
     return dst.ops.from_host(src.ops.to_host(data))
+
+
+def implicit_host_copy() -> bool:
+    """Whether ``np.asarray(x)`` of a GPU array copies it to the host (the environment
+    variable NUMR_IMPLICIT_HOST_COPY=1, read at each call so that worker processes and
+    tests see the value they were given) instead of raising TypeError."""
+    return os.environ.get("NUMR_IMPLICIT_HOST_COPY", "0") == "1"
+
+
+def host_copy(x: Array, dtype: Any, copy: Any) -> Any:
+    """NumPy's ``__array__`` protocol for an array off the CPU: a new host array when
+    the caller asked for a copy (copy=True, or copy=None under NUMR_IMPLICIT_HOST_COPY=1)."""
+    import numpy as np
+
+    if copy is False:
+        raise ValueError(f"Array.__array__: the array is on {x._device}; a NumPy array of "
+                         f"it needs a copy to the host, but copy=False")
+    if copy is None and not implicit_host_copy():
+        raise TypeError(f"Array.__array__: the array is on {x._device}; implicit conversion "
+                        f"to NumPy is only for CPU arrays; call x.to_device('cpu') first, "
+                        f"ask for a copy (np.array(x), np.asarray(x, copy=True)), or set "
+                        f"NUMR_IMPLICIT_HOST_COPY=1")
+    data = x._device.ops.to_host(x._data)
+    if dtype is not None and np.dtype(dtype) != data.dtype:
+        return data.astype(dtype)
+    # to_host may hand back the device's own memory (an emulated GPU keeps NumPy arrays)
+    return data.copy() if data is x._data else data

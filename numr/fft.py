@@ -192,7 +192,7 @@ def _freq(name: str, n: Any, d: Any, dtype: Any, device: Any) -> Array:
     dev = resolve_device(device, name)
     if dtype is None:
         dtype = dev.defaults["real floating"]
-    check_dtype(dtype, dev, name)
+    dtype = check_dtype(dtype, dev, name)
     if dtype.kind != "float":
         raise bad_dtype(name, dtype, "real floating-point")
     r = getattr(dev.ops, f"fft_{name}")(n, d=float(d), dtype=dtype)
