@@ -16,31 +16,31 @@ all-NaN slices:
 
 They are composed here, above the backends, from the namespace's own functions (isnan,
 where, sum, sort, take_along_axis, ...), so every device has them at once with the same
-dtypes and errors. Arguments are checked first, under the function's own name.
+dtypes and errors. Arguments are checked first, under the function's own name; the
+compositions take the namespace as an argument, so numr.autograd differentiates them by
+replaying them with its own functions (``COMPOSED``).
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Callable
 
-from . import _dtypes as dt
 from ._array import Array
 from ._checks import check_array, check_bool, normalize_axes, normalize_axis
-from ._creation import full
-from ._data_type import astype
-from ._elementwise import floor_divide, isnan, logical_not, maximum, minimum
-from ._indexing import take_along_axis
-from ._manipulation import permute_dims, reshape, squeeze
-from ._searching import argmax, argmin, where
-from ._sorting import sort
-from ._statistical import accumulation_dtype, max, mean, min, prod, sum
-from ._utility import all, any
+from ._statistical import accumulation_dtype
 
 __all__ = ["nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanprod",
            "nansum"]
 
-_INEXACT = ("float", "complex")
+_INF = float("inf")
+_NAN = float("nan")
+
+
+def _numr():
+    import numr
+
+    return numr
 
 
 def _args(func: str, x: Any, axis: Any, keepdims: Any) -> tuple[int, ...]:
@@ -50,24 +50,130 @@ def _args(func: str, x: Any, axis: Any, keepdims: Any) -> tuple[int, ...]:
 
 
 def _ordered(func: str, x: Array) -> None:
-    if x._dtype.kind == "complex":
-        raise TypeError(f"{func}: dtype {x._dtype} is not supported; complex numbers are "
+    if x.dtype.kind == "complex":
+        raise TypeError(f"{func}: dtype {x.dtype} is not supported; complex numbers are "
                         f"not ordered; expected a real numeric dtype")
 
 
 def _warn(func: str, what: str) -> None:
-    warnings.warn(f"{func}: {what}", RuntimeWarning, stacklevel=3)
+    warnings.warn(f"{func}: {what}", RuntimeWarning, stacklevel=4)
 
 
-def _replaced(x: Array, value: float) -> Array:
-    """``x`` with its NaNs replaced by ``value`` (x itself when it holds no NaN kind)."""
-    if x._dtype.kind not in _INEXACT:
-        return x
-    return where(isnan(x), value, x)
+def _inexact(xp, x) -> bool:
+    return xp.isdtype(x.dtype, ("real floating", "complex floating"))
 
 
 # ---------------------------------------------------------------------------------------
-# nansum, nanprod
+# The compositions, for a namespace xp (numr, or numr.autograd replaying them)
+# ---------------------------------------------------------------------------------------
+
+def _nansum(xp, x, /, *, axis=None, dtype=None, keepdims=False, warn=True):
+    y = xp.where(xp.isnan(x), 0, x) if _inexact(xp, x) else x
+    return xp.sum(y, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _nanprod(xp, x, /, *, axis=None, dtype=None, keepdims=False, warn=True):
+    y = xp.where(xp.isnan(x), 1, x) if _inexact(xp, x) else x
+    return xp.prod(y, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _extremum(name: str) -> Callable:
+    def composed(xp, x, /, *, axis=None, keepdims=False, warn=True):
+        reduce = xp.min if name == "nanmin" else xp.max
+        if not _inexact(xp, x):
+            return reduce(x, axis=axis, keepdims=keepdims)
+        nan = xp.isnan(x)
+        r = reduce(xp.where(nan, _INF if name == "nanmin" else -_INF, x), axis=axis,
+                   keepdims=keepdims)
+        all_nan = xp.all(nan, axis=axis, keepdims=keepdims)
+        if xp.any(all_nan):
+            if warn:
+                _warn(name, "All-NaN slice encountered")
+            r = xp.where(all_nan, _NAN, r)
+        return r
+    return composed
+
+
+def _nanmean(xp, x, /, *, axis=None, keepdims=False, warn=True):
+    if not _inexact(xp, x):
+        return xp.mean(x, axis=axis, keepdims=keepdims)
+    nan = xp.isnan(x)
+    count = xp.sum(xp.logical_not(nan), axis=axis, keepdims=keepdims)
+    total = xp.sum(xp.where(nan, 0, x), axis=axis, keepdims=keepdims)
+    # Divide by at least one, then put NaN where there was nothing: a 0/0 would also
+    # raise the CPU backend's own warning.
+    r = total / xp.astype(xp.maximum(count, 1), xp.finfo(x.dtype).dtype)
+    none = count == 0
+    if xp.any(none):
+        if warn:
+            _warn("nanmean", "Mean of empty slice")
+        r = xp.where(none, _NAN, r)
+    return r
+
+
+def _nanmedian(xp, x, /, *, axis=None, keepdims=False, warn=True):
+    ndim = x.ndim
+    axes = normalize_axes(axis, ndim, "nanmedian")
+    if not xp.isdtype(x.dtype, "real floating"):
+        x = xp.astype(x, xp.__array_namespace_info__().default_dtypes(
+            device=x.device)["real floating"])
+    kept = tuple(a for a in range(ndim) if a not in axes)
+    out_shape = (tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims
+                 else tuple(x.shape[a] for a in kept))
+    m = 1
+    for a in axes:
+        m *= x.shape[a]
+    if m == 0:
+        if warn:
+            _warn("nanmedian", "Mean of empty slice")
+        return xp.full(out_shape, _NAN, dtype=x.dtype, device=x.device)
+    # The reduced axes last, as one axis of length m; NaNs sort to its end.
+    rows = xp.reshape(xp.permute_dims(x, kept + axes), tuple(x.shape[a] for a in kept) + (m,))
+    s = xp.sort(rows, axis=-1)
+    count = xp.sum(xp.logical_not(xp.isnan(rows)), axis=-1, keepdims=True)
+    lo_i = xp.maximum(xp.floor_divide(count - 1, 2), 0)
+    hi_i = xp.minimum(xp.floor_divide(count, 2), m - 1)
+    lo = xp.take_along_axis(s, lo_i, axis=-1)
+    hi = xp.take_along_axis(s, hi_i, axis=-1)
+    # An odd count takes its middle element as it is ((v + v) / 2 could overflow).
+    med = xp.squeeze(xp.where(lo_i == hi_i, lo, (lo + hi) / 2), axis=-1)
+    none = xp.squeeze(count == 0, axis=-1)
+    if xp.any(none):
+        if warn:
+            _warn("nanmedian", "All-NaN slice encountered")
+        med = xp.where(none, _NAN, med)
+    return xp.reshape(med, out_shape)
+
+
+def _arg_extreme(name: str) -> Callable:
+    def composed(xp, x, /, *, axis=None, keepdims=False, warn=True):
+        search = xp.argmin if name == "nanargmin" else xp.argmax
+        if not _inexact(xp, x):
+            return search(x, axis=axis, keepdims=keepdims)
+        nan = xp.isnan(x)
+        if xp.any(xp.all(nan, axis=axis)):
+            raise ValueError(f"{name}: All-NaN slice encountered (shape {x.shape}"
+                             f"{'' if axis is None else f', axis {axis}'})")
+        return search(xp.where(nan, _INF if name == "nanargmin" else -_INF, x), axis=axis,
+                      keepdims=keepdims)
+    return composed
+
+
+COMPOSED: dict[str, Callable] = {
+    "nansum": _nansum, "nanprod": _nanprod, "nanmin": _extremum("nanmin"),
+    "nanmax": _extremum("nanmax"), "nanmean": _nanmean, "nanmedian": _nanmedian,
+    "nanargmin": _arg_extreme("nanargmin"), "nanargmax": _arg_extreme("nanargmax"),
+}
+
+
+def replay(name: str) -> Callable:
+    """``name``'s composition for numr.autograd's replay (without warnings)."""
+    impl = COMPOSED[name]
+    return lambda xp, x, /, **kwargs: impl(xp, x, warn=False, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# The public functions: argument checks under their own names, then the composition
 # ---------------------------------------------------------------------------------------
 
 def nansum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
@@ -75,7 +181,7 @@ def nansum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any
     """Sum over ``axis`` with NaNs counted as zero (the dtype rules of ``sum``)."""
     _args("nansum", x, axis, keepdims)
     accumulation_dtype("nansum", x, dtype)
-    return sum(_replaced(x, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+    return _nansum(_numr(), x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
 def nanprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
@@ -83,70 +189,39 @@ def nanprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: An
     """Product over ``axis`` with NaNs counted as one (the dtype rules of ``prod``)."""
     _args("nanprod", x, axis, keepdims)
     accumulation_dtype("nanprod", x, dtype)
-    return prod(_replaced(x, 1), axis=axis, dtype=dtype, keepdims=keepdims)
+    return _nanprod(_numr(), x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-# ---------------------------------------------------------------------------------------
-# nanmin, nanmax
-# ---------------------------------------------------------------------------------------
-
-def _nan_extremum(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
+def _checked_extremum(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
     axes = _args(func, x, axis, keepdims)
     _ordered(func, x)
     for a in axes:
         if x.shape[a] == 0:
             raise ValueError(f"{func}: cannot reduce over axis {a} of size 0 (shape "
                              f"{x.shape}); the extremum of no elements is undefined")
-    reduce = min if func == "nanmin" else max
-    if x._dtype.kind != "float":
-        return reduce(x, axis=axis, keepdims=keepdims)
-    nan = isnan(x)
-    r = reduce(where(nan, float("inf") if func == "nanmin" else -float("inf"), x),
-               axis=axis, keepdims=keepdims)
-    all_nan = all(nan, axis=axis, keepdims=keepdims)
-    if any(all_nan):
-        _warn(func, "All-NaN slice encountered")
-        r = where(all_nan, float("nan"), r)
-    return r
+    return COMPOSED[func](_numr(), x, axis=axis, keepdims=keepdims)
 
 
 def nanmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
            keepdims: bool = False) -> Array:
     """Smallest non-NaN element over ``axis``; NaN (with a RuntimeWarning) where a
     slice is all NaN."""
-    return _nan_extremum("nanmin", x, axis, keepdims)
+    return _checked_extremum("nanmin", x, axis, keepdims)
 
 
 def nanmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
            keepdims: bool = False) -> Array:
     """Largest non-NaN element over ``axis``; NaN (with a RuntimeWarning) where a
     slice is all NaN."""
-    return _nan_extremum("nanmax", x, axis, keepdims)
+    return _checked_extremum("nanmax", x, axis, keepdims)
 
-
-# ---------------------------------------------------------------------------------------
-# nanmean, nanmedian
-# ---------------------------------------------------------------------------------------
 
 def nanmean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
             keepdims: bool = False) -> Array:
     """Mean of the non-NaN elements over ``axis`` (the dtype rules of ``mean``); NaN
     (with a RuntimeWarning) where a slice has none."""
     _args("nanmean", x, axis, keepdims)
-    if x._dtype.kind not in _INEXACT:
-        return mean(x, axis=axis, keepdims=keepdims)
-    nan = isnan(x)
-    count = sum(logical_not(nan), axis=axis, keepdims=keepdims)
-    total = sum(where(nan, 0, x), axis=axis, keepdims=keepdims)
-    none = count == 0
-    real = dt.REAL_OF.get(x._dtype, x._dtype)
-    # Divide by at least one, then put NaN where there was nothing: a 0/0 would also
-    # raise the CPU backend's own warning.
-    r = total / astype(maximum(count, 1), real)
-    if any(none):
-        _warn("nanmean", "Mean of empty slice")
-        r = where(none, float("nan"), r)
-    return r
+    return _nanmean(_numr(), x, axis=axis, keepdims=keepdims)
 
 
 def nanmedian(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
@@ -154,41 +229,12 @@ def nanmedian(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
     """Median of the non-NaN elements over ``axis`` (the mean of the two middle ones for
     an even count); NaN (with a RuntimeWarning) where a slice has none. Bool and integer
     input is computed in the device's default float, as NumPy does."""
-    axes = _args("nanmedian", x, axis, keepdims)
+    _args("nanmedian", x, axis, keepdims)
     _ordered("nanmedian", x)
-    if x._dtype.kind != "float":
-        x = astype(x, x._device.defaults["real floating"])
-    kept = tuple(a for a in range(x.ndim) if a not in axes)
-    out_shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims \
-        else tuple(x.shape[a] for a in kept)
-    m = 1
-    for a in axes:
-        m *= x.shape[a]
-    if m == 0:
-        _warn("nanmedian", "Mean of empty slice")
-        return full(out_shape, float("nan"), dtype=x._dtype, device=x._device)
-    # The reduced axes last, as one axis of length m; NaNs sort to its end.
-    rows = reshape(permute_dims(x, kept + axes), tuple(x.shape[a] for a in kept) + (m,))
-    s = sort(rows, axis=-1)
-    count = sum(logical_not(isnan(rows)), axis=-1, keepdims=True)
-    lo_i = maximum(floor_divide(count - 1, 2), 0)
-    hi_i = minimum(floor_divide(count, 2), m - 1)
-    lo = take_along_axis(s, lo_i, axis=-1)
-    hi = take_along_axis(s, hi_i, axis=-1)
-    # An odd count takes its middle element as it is ((v + v) / 2 could overflow).
-    med = squeeze(where(lo_i == hi_i, lo, (lo + hi) / 2), axis=-1)
-    none = squeeze(count == 0, axis=-1)
-    if any(none):
-        _warn("nanmedian", "All-NaN slice encountered")
-        med = where(none, float("nan"), med)
-    return reshape(med, out_shape)
+    return _nanmedian(_numr(), x, axis=axis, keepdims=keepdims)
 
 
-# ---------------------------------------------------------------------------------------
-# nanargmin, nanargmax
-# ---------------------------------------------------------------------------------------
-
-def _nan_arg_extreme(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
+def _checked_arg_extreme(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
     check_array(x, func)
     check_bool(keepdims, "keepdims", func)
     _ordered(func, x)
@@ -200,22 +246,14 @@ def _nan_arg_extreme(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
     if empty:
         raise ValueError(f"{func}: cannot search an empty array (shape {x.shape}"
                          f"{'' if axis is None else f', axis {axis}'})")
-    search = argmin if func == "nanargmin" else argmax
-    if x._dtype.kind != "float":
-        return search(x, axis=axis, keepdims=keepdims)
-    nan = isnan(x)
-    if any(all(nan, axis=axis)):
-        raise ValueError(f"{func}: All-NaN slice encountered (shape {x.shape}"
-                         f"{'' if axis is None else f', axis {axis}'})")
-    fill = float("inf") if func == "nanargmin" else -float("inf")
-    return search(where(nan, fill, x), axis=axis, keepdims=keepdims)
+    return COMPOSED[func](_numr(), x, axis=axis, keepdims=keepdims)
 
 
 def nanargmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """Index of the first smallest non-NaN element; ValueError for an all-NaN slice."""
-    return _nan_arg_extreme("nanargmin", x, axis, keepdims)
+    return _checked_arg_extreme("nanargmin", x, axis, keepdims)
 
 
 def nanargmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """Index of the first largest non-NaN element; ValueError for an all-NaN slice."""
-    return _nan_arg_extreme("nanargmax", x, axis, keepdims)
+    return _checked_arg_extreme("nanargmax", x, axis, keepdims)

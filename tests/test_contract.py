@@ -8,7 +8,10 @@ NO_OP = {"asarray", "broadcast_shapes", "can_cast", "isdtype", "result_type",
          "set_default_device",
          # numr's device and I/O extensions: backend methods (device_name, memory_info,
          # empty_cache) or the sync/to_host/from_host ops, not ops of their own
-         "default_device", "synchronize", "memory_info", "empty_cache", "save", "load"}
+         "default_device", "synchronize", "memory_info", "empty_cache", "save", "load",
+         # composed above the backends from other functions (numr/_nan.py)
+         "nansum", "nanprod", "nanmin", "nanmax", "nanmean", "nanmedian", "nanargmin",
+         "nanargmax"}
 CORE = {"from_host", "to_host", "astype", "getitem", "getslice", "setitem", "assign", "writable",
         "dlpack", "dlpack_device", "from_dlpack", "scalar", "sync", "finfo", "iinfo"}
 

@@ -756,6 +756,18 @@ def _matrix_norm_fn(ag, x, keepdims=False, ord="fro"):
 
 
 register("diff", composite(_diff_fn))
+
+
+def _register_nan_reductions():
+    # numr's nan* extensions are compositions of the namespace's functions
+    # (numr/_nan.py); their gradients replay them with the differentiable namespace.
+    from numr import _nan
+
+    for name in ("nansum", "nanprod", "nanmin", "nanmax", "nanmean", "nanmedian"):
+        register(name, composite(_nan.replay(name)))
+
+
+_register_nan_reductions()
 register("linalg.matrix_power", composite(_matrix_power_fn))
 register("linalg.matrix_norm", composite(_matrix_norm_fn))
 
@@ -1094,7 +1106,7 @@ NONDIFF = frozenset({
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift",
     "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit", "all", "any",
     # integer results
-    "argmax", "argmin", "argsort", "nonzero", "count_nonzero", "searchsorted",
+    "argmax", "argmin", "nanargmax", "nanargmin", "argsort", "nonzero", "count_nonzero", "searchsorted",
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
     "linalg.matrix_rank",
     # creation, dtypes and devices (no array input to differentiate)

@@ -1,0 +1,181 @@
+"""numr as the chunk backend of Cubed (docs/larger-than-memory.md): the interop pieces
+(NumPy reads numr's dtypes, numr takes numpy.dtype instances, NumPy's __array__ protocol
+on GPU arrays), and Cubed computations with numr chunks on every device and on a
+dask.distributed cluster of two worker processes.
+
+Cubed picks its backend when it is first imported (CUBED_BACKEND_ARRAY_API_MODULE), so
+its computations run in a subprocess with that environment; the worker processes of the
+Dask cluster inherit it.
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import numr
+from tests.helpers import to_np
+
+ROOT = Path(__file__).resolve().parent.parent
+HAVE_CUBED = importlib.util.find_spec("cubed") is not None
+HAVE_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
+needs_cubed = pytest.mark.skipif(not HAVE_CUBED, reason="cubed is not installed "
+                                 "(pip install -e '.[cubed]')")
+
+
+# --- dtypes both ways ---------------------------------------------------------------
+
+def test_numpy_reads_numr_dtypes():
+    for d in numr._dtypes.ALL:
+        assert np.dtype(d) == np.dtype(d.name)
+        assert np.dtype(d) == d and d == np.dtype(d)  # NumPy's __eq__ reads .dtype too
+    assert np.zeros(2, dtype=numr.int16).dtype == np.int16
+    assert repr(numr.float64) == "numr.float64" and numr.float64.dtype == np.float64
+
+
+def test_numpy_dtypes_are_taken_where_numr_takes_a_dtype(device):
+    f32, i8 = np.dtype("float32"), np.dtype("int8")
+    x = numr.asarray([1.5, 2.5], dtype=f32, device=device)
+    assert x.dtype is numr.float32
+    assert numr.astype(x, i8).dtype is numr.int8
+    assert numr.ones(3, dtype=i8, device=device).dtype is numr.int8
+    assert numr.zeros_like(x, dtype=np.dtype("int32")).dtype is numr.int32
+    assert numr.sum(x, dtype=np.dtype("float64")).dtype is numr.float64
+    assert numr.result_type(i8, numr.int16) is numr.int16
+    assert numr.result_type(x, i8) is numr.float32
+    assert numr.can_cast(i8, np.dtype("int64")) and not numr.can_cast(f32, i8)
+    assert numr.isdtype(f32, "real floating") and numr.isdtype(i8, (f32, i8))
+    assert numr.finfo(f32).dtype is numr.float32 and numr.iinfo(i8).max == 127
+    # NumPy's scalar types, strings and byte-swapped dtypes stay refused
+    for bad in (np.float32, "float32", float, np.dtype(">f8")):
+        with pytest.raises(TypeError, match="asarray: dtype must be a numr dtype"):
+            numr.asarray([1.0], dtype=bad, device=device)
+        with pytest.raises(TypeError, match="result_type"):
+            numr.result_type(bad)
+
+
+# --- NumPy's __array__ protocol on GPU arrays ---------------------------------------
+
+def test_array_protocol_copies_off_the_device_only_on_request(device, monkeypatch):
+    x = numr.asarray([1.0, 2.0, 3.0], device=device)
+    monkeypatch.delenv("NUMR_IMPLICIT_HOST_COPY", raising=False)
+    explicit = [np.array(x), np.asarray(x, copy=True), np.asarray(x, dtype=np.float32,
+                                                                copy=True)]
+    for h in explicit:
+        assert h.tolist() == [1.0, 2.0, 3.0]
+    assert explicit[2].dtype == np.float32
+    if device.kind == "cpu":
+        assert np.shares_memory(np.asarray(x), np.asarray(x))  # CPU arrays share memory
+        assert not np.shares_memory(np.array(x), np.asarray(x))
+        return
+    with pytest.raises(TypeError, match=f"on {device}; implicit conversion.*"
+                                        f"NUMR_IMPLICIT_HOST_COPY"):
+        np.asarray(x)
+    with pytest.raises(ValueError, match="copy=False"):
+        np.asarray(x, copy=False)
+    monkeypatch.setenv("NUMR_IMPLICIT_HOST_COPY", "1")
+    h = np.asarray(x)
+    h[0] = 9.0  # a host copy: the device array is unchanged
+    assert to_np(x).tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match="copy=False"):
+        np.asarray(x, copy=False)
+
+
+# --- Cubed computations -------------------------------------------------------------
+
+def _check_chunk(block, *, device):
+    """A map_blocks function: every chunk Cubed hands over is a numr array on ``device``."""
+    if type(block) is not numr.Array or str(block.device) != device:
+        raise AssertionError(f"chunk {type(block).__name__} on "
+                             f"{getattr(block, 'device', None)}, expected numr on {device}")
+    return block * 2
+
+
+def computations(work_dir, device, executor=None):
+    """Cubed results (as lists) of a NaN-aware reduction, a mean, a matmul and a
+    map_blocks that checks every chunk, over 40x40 chunks of 120x80 arrays."""
+    import functools
+
+    import cubed
+    import cubed.array_api as cx
+
+    # Note: numr's WebGPU device is not yet safe for use from several threads at once,
+    # so its chunks run on Cubed's single-threaded executor (the default one uses threads).
+    single = executor is None and not device.startswith("cpu")
+    spec = cubed.Spec(work_dir=work_dir, allowed_mem="200MB",
+                      executor_name="single-threaded" if single else None)
+    a = cx.asarray(_data(), chunks=(40, 40), spec=spec)
+    b = cx.asarray(np.nan_to_num(_data()), chunks=(40, 40), spec=spec)
+    out = {
+        "nansum": cubed.nansum(a, axis=0),
+        "mean": cx.mean(b, axis=1),
+        "matmul": cx.sum(b @ cx.matrix_transpose(b), axis=0),
+        "doubled": cx.sum(cubed.map_blocks(functools.partial(_check_chunk, device=device),
+                                           b, dtype=b.dtype)),
+    }
+    kw = {} if executor is None else {"executor": executor}
+    got = cubed.compute(*out.values(), **kw)
+    return {k: np.asarray(v.to_device("cpu")).tolist() for k, v in zip(out, got)}
+
+
+def _data():
+    h = np.random.default_rng(3).standard_normal((120, 80))
+    h[::7, 3] = np.nan
+    h[:, 5] = np.nan
+    return h
+
+
+def _expected():
+    h = _data()
+    b = np.nan_to_num(h)
+    return {"nansum": np.nansum(h, axis=0), "mean": b.mean(axis=1),
+            "matmul": (b @ b.T).sum(axis=0), "doubled": np.sum(b * 2)}
+
+
+def _run(mode, device, tmp_path, timeout=120, **env):
+    env = {**os.environ, "CUBED_BACKEND_ARRAY_API_MODULE": "numr", "NUMR_DEVICE": device,
+           "PYTHONPATH": str(ROOT), **env}
+    code = f"from tests.test_cubed import main; main({mode!r}, {device!r}, {str(tmp_path)!r})"
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=timeout)
+    assert p.returncode == 0, p.stderr[-4000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def main(mode, device, work_dir):
+    """Subprocess entry: print the computations' results as JSON on the last line."""
+    if mode == "distributed":
+        from cubed.runtime.executors.dask import DaskExecutor
+        from distributed import LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster:
+            ex = DaskExecutor(compute_kwargs={"address": cluster.scheduler_address})
+            print(json.dumps(computations(work_dir, device, ex)))
+        return
+    print(json.dumps(computations(work_dir, device)))
+
+
+def _compare(got):
+    for k, want in _expected().items():
+        np.testing.assert_allclose(np.asarray(got[k]), want, rtol=1e-10, err_msg=k)
+
+
+@needs_cubed
+def test_cubed_computes_with_numr_chunks_on_the_device(device, tmp_path):
+    # GPU chunks reach Zarr through np.asarray, which needs the opt-in (numr refuses it
+    # by default: test_array_protocol_copies_off_the_device_only_on_request)
+    env = {} if device.kind == "cpu" else {"NUMR_IMPLICIT_HOST_COPY": "1"}
+    _compare(_run("local", str(device), tmp_path, **env))
+
+
+@needs_cubed
+@pytest.mark.skipif(not HAVE_DISTRIBUTED, reason="distributed is not installed "
+                    "(pip install -e '.[cubed]')")
+def test_cubed_on_a_dask_distributed_cluster_of_two_processes(tmp_path):
+    _compare(_run("distributed", "cpu", tmp_path, timeout=180))
