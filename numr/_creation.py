@@ -520,9 +520,21 @@ def ones_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None)
 
 
 def full_like(x: Array, /, fill_value: bool | int | float | complex, *,
-              dtype: dt.DType | None = None, device: Any = None) -> Array:
-    """``fill_value`` with the shape of ``x`` (and its dtype and device unless given)."""
-    return _like("full", "full_like", x, dtype, device, fill_value)
+              dtype: dt.DType | None = None, device: Any = None,
+              shape: int | tuple[int, ...] | None = None) -> Array:
+    """``fill_value`` with the shape of ``x`` (and its dtype and device unless given).
+
+    Note: ``shape=`` (NumPy's and JAX's extension, which Cubed uses) gives that shape
+    instead of x's.
+    """
+    if shape is None:
+        return _like("full", "full_like", x, dtype, device, fill_value)
+    x = _array_arg(x, "full_like")
+    dev = x._device if device is None else get_device(device, "full_like")
+    d = check_dtype(x._dtype if dtype is None else dtype, dev, "full_like")
+    _fit_scalar(_python_scalar(fill_value, "full_like", "fill_value"), d, "full_like")
+    return full(_shape(shape, "full_like"), fill_value,
+                dtype=d, device=dev)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0,

@@ -179,3 +179,16 @@ def test_cubed_computes_with_numr_chunks_on_the_device(device, tmp_path):
                     "(pip install -e '.[cubed]')")
 def test_cubed_on_a_dask_distributed_cluster_of_two_processes(tmp_path):
     _compare(_run("distributed", "cpu", tmp_path, timeout=180))
+
+
+def test_full_like_takes_numpys_shape_keyword(device):
+    # Cubed's map_overlap pads chunks with full_like(x, value, shape=...)
+    x = numr.ones((2, 3), dtype=numr.int8, device=device)
+    y = numr.full_like(x, 5, shape=(4, 1))
+    assert y.dtype is numr.int8 and y.device == device
+    assert to_np(y).tolist() == np.full_like(to_np(x), 5, shape=(4, 1)).tolist()
+    assert numr.full_like(x, 2.5, dtype=numr.float32, shape=3).shape == (3,)
+    with pytest.raises(ValueError, match="full_like: shape"):
+        numr.full_like(x, 1, shape=(-1,))
+    with pytest.raises(OverflowError, match="full_like"):
+        numr.full_like(x, 1000, shape=(2,))
