@@ -168,6 +168,9 @@ def _compare(got):
 
 @needs_cubed
 def test_cubed_computes_with_numr_chunks_on_the_device(device, tmp_path):
+    if device.kind == "cuda" and os.environ.get("NUMR_TEST_EMULATE_GPU") == "1":
+        pytest.skip("the emulated cuda:0 (NUMR_TEST_EMULATE_GPU) exists only in the test "
+                    "process, not in the subprocess that runs Cubed")
     # GPU chunks reach Zarr through np.asarray, which needs the opt-in (numr refuses it
     # by default: test_array_protocol_copies_off_the_device_only_on_request)
     env = {} if device.kind == "cpu" else {"NUMR_IMPLICIT_HOST_COPY": "1"}
