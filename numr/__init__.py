@@ -10,6 +10,7 @@ __version__ = "0.1.0"
 
 from . import _creation, _data_type, _elementwise, _indexing, _linalg_ops  # noqa: E402
 from . import _manipulation, _searching, _set, _sorting, _statistical, _utility  # noqa: E402
+from . import _nan  # noqa: E402
 from ._dtypes import (  # noqa: F401
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float32, float64, complex64, complex128, float16, bfloat16,
@@ -48,7 +49,7 @@ __all__ = [
     "empty_cache", "AxisError", "save", "load",
 ]
 for _m in (_creation, _data_type, _elementwise, _indexing, _linalg_ops, _manipulation,
-           _searching, _set, _sorting, _statistical, _utility):
+           _searching, _set, _sorting, _statistical, _utility, _nan):
     __all__ += _m.__all__
 del _m
 from . import random  # noqa: F401  (numr.random: counter-based generators on every device)

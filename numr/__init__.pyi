@@ -77,6 +77,14 @@ from ._manipulation import squeeze as squeeze
 from ._manipulation import stack as stack
 from ._manipulation import tile as tile
 from ._manipulation import unstack as unstack
+from ._nan import nanargmax as nanargmax
+from ._nan import nanargmin as nanargmin
+from ._nan import nanmax as nanmax
+from ._nan import nanmean as nanmean
+from ._nan import nanmedian as nanmedian
+from ._nan import nanmin as nanmin
+from ._nan import nanprod as nanprod
+from ._nan import nansum as nansum
 from ._searching import argmax as argmax
 from ._searching import argmin as argmin
 from ._searching import count_nonzero as count_nonzero
@@ -347,4 +355,12 @@ __all__ = [
     'all',
     'any',
     'diff',
+    'nanargmax',
+    'nanargmin',
+    'nanmax',
+    'nanmean',
+    'nanmedian',
+    'nanmin',
+    'nanprod',
+    'nansum',
 ]
