@@ -177,6 +177,7 @@ def test_cubed_computes_with_numr_chunks_on_the_device(device, tmp_path):
     _compare(_run("local", str(device), tmp_path, **env))
 
 
+@pytest.mark.ci_must_run  # .ci/run installs the [cubed] extra
 @needs_cubed
 @pytest.mark.skipif(not HAVE_DISTRIBUTED, reason="distributed is not installed "
                     "(pip install -e '.[cubed]')")
