@@ -1106,7 +1106,8 @@ NONDIFF = frozenset({
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift",
     "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit", "all", "any",
     # integer results
-    "argmax", "argmin", "nanargmax", "nanargmin", "argsort", "nonzero", "count_nonzero", "searchsorted",
+    "argmax", "argmin", "nanargmax", "nanargmin", "argsort", "nonzero", "count_nonzero",
+    "searchsorted",
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
     "linalg.matrix_rank",
     # creation, dtypes and devices (no array input to differentiate)
