@@ -169,7 +169,7 @@ def _short(name):
 
 def test_every_function_is_swept():
     names = {n for n, _ in FUNCTIONS}
-    assert len(names) > 180 and {"add", "linalg.inv", "fft.fft", "asarray"} <= names
+    assert len(names) > 160 and {"add", "linalg.inv", "fft.fft", "asarray"} <= names
 
 
 @pytest.mark.parametrize("name", [n for n, _ in FUNCTIONS])
