@@ -250,6 +250,15 @@ def test_astype_to_and_from_every_dtype(device):
     assert_ulps(xp.astype(xp.asarray(f32, device=device), xp.bfloat16), f32, 0, "f32 -> bf16")
     i16 = np.arange(-32768, 32768, 97, dtype=np.int16)
     assert_ulps(xp.astype(xp.asarray(i16, device=device), xp.bfloat16), i16, 0, "int16 -> bf16")
+    # once, not twice: float32's rounding first would put these on a halfway point, then
+    # round to even (1 + 2**-8 + 2**-30 -> 1, 2**24 + 2**16 + 1 -> 2**24)
+    i32 = np.asarray([2**24 + 2**16 + 1, -(2**24 + 2**16 + 1), 2**31 - 1, -2**31, 7], np.int32)
+    assert_ulps(xp.astype(xp.asarray(i32, device=device), xp.bfloat16), i32, 0, "int32 -> bf16")
+    if xp.float64 in device.dtypes:
+        f64 = np.asarray([1 + 2**-8 + 2**-30, -(1 + 2**-8 + 2**-30), 1e39, np.inf, np.nan, 0.0])
+        assert_ulps(xp.astype(xp.asarray(f64, device=device), xp.bfloat16), f64, 0, "f64 -> bf16")
+        h = to_np(xp.astype(xp.asarray(f64 * 4e-4, device=device), xp.float16))  # 11 bits
+        assert np.array_equal(h.view(np.uint16), (f64 * 4e-4).astype(np.float16).view(np.uint16))
     with pytest.raises(TypeError, match="astype"):
         xp.astype(xp.ones(2, dtype=xp.complex64, device=device), xp.bfloat16)
 

@@ -101,6 +101,7 @@ def nextafter(c, f: Callable) -> Callable:
         r = step.view(bf16)
         r = xp.where(a == b, b, r)        # equal: b itself (so nextafter(0, -0) is -0)
         nan = xp.isnan(a) | xp.isnan(b)
-        return c.arr(xp.where(nan, xp.asarray(float("nan"), dtype=bf16), r).astype(bf16, copy=False))
+        r = xp.where(nan, xp.asarray(float("nan"), dtype=bf16), r)
+        return c.arr(r.astype(bf16, copy=False))
 
     return op

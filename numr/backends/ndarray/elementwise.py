@@ -87,10 +87,11 @@ def build(c) -> dict:
 
     def in_dtype(s, d):
         """Python float ``s`` rounded to native float dtype ``d`` (inf beyond its range)."""
-        if type(s) is not float or d.kind != "f":
+        if type(s) is not float or c.kind(d) != "f":
             return s
+        t = d.type if d == c.bf16 else _np.dtype(d.str).type  # (bfloat16's str is "<V2")
         with _np.errstate(over="ignore"):
-            return float(_np.dtype(d.str).type(s))
+            return float(t(s))
 
     def complex_of(re, im, like):
         """A complex array of ``like``'s shape and dtype from its two parts."""

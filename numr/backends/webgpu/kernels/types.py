@@ -110,6 +110,10 @@ def convert(src: DType, dst: DType, v: str) -> str:
         return f"select({cd}(0), {cd}(1), {v})"
     if cs == cd:
         return v
+    if dst.name in ("bfloat16", "float16") and cs == "f64":
+        return _f64_to_odd_f32(v)
+    if dst.name == "bfloat16" and cs in ("i32", "u32"):
+        return _i32_to_odd_f32(v, cs == "i32")
     if src.kind == "float" and dst.kind in ("int", "uint"):
         return _float_to_int(cs, dst, cd, v)
     return f"{cd}({v})"
@@ -138,3 +142,26 @@ def _float_to_int(cs: str, dst: DType, cd: str, v: str) -> str:
     inner = f"{cd}({v})"
     return (f"select(select(select({inner}, {literal(hi)}, {v} >= {top}), {literal(lo)}, "
             f"{v} < {low}), {cd}(0), {nan})")
+
+
+# Conversions into the 16-bit floats round once: an f64 or a 32-bit integer first goes to
+# f32 rounded to odd (toward zero, the last bit set where inexact), then the store rounds
+# to nearest even; since f32 has at least two more bits than twice the target's 8 or 11,
+# that equals rounding the exact value once (f32's own rounding first could round a value
+# just above a halfway point down onto it, then to even: 1 + 2**-8 + 2**-30 -> 1).
+
+
+def _f64_to_odd_f32(v: str) -> str:
+    r = f"f32({v})"
+    b = f"bitcast<u32>({r})"
+    z = f"select({b}, {b} - 1u, abs(f64({r})) > abs({v}))"  # toward zero
+    return f"bitcast<f32>(select({z}, {z} | 1u, f64(bitcast<f32>({z})) != {v}))"
+
+
+def _i32_to_odd_f32(v: str, signed: bool) -> str:
+    m = f"select(bitcast<u32>({v}), 0u - bitcast<u32>({v}), {v} < 0i)" if signed else v
+    lz = f"countLeadingZeros({m})"
+    sh = f"select(0u, 8u - {lz}, {lz} < 8u)"  # the bits beyond f32's 24
+    keep = f"(({m} >> {sh}) | select(0u, 1u, ({m} & ((1u << {sh}) - 1u)) != 0u))"
+    f = f"(f32({keep}) * f32(1u << {sh}))"
+    return f"select({f}, -{f}, {v} < 0i)" if signed else f
