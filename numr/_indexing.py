@@ -147,8 +147,16 @@ def _item(x: Array, k: Any, func: str) -> Any:
         if k and all(type(e) is bool for e in k):
             return asarray(k, device=x._device)
         return asarray(k, dtype=x._device.defaults["indexing"], device=x._device)
+    if getattr(k, "ndim", 0) and hasattr(k, "__array_interface__") or \
+            hasattr(k, "__cuda_array_interface__"):
+        # Note: a NumPy (CuPy) index array is not moved to the array's device silently
+        raise IndexError(f"{func}: a {type(k).__module__}.{type(k).__name__} index must be "
+                         f"converted first: numr.asarray(index, device=x.device)")
     if hasattr(k, "__index__") and not isinstance(k, float):
-        return operator.index(k)
+        try:
+            return operator.index(k)
+        except TypeError:
+            pass
     raise IndexError(f"{func}: only ints, slices, None, ..., and integer or bool numr "
                      f"arrays are valid indices; got {type(k).__name__} {k!r}")
 

@@ -197,3 +197,15 @@ def test_take_along_axis(device):
     assert_array(got0, np.take_along_axis(a, np.array([[1, 0, 1]]), axis=0))
     with pytest.raises(ValueError, match="take_along_axis: indices must have the rank"):
         numr.take_along_axis(x, numr.asarray([0], device=device))
+
+
+def test_numpy_index_arrays_are_refused_by_numr(device):
+    # issue 19's sweep: NumPy's own TypeError ("only integer scalar arrays ...") leaked
+    x = numr.ones((4, 3), device=device)
+    for key in (np.array([1, 2]), (np.array([True, False, True, False]), 0)):
+        with pytest.raises(IndexError, match=r"getitem: a numpy.ndarray index must be "
+                                             r"converted first"):
+            x[key]
+        with pytest.raises(IndexError, match="setitem: a numpy.ndarray index"):
+            x[key] = 0.0
+    assert x[np.int64(1)].shape == (3,) and x[np.array(2)].shape == (3,)
