@@ -46,6 +46,9 @@ _A = _grid(("v", [0.0, 1e-20, 1e-3, 0.1, 0.5, 1, 1.5, 2.5, 7.5, 10, 31, 100, 300
 _XG = _grid(("l", 1e-30, 1e4, 50), ("u", 0, 40, 41), ("v", [-1.0]), ("v", _EDGE[2:]))
 _B = _grid(("u", -50, 50, 401), ("l", 1e-30, 7e2, 50, "both"), ("v", [750, -750]),
            ("v", _EDGE))
+# betainc's three arguments: (a, b) pairs against x
+_AB = _grid(("v", [0.0, 0.1, 1, 2.5, 40, 200]), ("v", _EDGE[2:]))
+_XB = _grid(("u", 0, 1, 11), ("l", 1e-30, 0.5, 6), ("v", [1 - 1e-10, 1.5, -0.5]), ("v", [np.nan]))
 CASES = {
     "erf": (_X, None, 0), "erfc": (_X, None, 0), "erfcx": (_X, None, 0),
     "ndtr": (_grid(("u", -40, 10, 501), ("l", 1e-30, 1e30, 40, "both"), ("v", _EDGE)), None, 0),
@@ -67,6 +70,12 @@ CASES = {
     "gammainc": (_A, _XG, 0), "gammaincc": (_A, _XG, 0),
     "chdtr": (_A, _XG, 0), "chdtrc": (_A, _XG, 0),
     "i0": (_B, None, 0), "i0e": (_B, None, 0), "i1": (_B, None, 0), "i1e": (_B, None, 0),
+    "betainc": (_AB, _XB, 0), "betaincc": (_AB, _XB, 0),
+    # |t| >= 1e-3: SciPy 1.17 gives stdtr(1, 1e-10) = 0.5 (it is 0.5 + 3.2e-11; numr's is)
+    "stdtr": (_grid(("v", [0.5, 1, 2.5, 10, 30, 100, 1e4, -1]), ("v", _EDGE[2:])),
+              _grid(("u", -20, 20, 41), ("l", 1e-3, 1e10, 20, "both"), ("v", _EDGE)), 0),
+    "betaln": (_grid(("v", [1e-10, 0.1, 0.5, 1, 3.5, 10, 40, 1e3]), ("v", _EDGE[2:])),
+               _grid(("v", [1e-10, 0.1, 0.5, 1, 3.5, 10, 40, 1e3]), ("v", _EDGE[2:])), 0),
     "xlogy": (_grid(("u", -3, 3, 25), ("v", _EDGE)), _grid(("l", 1e-300, 1e300, 30), ("u", -1, 2, 7), ("v", _EDGE)), 0),
     "xlog1py": (_grid(("u", -3, 3, 25), ("v", _EDGE)), _grid(("l", 1e-300, 1e300, 30), ("u", -2, 2, 9), ("v", _EDGE)), 0),
     "rel_entr": (_grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)),
@@ -74,7 +83,7 @@ CASES = {
 }
 
 # Max error in eps measured against SciPy: {name: {device kind: (float32, float64)}}.
-# CPU is SciPy itself (float32: SciPy's float32 loops against its float64 ones).
+# CPU is SciPy itself (float32: computed in float64 and rounded once).
 BOUNDS = {
     # SciPy's float64 erfc, erfcx and ndtr are off by up to 250 / 250 / 900 eps in their
     # far tails (mpmath agrees with numr there: docs/special.md)
@@ -94,6 +103,11 @@ BOUNDS = {
     # number there, about |x - a| (docs/special.md)
     "gammainc": {"webgpu": (128, 4000)}, "gammaincc": {"webgpu": (45, 780)},
     "chdtr": {"webgpu": (80, 680)}, "chdtrc": {"webgpu": (16.5, 520)},
+    # a, b up to 200 and df = 1e4: the prefactor x^a (1-x)^b / B(a, b) (docs/special.md)
+    "betainc": {"webgpu": (900, 1150)}, "betaincc": {"webgpu": (900, 1250)},
+    "stdtr": {"webgpu": (5e4, 6700)},
+    # a small against b large: lgamma(b) - lgamma(a + b) cancels (docs/special.md)
+    "betaln": {"webgpu": (2800, 2650)},
 }
 _DEFAULT = (2, 2)
 
@@ -107,6 +121,9 @@ def _samples(name):
     nargs = special.FUNCTIONS[name]
     if nargs == 1:
         return [first], floor
+    if nargs == 3:
+        a, b, x = np.meshgrid(first, first, other, indexing="ij")
+        return [a.ravel(), b.ravel(), x.ravel()], floor
     a, b = np.meshgrid(first, other, indexing="ij")
     return [a.ravel(), b.ravel()], floor
 
@@ -203,3 +220,63 @@ def test_scalars_only_use_the_default_device():
     r = special.erf(0.5)
     assert r.shape == () and r.device == numr.asarray(0.0).device
     assert abs(float(r) - sp.erf(0.5)) < 1e-15
+
+
+# -- numr.autograd.special: every rule against central differences in float64 ------------
+_FD = {  # name -> sample points per argument (the derivative taken in the last one)
+    "erf": ([-1.5, 0.3, 2.0],), "erfc": ([-1.5, 0.3, 2.0],), "erfcx": ([-1.0, 0.3, 4.0],),
+    "erfinv": ([-0.9, 0.2, 0.7],), "erfcinv": ([0.1, 0.8, 1.7],), "expit": ([-3.0, 0.5, 4.0],),
+    "logit": ([0.1, 0.5, 0.8],), "softplus": ([-3.0, 0.5, 4.0],), "ndtr": ([-3.0, 0.2, 2.0],),
+    "log_ndtr": ([-8.0, -1.0, 2.0],), "ndtri": ([0.01, 0.4, 0.9],),
+    "gammaln": ([0.3, 2.5, 12.0],), "gamma": ([0.3, 2.5, 6.0],), "entr": ([0.1, 1.5, 4.0],),
+    "i0": ([-2.0, 0.5, 9.0],), "i0e": ([-2.0, 0.5, 9.0],), "i1": ([-2.0, 0.0, 9.0],),
+    "i1e": ([-2.0, 0.5, 9.0],),
+    "xlogy": ([0.5, 2.0, -1.0], [0.3, 1.5, 4.0]), "xlog1py": ([0.5, 2.0, -1.0], [0.3, 1.5, 4.0]),
+    "rel_entr": ([0.5, 2.0, 1.0], [0.3, 1.5, 4.0]),
+    "gammainc": ([0.5, 2.0, 10.0], [0.3, 1.5, 9.0]), "gammaincc": ([0.5, 2.0, 10.0], [0.3, 1.5, 9.0]),
+    "chdtr": ([1.0, 4.0, 10.0], [0.3, 1.5, 9.0]), "chdtrc": ([1.0, 4.0, 10.0], [0.3, 1.5, 9.0]),
+    "betainc": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7], [0.2, 0.5, 0.9]),
+    "betaincc": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7], [0.2, 0.5, 0.9]),
+    "stdtr": ([1.0, 4.0, 30.0], [-2.0, 0.5, 3.0]),
+}
+
+
+@pytest.mark.parametrize("name", list(_FD))
+def test_autograd_rule_against_finite_differences(device, name):
+    ag = pytest.importorskip("numr.autograd")
+    from numr.autograd import special as asp
+
+    if numr.float64 not in device.dtypes:
+        pytest.skip("the check is in float64")
+    pts = [np.asarray(p) for p in _FD[name]]
+    if getattr(special, name).__name__ not in _WGSL_ON(device):
+        pytest.skip(f"{name} has no kernel on {device} yet")
+    consts = [numr.asarray(p, device=device) for p in pts[:-1]]
+    x = numr.asarray(pts[-1], device=device)
+    f = getattr(asp, name)
+    gr = ag.grad(lambda v: ag.sum(f(*consts, v)))(x)
+    h = 1e-6 * np.maximum(np.abs(pts[-1]), 1.0)
+    hp = numr.asarray(pts[-1] + h, device=device)
+    hm = numr.asarray(pts[-1] - h, device=device)
+    fd = (np.asarray(getattr(special, name)(*consts, hp).to_device("cpu"))
+          - np.asarray(getattr(special, name)(*consts, hm).to_device("cpu"))) / (2 * h)
+    np.testing.assert_allclose(np.asarray(gr.to_device("cpu")), fd, rtol=2e-6, atol=1e-9)
+
+
+def test_autograd_parameters_without_a_derivative_say_so():
+    ag = pytest.importorskip("numr.autograd")
+    from numr.autograd import special as asp
+
+    a = ag.Var(numr.asarray([2.0]), requires_grad=True)
+    with pytest.raises(NotImplementedError, match="gammainc.*a"):
+        ag.sum(asp.gammainc(a, numr.asarray([1.0]))).backward()
+    g = ag.grad(lambda v: ag.sum(asp.gammainc(2.0, v)))(numr.asarray([1.0, 3.0]))
+    np.testing.assert_allclose(np.asarray(g), [1.0 * np.exp(-1.0), 3.0 * np.exp(-3.0)])
+
+
+def _WGSL_ON(device):
+    if device.kind != "webgpu":
+        return set(special.FUNCTIONS)
+    from numr.special import _webgpu
+
+    return set(_webgpu.EXPR)

@@ -498,4 +498,101 @@ H["spi1_T"] = """fn spi1_T(x: T) -> T {
   return copysign_T(spie_T(ax, true) * h * h, x);
 }"""
 
+# -- the incomplete beta function ---------------------------------------------------------
+# log B(a, b): lgamma's sum where an argument is small, else Stirling's form, in which
+# the large terms cancel analytically:
+# (a - 1/2) log(a / (a + b)) + (b - 1/2) log(b / (a + b)) - log(a + b) / 2 + log(2 pi) / 2
+# + the three Stirling corrections.
+H["spbetaln_T"] = """fn spbetaln_T(a: T, b: T) -> T {
+  // SciPy's values at the edges (-inf wins over nan there)
+  if (a == -bitcast<T>(EXPO) || b == -bitcast<T>(EXPO)) { return bitcast<T>(EXPO); }
+  if (isnan_T(a) || isnan_T(b) || (isinf_T(a) && isinf_T(b))) { return nan_T(); }
+  if (isinf_T(a) || isinf_T(b)) { return -bitcast<T>(EXPO); }
+  if (a > T(0.0) && b > T(0.0)) { return spbetalnpos_T(a, b); }
+  return spgammaln_T(a) + spgammaln_T(b) - spgammaln_T(a + b);
+}"""
+# log B(a, b) for finite a, b > 0
+H["spbetalnpos_T"] = f"""fn spbetalnpos_T(a: T, b: T) -> T {{
+  let lo = min(a, b);
+  let hi = max(a, b);
+  if (lo < T(8.0)) {{ return splgpos_T(a) + splgpos_T(b) - splgpos_T(a + b); }}
+  let s = a + b;
+  return (lo - T(0.5)) * -log1p_T(hi / lo) + (hi - T(0.5)) * -log1p_T(lo / hi)
+       - T(0.5) * log_T(s) + T({0.5 * math.log(2 * math.pi)!r})
+       + spstirling_T(a) + spstirling_T(b) - spstirling_T(s);
+}}"""
+# The continued fraction of I_x(a, b) (modified Lentz, at most 1000 terms), times
+# x^a y^b / (a B(a, b)); y = 1 - x given by the caller (exactly where it can be).
+H["spbetacf_T"] = """fn spbetacf_T(a: T, b: T, x: T, y: T) -> T {
+  let tiny = T(1e-30);
+  let qab = a + b;
+  let qap = a + T(1.0);
+  let qam = a - T(1.0);
+  var c = T(1.0);
+  var d = T(1.0) - qab * x / qap;
+  if (abs(d) < tiny) { d = tiny; }
+  d = T(1.0) / d;
+  var h = d;
+  for (var m = 1; m < 1000; m++) {
+    let fm = T(m);
+    let m2 = fm + fm;
+    var aa = fm * (b - fm) * x / ((qam + m2) * (a + m2));
+    d = T(1.0) + aa * d;
+    if (abs(d) < tiny) { d = tiny; }
+    c = T(1.0) + aa / c;
+    if (abs(c) < tiny) { c = tiny; }
+    d = T(1.0) / d;
+    h = h * d * c;
+    aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2));
+    d = T(1.0) + aa * d;
+    if (abs(d) < tiny) { d = tiny; }
+    c = T(1.0) + aa / c;
+    if (abs(c) < tiny) { c = tiny; }
+    d = T(1.0) / d;
+    let del = d * c;
+    h = h * del;
+    if (abs(del - T(1.0)) < T(1e-16)) { break; }
+  }
+  return exp_T(a * log_T(x) + b * log_T(y) - spbetalnpos_T(a, b)) * h / a;
+}"""
+# vec2(I_x(a, b), 1 - I_x(a, b)), each computed directly (never 1 - the other where
+# that would cancel), for y = 1 - x; SciPy's values at the edges.
+H["spbetainc2_T"] = """fn spbetainc2_T(a: T, b: T, x: T, y: T) -> vec2<T> {
+  let nan = nan_T();
+  if (isnan_T(a) || isnan_T(b) || isnan_T(x) || a < T(0.0) || b < T(0.0)
+      || x < T(0.0) || x > T(1.0) || (a == T(0.0) && b == T(0.0))
+      || (isinf_T(a) && isinf_T(b))) { return vec2<T>(nan, nan); }
+  if (x == T(0.0)) { return vec2<T>(T(0.0), T(1.0)); }
+  if (y == T(0.0)) { return vec2<T>(T(1.0), T(0.0)); }
+  if (a == T(0.0) || isinf_T(b)) { return vec2<T>(T(1.0), T(0.0)); }
+  if (b == T(0.0) || isinf_T(a)) { return vec2<T>(T(0.0), T(1.0)); }
+  // one continued fraction, on the side where it converges fast (one inlined copy)
+  let swap = !(x * (a + b + T(2.0)) < a + T(1.0));
+  let v = spbetacf_T(select(a, b, swap), select(b, a, swap), select(x, y, swap),
+                     select(y, x, swap));
+  return select(vec2<T>(v, T(1.0) - v), vec2<T>(T(1.0) - v, v), swap);
+}"""
+H["spbetainc_T"] = "fn spbetainc_T(a: T, b: T, x: T) -> T { return spbetainc2_T(a, b, x, T(1.0) - x).x; }"
+H["spbetaincc_T"] = "fn spbetaincc_T(a: T, b: T, x: T) -> T { return spbetainc2_T(a, b, x, T(1.0) - x).y; }"
+# Student's t: I_w(df/2, 1/2) / 2 for the tail, w = df / (df + t^2), with 1 - w =
+# 1 / (1 + df / t^2) computed directly (so small t keep their accuracy).
+H["spstdtr_T"] = """fn spstdtr_T(df: T, t: T) -> T {
+  if (isnan_T(df) || isnan_T(t) || df <= T(0.0)) { return nan_T(); }
+  if (isinf_T(t)) { return select(T(0.0), T(1.0), t > T(0.0)); }
+  if (isinf_T(df)) { return spndtr_T(t); }
+  if (t == T(0.0)) { return T(0.5); }
+  let t2 = t * t;
+  let w = df / (df + t2);
+  let z = T(1.0) / (T(1.0) + df / t2);
+  let v = spbetainc2_T(T(0.5) * df, T(0.5), w, z);
+  return select(T(0.5) * (T(1.0) + v.y), T(0.5) * v.x, t < T(0.0));
+}"""
+H["spbeta_T"] = """fn spbeta_T(a: T, b: T) -> T {
+  if (a > T(0.0) && b > T(0.0) && a + b < T(30.0)) {
+    return spgamma_T(a) * spgamma_T(b) / spgamma_T(a + b);
+  }
+  if (a > T(0.0) && b > T(0.0)) { return exp_T(spbetaln_T(a, b)); }
+  return spgamma_T(a) * (spgamma_T(b) / spgamma_T(a + b));
+}"""
+
 ex.add_helpers(H)
