@@ -249,8 +249,10 @@ def test_autograd_rule_against_finite_differences(device, name):
     if numr.float64 not in device.dtypes:
         pytest.skip("the check is in float64")
     pts = [np.asarray(p) for p in _FD[name]]
-    if getattr(special, name).__name__ not in _WGSL_ON(device):
-        pytest.skip(f"{name} has no kernel on {device} yet")
+    if device.kind == "webgpu" and name not in _FD_WEBGPU:
+        # the rules are namespace code, the same on every device: WebGPU checks one
+        # function of each family (each kernel costs a shader compile on lavapipe)
+        pytest.skip(f"{name}'s rule is checked on the other devices")
     consts = [numr.asarray(p, device=device) for p in pts[:-1]]
     x = numr.asarray(pts[-1], device=device)
     f = getattr(asp, name)
@@ -274,9 +276,4 @@ def test_autograd_parameters_without_a_derivative_say_so():
     np.testing.assert_allclose(np.asarray(g), [1.0 * np.exp(-1.0), 3.0 * np.exp(-3.0)])
 
 
-def _WGSL_ON(device):
-    if device.kind != "webgpu":
-        return set(special.FUNCTIONS)
-    from numr.special import _webgpu
-
-    return set(_webgpu.EXPR)
+_FD_WEBGPU = {"erf", "expit", "gammaln", "xlogy", "gammainc", "i1"}
