@@ -76,6 +76,10 @@ CASES = {
               _grid(("u", -20, 20, 41), ("l", 1e-3, 1e10, 20, "both"), ("v", _EDGE)), 0),
     "betaln": (_grid(("v", [1e-10, 0.1, 0.5, 1, 3.5, 10, 40, 1e3]), ("v", _EDGE[2:])),
                _grid(("v", [1e-10, 0.1, 0.5, 1, 3.5, 10, 40, 1e3]), ("v", _EDGE[2:])), 0),
+    "ellipk": (_grid(("u", -10, 1, 221), ("l", 1e-30, 1, 30), ("v", [1 - 1e-12, -1e100, 1.5]),
+                     ("v", _EDGE)), None, 0),
+    "ellipe": (_grid(("u", -10, 1, 221), ("l", 1e-30, 1, 30), ("v", [1 - 1e-12, -1e100, 1.5]),
+                     ("v", _EDGE)), None, 0),
     "xlogy": (_grid(("u", -3, 3, 25), ("v", _EDGE)), _grid(("l", 1e-300, 1e300, 30), ("u", -1, 2, 7), ("v", _EDGE)), 0),
     "xlog1py": (_grid(("u", -3, 3, 25), ("v", _EDGE)), _grid(("l", 1e-300, 1e300, 30), ("u", -2, 2, 9), ("v", _EDGE)), 0),
     "rel_entr": (_grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)),
@@ -108,6 +112,8 @@ BOUNDS = {
     "stdtr": {"webgpu": (5e4, 6700)},
     # a small against b large: lgamma(b) - lgamma(a + b) cancels (docs/special.md)
     "betaln": {"webgpu": (2800, 2650)},
+    # m close to 1: 1 - sum 2^(n-1) c_n^2 cancels
+    "ellipk": {"webgpu": (2, 2)}, "ellipe": {"webgpu": (2.25, 45)},
 }
 _DEFAULT = (2, 2)
 
@@ -238,6 +244,7 @@ _FD = {  # name -> sample points per argument (the derivative taken in the last 
     "betainc": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7], [0.2, 0.5, 0.9]),
     "betaincc": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7], [0.2, 0.5, 0.9]),
     "stdtr": ([1.0, 4.0, 30.0], [-2.0, 0.5, 3.0]),
+    "ellipk": ([-2.0, 0.1, 0.7],), "ellipe": ([-2.0, 0.1, 0.7],),
 }
 
 

@@ -33,6 +33,7 @@ EXPR = {
     "chdtrc": "spgammaincc_T(T(0.5) * a, T(0.5) * b)",
     "betainc": "spbetainc_T(a, b, c)", "betaincc": "spbetaincc_T(a, b, c)",
     "stdtr": "spstdtr_T(a, b)", "betaln": "spbetaln_T(a, b)", "beta": "spbeta_T(a, b)",
+    "ellipk": "spellipk_T(a)", "ellipe": "spellipe_T(a)",
     "i0": "spi0_T(a)", "i0e": "spi0e_T(a)", "i1": "spi1_T(a)", "i1e": "spi1e_T(a)",
 }
 

@@ -595,4 +595,38 @@ H["spbeta_T"] = """fn spbeta_T(a: T, b: T) -> T {
   return spgamma_T(a) * (spgamma_T(b) / spgamma_T(a + b));
 }"""
 
+# -- complete elliptic integrals (parameter m, as SciPy) ------------------------------------
+# The arithmetic-geometric mean of 1 and sqrt(1 - m) (at most 24 steps: quadratic once
+# close, log2 log(1/b) steps before): K = pi / (2 AGM); E = K (1 - sum 2^(n-1) c_n^2),
+# c_0^2 = m, c_(n+1) = (a_n - b_n) / 2.
+H["spagm_T"] = """fn spagm_T(m: T) -> vec2<T> {
+  var a = T(1.0);
+  var b = sqrt_T(T(1.0) - m);
+  var s = T(0.5) * m;
+  var w = T(0.5);
+  for (var n = 0; n < 24; n++) {
+    let c = T(0.5) * (a - b);
+    w = w + w;
+    s = s + w * c * c;
+    let an = T(0.5) * (a + b);
+    b = sqrt_T(a * b);
+    a = an;
+    if (abs(c) <= a * T(1e-17)) { break; }
+  }
+  let k = T(0.5) * PI / a;
+  return vec2<T>(k, k * (T(1.0) - s));
+}"""
+H["spellipk_T"] = """fn spellipk_T(m: T) -> T {
+  if (isnan_T(m) || m > T(1.0)) { return nan_T(); }
+  if (m == T(1.0)) { return bitcast<T>(EXPO); }
+  if (isinf_T(m)) { return T(0.0); }
+  return spagm_T(m).x;
+}"""
+H["spellipe_T"] = """fn spellipe_T(m: T) -> T {
+  if (isnan_T(m) || m > T(1.0)) { return nan_T(); }
+  if (m == T(1.0)) { return T(1.0); }
+  if (isinf_T(m)) { return bitcast<T>(EXPO); }
+  return spagm_T(m).y;
+}"""
+
 ex.add_helpers(H)
