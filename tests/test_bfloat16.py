@@ -5,6 +5,8 @@ The oracle is float64 (NumPy) rounded once to bfloat16 by ml_dtypes; bfloat16 va
 compared by their ordered bit patterns, so "one unit in the last place" is exact.
 """
 
+import os
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -168,9 +170,18 @@ def test_predicates_comparisons_and_special_values(device):
     f = v.astype(np.float32)
     for name in ("isnan", "isinf", "isfinite", "signbit"):
         assert np.array_equal(to_np(getattr(xp, name)(x)), getattr(np, name)(f)), name
+    # CuPy (-ftz=true, cupy/cupy#8382) and NVIDIA's Vulkan driver flush float32
+    # subnormals in comparisons, as numr documents for float32: there the last pair
+    # (a subnormal with 0) compares as zeros.
+    emulated = os.environ.get("NUMR_TEST_EMULATE_GPU") == "1"   # NumPy serves cuda:0
+    flushes = device.kind == "cuda" and not emulated or \
+        device.kind == "webgpu" and "nvidia" in device.name.lower()
     for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
-        assert np.array_equal(to_np(getattr(xp, name)(x, y)),
-                              getattr(np, name)(f, w.astype(np.float32))), name
+        got = to_np(getattr(xp, name)(x, y))
+        want = getattr(np, name)(f, w.astype(np.float32))
+        if flushes:
+            want[-1] = getattr(np, name)(np.float32(0), np.float32(0))
+        assert np.array_equal(got, want), name
     # nextafter steps one bfloat16, not one float32
     got = xp.nextafter(x, y)
     want = np.nextafter(v, w)

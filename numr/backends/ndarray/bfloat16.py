@@ -20,20 +20,27 @@ from typing import Any, Callable
 
 from ... import _dtypes as dt
 
-# Ops whose result must accumulate in float32, on every NumPy-like library.
-ACCUMULATING = ("sum", "prod", "mean", "var", "std", "cumulative_sum", "cumulative_prod")
+# Ops whose result must accumulate in float32, on every NumPy-like library (the
+# products too: CuPy has no bfloat16 matmul/einsum, 'data type E not understood').
+ACCUMULATING = ("sum", "prod", "mean", "var", "std", "cumulative_sum", "cumulative_prod",
+                "matmul", "tensordot", "vecdot")
+
+# Sorting and what sorts, through float32 on every library: NumPy 2.5's sort of
+# ml_dtypes 0.6 bfloat16 arrays leaves them unsorted (seen on the H200's image), CuPy
+# has no bfloat16 sort.
+SORTING = ("sort", "argsort", "unique_all", "unique_counts", "unique_inverse",
+           "unique_values", "isin", "searchsorted")
 
 # Ops CuPy computes no bfloat16 for (its sort is Thrust's, dispatched over a fixed list
 # of types; argmax/argmin/round/clip/all/any have no bfloat16 loop); bit-exact through
 # float32, since every bfloat16 is a float32 and these ops create no new values (clip's
 # bounds are bfloat16 values too, round's and linspace's results are rounded once).
-CUPY_GAPS = ("sort", "argsort", "argmax", "argmin", "unique_all", "unique_counts",
-             "unique_inverse", "unique_values", "isin", "searchsorted", "round", "clip",
-             "all", "any", "count_nonzero", "nonzero", "arange", "linspace", "eye")
+CUPY_GAPS = ("argmax", "argmin", "round", "clip", "all", "any", "count_nonzero", "nonzero",
+             "arange", "linspace", "eye")
 
 
 def wrap_ops(c, ops: dict) -> None:
-    names = ACCUMULATING + (CUPY_GAPS if c.xp.__name__ == "cupy" else ())
+    names = ACCUMULATING + SORTING + (CUPY_GAPS if c.xp.__name__ == "cupy" else ())
     for name in names:
         if name in ops:
             ops[name] = via_float32(c, ops[name])

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as _np
 
+from ... import _dtypes as dt
+
 from .._dlpack import KDL_BFLOAT, KDL_UINT, BfloatImport, relabel
 
 
@@ -137,7 +139,11 @@ def build(c) -> dict:
         return a.item()
 
     def finfo(dtype):
-        f = xp.finfo(native[dtype])
+        if dtype is dt.bfloat16:  # NumPy 2.5's finfo refuses ml_dtypes' types
+            import ml_dtypes
+            f = ml_dtypes.finfo(ml_dtypes.bfloat16)
+        else:
+            f = xp.finfo(native[dtype])
         return {"bits": int(f.bits), "eps": float(f.eps), "max": float(f.max),
                 "min": float(f.min), "smallest_normal": float(f.smallest_normal)}
 
