@@ -22,7 +22,9 @@ def build(c) -> dict:
         out = list(xp.broadcast_arrays(*arrays))
         if on_host:
             for r in out:
-                r.flags.writeable = False  # as broadcast_to's (NumPy only warns on writes)
+                if any(st == 0 and n > 1 for n, st in zip(r.shape, r.strides)):
+                    # elements repeat: read-only, as broadcast_to's (NumPy only warns)
+                    r.flags.writeable = False
         return out
 
     def concat(arrays, *, axis):

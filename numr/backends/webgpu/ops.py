@@ -367,7 +367,10 @@ def build(device: Any, held: tuple) -> SimpleNamespace:
 
     def broadcast_arrays(*arrays):
         shape = _broadcast_shape("broadcast_arrays", *[x.shape for x in arrays])
-        return [A.read_only(A.broadcast(x, shape)) for x in arrays]
+        out = [A.broadcast(x, shape) for x in arrays]
+        # read-only where elements repeat (as on the CPU); others stay writable views
+        return [A.read_only(v) if any(st == 0 and n > 1 for n, st in zip(v.shape, v.strides))
+                else v for v in out]
 
     ops.update(
         permute_dims=lambda a, axes: A.permute(a, tuple(axes)),
