@@ -49,8 +49,8 @@ class _Helpers:
     def alloc(self, nbytes: int) -> Any:
         return self.rt.alloc(nbytes)
 
-    def record(self, *args) -> None:
-        self.rt.record(*args)
+    def record(self, *args) -> Any:
+        return self.rt.record(*args)  # the new output's Storage, given ``new``
 
 
 # Complex ops whose WGSL is one expression calling no helper function.

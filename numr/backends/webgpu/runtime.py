@@ -302,37 +302,41 @@ class Runtime:
         if on:
             _gc_off()
         try:
-            size = self._sizes.get(nbytes)
-            if size is None:
-                size = bucket(max(nbytes, 4))
-                if len(self._sizes) < 4096:
-                    self._sizes[nbytes] = size
-            released = self.released
-            if released:
-                # The hot case of a chain of ops: the array freed last is the size wanted
-                # (a temporary of the previous op); take it without a trip through the pool.
-                block = released.pop()
-                if block.nbytes == size:
-                    if released:
-                        self.collect()
-                    if self._lost_blocks:
-                        self._lost_blocks.discard(block)
-                    return Storage(block, self)
-                self.release(block)
-                self.collect()
-            free = self._free.get(size)
-            if free:
-                block = free.pop()
-                del self._lru[block]
-                self._free_bytes -= size
-                if self._lost_blocks:
-                    self._lost_blocks.discard(block)
-                return Storage(block, self)
-            return self._create(nbytes, size)
+            return self._alloc(nbytes)
         finally:
             if on:
                 _gc_resume()
             _release()
+
+    def _alloc(self, nbytes: int) -> Storage:
+        """:meth:`alloc` inside a section."""
+        size = self._sizes.get(nbytes)
+        if size is None:
+            size = bucket(max(nbytes, 4))
+            if len(self._sizes) < 4096:
+                self._sizes[nbytes] = size
+        released = self.released
+        if released:
+            # The hot case of a chain of ops: the array freed last is the size wanted
+            # (a temporary of the previous op); take it without a trip through the pool.
+            block = released.pop()
+            if block.nbytes == size:
+                if released:
+                    self.collect()
+                if self._lost_blocks:
+                    self._lost_blocks.discard(block)
+                return Storage(block, self)
+            self.release(block)
+            self.collect()
+        free = self._free.get(size)
+        if free:
+            block = free.pop()
+            del self._lru[block]
+            self._free_bytes -= size
+            if self._lost_blocks:
+                self._lost_blocks.discard(block)
+            return Storage(block, self)
+        return self._create(nbytes, size)
 
     def _buffer(self, nbytes: int, size: int) -> Any:
         try:
@@ -594,18 +598,26 @@ class Runtime:
         per-dimension limit, see _grid) reading ``blocks[:-1]`` and writing ``blocks[-1]``."""
         self.record(self.pipeline(key, source, len(blocks)), tuple(blocks), params, groups)
 
-    def record(self, pipe: Any, blocks: tuple, params: Sequence[Any], groups: int,
-               packer: Any = None) -> None:
+    def record(self, pipe: Any, blocks: Any, params: Sequence[Any], groups: int,
+               packer: Any = None, new: int = 0) -> Storage | None:
         """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
         launch plans): the hot path of every op, so it builds as little as it can.
         ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
-        SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them)."""
+        SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them).
+        With ``new`` (bytes), the output is allocated here, in the same section (one lock
+        an elementwise op): ``blocks`` is then a list of the inputs, and the output's
+        Storage is returned."""
         # One section (see _section), written out: the hot path of every op.
         _acquire()
         on = _gc_on()
         if on:
             _gc_off()
         try:
+            storage = None
+            if new:
+                storage = self._alloc(new)
+                blocks.append(storage.block)
+                blocks = tuple(blocks)
             if self._lost_blocks and not self._lost_blocks.isdisjoint(blocks[:-1]):
                 raise RuntimeError(f"webgpu:{self.index}: an input's data was lost: the "
                                    f"batch of work that computed it failed (the error "
@@ -652,6 +664,7 @@ class Runtime:
             self._written += blocks[-1].nbytes
             if self._written >= self._wlimit:
                 self._submit_batch()
+            return storage
         finally:
             if on:
                 _gc_resume()

@@ -410,11 +410,12 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         else:
             params += scalar_words(x, part)
     if into is None:
-        result = GPUArray(rt.alloc(plan.nbytes), rt, shape, plan.strides, 0, out, plan.n)
-        blocks.append(result.storage.block)
+        # the output's allocation and the dispatch in one runtime call (one lock a call)
         if plan.vpipe is not None and not odd & 3:
-            rt.record(plan.vpipe, tuple(blocks), params, plan.vgroups, plan.packer)
-            return result
+            st = rt.record(plan.vpipe, blocks, params, plan.vgroups, plan.packer, plan.nbytes)
+        else:
+            st = rt.record(plan.pipe, blocks, params, plan.groups, plan.packer, plan.nbytes)
+        return GPUArray(st, rt, shape, plan.strides, 0, out, plan.n)
     else:
         result = into
         params.append(into.offset & 0xFFFFFFFF)
