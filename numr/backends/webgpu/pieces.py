@@ -151,6 +151,7 @@ def rewrite(src: str, counts: tuple, piece: int) -> str:
     """``src`` with binding ``b`` (1-based, in declaration number) split into
     ``counts[b - 1]`` pieces of ``piece`` bytes each; bindings renumbered in order."""
     decls = list(_DECL.finditer(src))
+    aliases = dict(re.findall(r"\balias\s+(\w+)\s*=\s*([^;]+);", src))
     split: dict[str, _Binding] = {}
     out, last, number = [], 0, 1
     by_number = {int(m.group(1)): m for m in decls}
@@ -168,7 +169,10 @@ def rewrite(src: str, counts: tuple, piece: int) -> str:
             out.append(f"@group(0) @binding({first}) var<storage, {access}> {name}: "
                        f"array<{elem}>;")
         else:
-            bd = split[name] = _Binding(name, access, elem, k, piece)
+            size_of = elem
+            for _ in range(4):  # type aliases (alias T = f32; alias S = vec2<T>;)
+                size_of = re.sub(r"\w+", lambda w: aliases.get(w.group(0), w.group(0)), size_of)
+            bd = split[name] = _Binding(name, access, size_of, k, piece)
             out.append("\n".join(f"@group(0) @binding({first + j}) var<storage, {access}> "
                                  f"{name}_k{j}: array<{elem}>;" for j in range(k)))
             out.append("\n" + bd.load_fn())
