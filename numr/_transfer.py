@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from ._array import Array
+from ._config import implicit_host_copy
 from ._devices import get_device
 
 
@@ -28,11 +28,6 @@ def move(data: Any, src: Any, dst: Any) -> Any:
     return dst.ops.from_host(src.ops.to_host(data))
 
 
-def implicit_host_copy() -> bool:
-    """Whether ``np.asarray(x)`` of a GPU array copies it to the host (the environment
-    variable NUMR_IMPLICIT_HOST_COPY=1, read at each call so that worker processes and
-    tests see the value they were given) instead of raising TypeError."""
-    return os.environ.get("NUMR_IMPLICIT_HOST_COPY", "0") == "1"
 
 
 def host_copy(x: Array, dtype: Any, copy: Any) -> Any:

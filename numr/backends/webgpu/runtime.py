@@ -34,6 +34,7 @@ os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # quiets Mesa's warnings on he
 
 import wgpu  # noqa: E402
 
+from ... import _config  # noqa: E402
 from .pieces import Pieces, piece_bytes, ranges, rewrite  # noqa: E402
 
 # Note: recording a dispatch through wgpu-py's public methods costs three Python-level
@@ -246,7 +247,7 @@ class Runtime:
         # NUMR_WEBGPU_PIECE_BYTES makes them smaller, so that tests of ordinary size
         # cross pieces.
         self.piece = piece_bytes(self.limits)
-        small = int(os.environ.get("NUMR_WEBGPU_PIECE_BYTES", "0"))
+        small = _config.webgpu_piece_bytes()
         if small:
             self.piece = min(self.piece, 1 << max(small, 256).bit_length() - 1)
         self.max_bindings = self.limits.get("max-storage-buffers-per-shader-stage", 8)
