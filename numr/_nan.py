@@ -27,7 +27,8 @@ import warnings
 from typing import Any, Callable
 
 from ._array import Array
-from ._checks import check_array, check_bool, normalize_axes, normalize_axis
+from ._checks import check_array, check_bool, normalize_axes
+from ._searching import search_axis
 from ._statistical import accumulation_dtype
 
 __all__ = ["nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanprod",
@@ -235,17 +236,7 @@ def nanmedian(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
 
 
 def _checked_arg_extreme(func: str, x: Any, axis: Any, keepdims: Any) -> Array:
-    check_array(x, func)
-    check_bool(keepdims, "keepdims", func)
-    _ordered(func, x)
-    if axis is None:
-        empty = x.size == 0
-    else:
-        axis = normalize_axis(axis, x.ndim, func)
-        empty = x.shape[axis] == 0
-    if empty:
-        raise ValueError(f"{func}: cannot search an empty array (shape {x.shape}"
-                         f"{'' if axis is None else f', axis {axis}'})")
+    axis = search_axis(func, x, axis, keepdims)
     return COMPOSED[func](_numr(), x, axis=axis, keepdims=keepdims)
 
 

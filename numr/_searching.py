@@ -37,7 +37,9 @@ def _indices(data: Any, dev: Any) -> Array:
     return Array._new(data, dev.defaults["indexing"], dev)
 
 
-def _arg_extreme(func: str, x: Array, axis: int | None, keepdims: bool) -> Array:
+def search_axis(func: str, x: Any, axis: Any, keepdims: Any) -> int | None:
+    """The checked axis of an arg-reduction (argmax, nanargmin, ...): x real and
+    ordered, keepdims a bool, the searched extent not empty."""
     _ordered(x, func)
     check_bool(keepdims, "keepdims", func)
     if axis is None:
@@ -48,6 +50,11 @@ def _arg_extreme(func: str, x: Array, axis: int | None, keepdims: bool) -> Array
     if empty:
         raise ValueError(f"{func}: cannot search an empty array (shape {x.shape}"
                          f"{'' if axis is None else f', axis {axis}'})")
+    return axis
+
+
+def _arg_extreme(func: str, x: Array, axis: int | None, keepdims: bool) -> Array:
+    axis = search_axis(func, x, axis, keepdims)
     dev = x._device
     return _indices(getattr(dev.ops, func)(x._data, axis=axis, keepdims=keepdims), dev)
 
