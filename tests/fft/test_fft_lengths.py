@@ -1,4 +1,4 @@
-"""numr.fft beyond tests/test_fft.py: every kind of length (radix 2/3/4/5/7 passes,
+"""numr.fft beyond tests/fft/test_fft.py: every kind of length (radix 2/3/4/5/7 passes,
 Bluestein's chirp-z, rows in workgroup memory and rows too long for it), strided views,
 many rows, empty arrays and every dtype of the shifts, on every device; NumPy in float64
 is the oracle."""

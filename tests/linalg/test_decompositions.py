@@ -1,4 +1,4 @@
-"""Decompositions and solvers beyond tests/test_linalg.py's cases: sizes past one
+"""Decompositions and solvers beyond tests/linalg/test_linalg.py's cases: sizes past one
 workgroup's 64 invocations, views, empty stacks, rank-deficient and non-finite input.
 NumPy (float64) is the oracle; they run on every device."""
 

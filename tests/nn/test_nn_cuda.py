@@ -1,12 +1,12 @@
 """numr.nn's CUDA kernels called directly on CuPy arrays (so they can be checked on a GPU
-before numr's CuPy backend lands; once it does, tests/test_nn.py covers cuda:0 too),
+before numr's CuPy backend lands; once it does, tests/nn/test_nn.py covers cuda:0 too),
 and the launch planning, which is plain Python and runs everywhere."""
 
 import numpy as np
 import pytest
 
 from numr.nn import _cuda
-from tests.test_nn import CASES, data, ref_backward, ref_forward
+from tests.nn.test_nn import CASES, data, ref_backward, ref_forward
 
 TOL = {"float64": 1e-11, "float32": 2e-5, "float16": 4e-3, "bfloat16": 3e-2}
 

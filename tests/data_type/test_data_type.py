@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 import numr
 from numr import _dtypes as dt
 from tests.helpers import assert_array, narrow_twin, to_np
-from tests.test_creation import ALL
+from tests.creation.test_creation import ALL
 
 STANDARD = [d for d in ALL if d is not numr.float16]
 SIGNED = [numr.int8, numr.int16, numr.int32, numr.int64]
