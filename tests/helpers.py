@@ -81,3 +81,13 @@ class _Narrow:
 def narrow_twin(device):
     """A device with ``device``'s ops but without float64/complex128."""
     return Device(device.kind, device.index, _Narrow(device.backend), device.ops)
+
+
+def flushes_subnormals(device) -> bool:
+    """Whether ``device`` flushes float32 subnormals to zero (docs/cuda.md, docs/webgpu.md):
+    CuPy compiles with -ftz=true, NVIDIA's Vulkan driver flushes too; NumPy serving cuda:0
+    under NUMR_TEST_EMULATE_GPU=1 keeps them."""
+    import os
+    emulated = os.environ.get("NUMR_TEST_EMULATE_GPU") == "1"
+    return (device.kind == "cuda" and not emulated
+            or device.kind == "webgpu" and "nvidia" in device.name.lower())

@@ -252,6 +252,11 @@ def test_read_only_views_refuse_writes(device):
               lambda: numr.expand_dims(x, axis=0).__setitem__((0, 0, 0), 1.0),
               lambda: numr.permute_dims(x, (1, 0)).__setitem__((0, 0), 1.0),
               lambda: x.__setitem__(numr.asarray([0], device=device), 1.0)]
+    if type(x._data).__module__.startswith("cupy"):
+        # CuPy keeps no read-only flag: numr refuses writes where elements repeat, but a row
+        # of a broadcast view is an ordinary view there (docs/devices.md says so)
+        writes.remove(writes[2])
+        assert x[0]._device.ops.writable(x[0]._data)
     for w in writes:
         with pytest.raises(ValueError, match="setitem: the array is read-only"):
             w()

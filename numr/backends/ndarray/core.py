@@ -86,8 +86,13 @@ def build(c) -> dict:
         dst[...] = src
 
     def writable(a):
-        # CuPy has no read-only arrays (its flags have no "writeable")
-        return getattr(a.flags, "writeable", True)
+        w = getattr(a.flags, "writeable", None)
+        if w is not None:
+            return w
+        # CuPy has no read-only arrays (its flags have no "writeable"): refuse writes where
+        # elements repeat (a broadcast view), the writes that would race. A plain view of
+        # such a view (a row of it) cannot be told apart from any view, and stays writable.
+        return all(s != 0 or n <= 1 for s, n in zip(a.strides, a.shape))
 
     bf16, u16 = c.bf16, xp.dtype("uint16")
 
