@@ -441,6 +441,13 @@ def allocate(func: str, dims: tuple, d: dt.DType, dev: Any, make: Any, *args) ->
     if nbytes > sys.maxsize:
         raise MemoryError(f"{func}: an array of shape {dims} and dtype {d} needs {nbytes} "
                           f"bytes, more than {dev} can address")
+    # Where the system overcommits memory (the H200's host does), NumPy's empty of terabytes
+    # succeeds and the fill that follows is killed by the OOM killer: beyond the device's
+    # whole memory, refuse first. Only large requests pay for the query.
+    total = dev.total_memory if nbytes > 1 << 30 else None
+    if total is not None and nbytes > total:
+        raise MemoryError(f"{func}: an array of shape {dims} and dtype {d} needs {nbytes} "
+                          f"bytes, more than {dev}'s {total} bytes of memory")
     try:
         return make(*args)
     except MemoryError:
