@@ -21,3 +21,9 @@ def webgpu_piece_bytes() -> int:
     """NUMR_WEBGPU_PIECE_BYTES (tests only): the most bytes one piece of a WebGPU array's
     storage holds (0: the adapter's limits decide), so ordinary tests cross pieces."""
     return int(os.environ.get("NUMR_WEBGPU_PIECE_BYTES", "0") or 0)
+
+
+def webgpu_subgroups() -> bool:
+    """NUMR_WEBGPU_SUBGROUPS=0: WebGPU reductions combine a workgroup's results through
+    workgroup memory even where the adapter has subgroups (the tests run both paths)."""
+    return os.environ.get("NUMR_WEBGPU_SUBGROUPS", "1") != "0"

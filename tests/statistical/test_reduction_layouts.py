@@ -265,9 +265,10 @@ def test_plan_choices(device):
     R = _webgpu(device)
     # short rows: one invocation per output, no split
     assert R.plan(400000, 10, (400000,), (10,), (1,)) == R.Plan(1, False, 1)
-    # sum(axis=0) of a C-contiguous matrix: the column layout, split for parallelism
+    # sum(axis=0) of a C-contiguous matrix: the column layout, teams of 8 lanes 32
+    # outputs apart, split for parallelism
     p = R.plan(2000, 2000, (2000,), (1,), (2000,))
-    assert p.columns and p.T == 1 and p.C > 1
+    assert p.columns and p.T == 8 and p.C > 1
     # a full reduction: split over many workgroups, a team of 256 each
     p = R.plan(1, 1 << 24, (), (), (1,))
     assert p.T == 256 and p.C >= 256
@@ -290,3 +291,30 @@ def test_complex_prod_through_launch(device):
         got = to_np(xp.Array._new(r, xp.complex64, device))
         e = np.prod(h.astype(np.complex128), axis=axes)
         np.testing.assert_allclose(got, e, rtol=0, atol=1e-3)
+
+
+@pytest.mark.parametrize("subgroups", ["1", "0"])
+def test_subgroup_and_workgroup_trees(subgroups, device, monkeypatch):
+    # Teams that are whole workgroups combine through subgroup shuffles where the adapter
+    # has them (lavapipe has), else through workgroup memory (NUMR_WEBGPU_SUBGROUPS=0):
+    # both paths, every combine (sum with Kahan, max/min with NaN, integer, complex).
+    R = _webgpu(device)
+    monkeypatch.setenv("NUMR_WEBGPU_SUBGROUPS", subgroups)
+    rt = xp.asarray(np.ones(1, np.float32), device=device)._data.rt
+    assert R.subgroups(rt) == (subgroups == "1" and "subgroup" in rt.features)
+    rng = np.random.default_rng(11)
+    for shape, axis in [((100_003,), None), ((5, 30001), 1), ((3, 5, 4099), (0, 2))]:
+        h = (rng.standard_normal(shape) * 10).astype(np.float32)
+        h.reshape(-1)[::9973] = np.nan
+        x = xp.asarray(h, device=device)
+        for f in ("max", "min"):
+            assert_array(getattr(xp, f)(x, axis=axis), getattr(np, f)(h, axis=axis))
+        clean = np.nan_to_num(h)
+        _check_sum(to_np(xp.sum(xp.asarray(clean, device=device), axis=axis)), clean, axis)
+        hi = rng.integers(-1000, 1000, size=shape, dtype=np.int32)
+        assert_array(xp.sum(xp.asarray(hi, device=device), axis=axis), np.sum(hi, axis=axis))
+        assert_array(xp.max(xp.asarray(hi, device=device), axis=axis), np.max(hi, axis=axis))
+        hc = (clean + 1j * clean[::-1].reshape(shape)).astype(np.complex64)
+        got = to_np(xp.sum(xp.asarray(hc, device=device), axis=axis))
+        np.testing.assert_allclose(got, np.sum(hc.astype(np.complex128), axis=axis),
+                                   rtol=1e-5, atol=1e-2)

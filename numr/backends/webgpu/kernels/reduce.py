@@ -1,9 +1,13 @@
 """The reduction template (sum, prod, max, min; any/all are max/min of bools): a team
 of ``T`` invocations per output element, sized to the reduced length.
 
-Each invocation of a team folds a strided share of the reduced elements (float sums with
-Kahan compensation, so a long share keeps its digits), then a tree in workgroup memory
-combines the team's partial results (pairwise). Reduced and kept axes are any subsets:
+Each invocation of a team folds a strided share of the reduced elements into
+:func:`unroll` independent accumulators (8 loads in flight per iteration, so a large
+GPU's memory stays busy; float sums with Kahan compensation in each, so a long share
+keeps its digits), combines them pairwise, then a tree in workgroup memory combines the
+team's partial results (pairwise). Where a team is the whole workgroup and the adapter
+has subgroups (:func:`subgroups`), a shuffle tree in each subgroup and one slot per
+subgroup replace that tree (one barrier instead of eight). Reduced and kept axes are any subsets:
 both are decoded from strides, so no transpose is materialised. Results are written in
 the unpacked compute type (i32/u32/f32/...); numr's dtype is reached with a cast
 afterwards.
@@ -19,7 +23,8 @@ layout (:func:`plan`), so that neighbouring invocations read neighbouring elemen
 - ``columns`` (the innermost kept axis has stride +-1, e.g. ``sum(x, axis=0)`` of a
   C-contiguous matrix): the ``G`` outputs of a workgroup are neighbours and their lanes
   lie ``G`` apart, so the ``G`` invocations of one lane read ``G`` neighbouring elements
-  of one row; with ``G`` = 256 every invocation walks its own column.
+  of one row; with ``G`` = 256 every invocation walks its own column. Long columns of
+  few outputs take teams of up to 8 lanes 32 outputs apart instead (see :func:`plan`).
 
 Few workgroups of long reductions (a full reduction, a sum over the rows of a short wide
 matrix) would leave a GPU's cores idle: then each output is split into ``C`` chunks, a
@@ -37,6 +42,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
+from .... import _config
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
 from . import expressions as wops
@@ -44,11 +50,13 @@ from .map import _collapse
 from .types import LAYOUT, ctype, load_fn
 
 WG = 256
-# Workgroups a dispatch should have before long reductions are split into chunks: a few
-# per core of a large GPU (an H200 has 132 SMs, each holding 8 such workgroups).
-TARGET = 512
-# Fewest elements one invocation reads in a chunk of a split reduction.
+# Workgroups a dispatch should have before long reductions are split into chunks: all
+# a large GPU holds at once (an H200 has 132 SMs, each holding 8 such workgroups).
+TARGET = 1024
+# Elements per invocation a team is sized for (rows), and the fewest one invocation
+# reads in a chunk of a split reduction (several unrolled iterations: see unroll).
 PER_INVOCATION = 16
+SPLIT_PER = 64
 MAX_CHUNKS = 1024   # most chunks per output (TARGET keeps it far lower)
 # Most loop iterations of one invocation (see plan); a merge reads <= MAX_CHUNKS.
 MAX_ITERATIONS = 32768
@@ -115,19 +123,6 @@ def _decode(var: str, shape_at: int, n: int) -> str:
     return "\n      ".join(out)
 
 
-def _walk(rs: int, nr: int, T: int) -> str:
-    """WGSL opening the loop of lane ``q`` over reduced indices ``j0 + q, j0 + q + T, ...
-    < j1``, with ``e`` the element read. One reduced dimension (or none) steps the
-    address; more are decoded from ``j`` each time."""
-    if nr > 1:
-        return (f"for (var j = j0 + q; j < j1; j = j + {T}u) {{\n      "
-                f"{_decode('j', rs, nr)}\n      let e = u32(base + ej);")
-    stride = f"bitcast<i32>(p({rs + 1}u))" if nr else "0"
-    return (f"let rstride = {stride};\n    var ej = base + i32(j0 + q) * rstride;\n"
-            f"    for (var j = j0 + q; j < j1; j = j + {T}u) {{\n"
-            f"      let e = u32(ej);\n      ej = ej + {T} * rstride;")
-
-
 def _kahan_fns(acc: str) -> str:
     """WGSL helpers of a Kahan step. ``fence(v)`` is ``v`` in a form no compiler sees
     through (it flips one NaN payload into another): lavapipe simplifies
@@ -146,21 +141,100 @@ def _kahan_fns(acc: str) -> str:
             f"(bitcast<{bits}>(u) & {bits}({ex})) == {bits}({ex}));\n}}")
 
 
+def subgroups(rt: Any) -> bool:
+    """Whether reductions combine a workgroup's results with subgroup shuffles: the
+    adapter has wgpu's "subgroup" feature, its subgroups have at least 4 invocations (a
+    workgroup keeps WG / 4 slots) and NUMR_WEBGPU_SUBGROUPS is not 0 (numr/_config.py;
+    the tests run both paths). Note: wgpu-py 0.32 spells the adapter info key
+    "stackgroup_min_size"."""
+    if "subgroup" not in rt.features or not _config.webgpu_subgroups():
+        return False
+    info = rt.adapter.info
+    low = info.get("subgroup_min_size", info.get("stackgroup_min_size", 4))
+    return not isinstance(low, int) or low == 0 or low >= 4
+
+
+# Accumulators subgroup shuffles carry (WGSL has no 64-bit shuffles).
+SHUFFLED = ("f32", "i32", "u32", "vec2<f32>")
+
+
+def unroll(acc: str) -> int:
+    """Independent loads (and accumulators) per loop iteration of one invocation: enough
+    bytes in flight per invocation that a large GPU's memory stays busy (one dependent
+    load at a time left an H200 at a fifth of its bandwidth)."""
+    return 4 if ("64" in acc or acc.startswith("vec2")) else 8
+
+
+def _loads(rs: int, nr: int, T: int) -> tuple[str, Any, str]:
+    """WGSL (set-up, a function of ``u`` giving the statements that set ``e{u}`` to the
+    offset of reduced index ``j + u T``, the advance of one step of T) of lane ``q``'s
+    walk over reduced indices ``j0 + q, j0 + q + T, ... < j1``. One reduced dimension
+    (or none) steps the address; more are decoded from the index each time."""
+    if nr > 1:
+        return "", (lambda u: f"let ju{u} = j + {u * T}u;\n      "
+                    f"{_decode(f'ju{u}', rs, nr)}\n      let e{u} = u32(base + eju{u});"), ""
+    stride = f"bitcast<i32>(p({rs + 1}u))" if nr else "0"
+    setup = (f"let rstride = {stride};\n    let jump = {T} * rstride;\n"
+             f"    var ej = base + i32(j0 + q) * rstride;")
+    return setup, (lambda u: f"let e{u} = u32(ej + {u} * jump);"), "ej = ej + jump;"
+
+
+def _tree(acc: str, T: int, step: int, shuffle: bool) -> tuple[str, str]:
+    """(workgroup declarations, WGSL combining the teams' ``acc`` values and writing
+    ``y[o]`` from each team's first lane). ``shuffle`` (a team is the workgroup):
+    a shuffle tree in each subgroup, one slot per subgroup, one barrier."""
+    if T == 1:  # a team of one: no workgroup memory, no barrier
+        return "", "if (o < V) { y[o] = acc; }"
+    if shuffle:
+        return (f"var<workgroup> part: array<{acc}, {WG // 4}>;", f"""var r = acc;
+  for (var s = sgs >> 1u; s > 0u; s = s >> 1u) {{
+    let w = subgroupShuffleDown(r, s);
+    if (sgi + s < sgs) {{ r = comb(r, w); }}
+  }}
+  if (sgi == 0u) {{ part[sid] = r; }}
+  workgroupBarrier();
+  if (l == 0u && o < V) {{  // pairwise over the slots
+    for (var h = 1u; h < nsg; h = h << 1u) {{
+      for (var k = 0u; k + h < nsg; k = k + 2u * h) {{ part[k] = comb(part[k], part[k + h]); }}
+    }}
+    y[o] = part[0];
+  }}""")
+    return (f"var<workgroup> part: array<{acc}, {WG}>;", f"""part[l] = acc;
+  workgroupBarrier();
+  for (var s = {T // 2}u; s > 0u; s = s >> 1u) {{
+    if (q < s) {{ part[l] = comb(part[l], part[l + s * {step}u]); }}
+    workgroupBarrier();
+  }}
+  if (q == 0u && o < V) {{ y[o] = part[l]; }}""")
+
+
+def _pairwise(names: list) -> str:
+    """A WGSL expression combining ``names`` pairwise with ``comb``."""
+    while len(names) > 1:
+        names = [f"comb({a}, {b})" for a, b in zip(names[::2], names[1::2])] + \
+            (names[-1:] if len(names) % 2 else [])
+    return names[0]
+
+
 def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
-           columns: bool = False, split: bool = False, kahan: bool = False) -> str:
+           columns: bool = False, split: bool = False, kahan: bool = False,
+           shuffle: bool = False) -> str:
     """WGSL of the reduction of ``d`` elements into ``acc`` values by teams of ``T``
     invocations (lanes ``WG / T`` apart with ``columns``, else neighbours).
 
     Parameters: V (outputs, or chunks with ``split``), R, offset, kept shape (nk), kept
     strides (nk), reduced shape (nr), reduced strides (nr), then with ``split``: nout
     and the chunk length; virtual output ``v`` is chunk ``v / nout`` of output
-    ``v % nout`` and is written at ``y[v]`` (a (C, nout) array). ``kahan``: compensated
-    float sums in each invocation. The defaults give one workgroup per output, which
-    complex.py's product kernel edits (``return x + y;`` and ``var acc = ...(0);``)."""
+    ``v % nout`` and is written at ``y[v]`` (a (C, nout) array). Each invocation keeps
+    :func:`unroll` accumulators (``kahan``: compensated float sums), combined pairwise
+    at its end. ``shuffle``: the team is the workgroup and the adapter has subgroups
+    (see :func:`_tree`). The defaults give one workgroup per output, which complex.py's
+    product kernel edits (``return x + y;`` and ``var acc = ...(0);``)."""
     comb, helpers = _combine(kind, acc)
-    conv = "v" if ctype(d) == acc else f"{acc}(v)"
-    load = "select(0u, 1u, ld(e))" if d.name == "bool" else "ld(e)"
+    conv = "v{u}" if ctype(d) == acc else f"{acc}(v{{u}})"
+    load = "select(0u, 1u, ld(e{u}))" if d.name == "bool" else "ld(e{u})"
     G = WG // T
+    U = unroll(acc)
     ks, rs = 3, 3 + 2 * nk
     tail = 3 + 2 * nk + 2 * nr
     if columns:  # lane q of output i sits at l = q * G + i
@@ -175,25 +249,24 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
                 f"    let j1 = min(R, j0 + chunk);")
     else:
         span = "let oo = o;\n    let j0 = 0u;\n    let j1 = R;"
+    accs = [f"acc{u}" for u in range(U)]
+    init = "\n  ".join(f"var {a} = acc;" for a in accs)
     if kahan:
-        fold = (f"let t = {conv} - cmp;\n      let u = fence(acc + t);\n"
-                f"      cmp = kfix(u, (u - acc) - t);\n      acc = u;")
-        init = f"var cmp = {acc}(0.0);"
-        finish = "acc = acc - cmp;"
+        init += "\n  " + "\n  ".join(f"var cmp{u} = {acc}(0.0);" for u in range(U))
+        fold = ("let t{u} = " + conv + " - cmp{u};\n      let s{u} = fence(acc{u} + t{u});\n"
+                "      cmp{u} = kfix(s{u}, (s{u} - acc{u}) - t{u});\n      acc{u} = s{u};")
+        finish = "\n    ".join(f"acc{u} = acc{u} - cmp{u};" for u in range(U))
     else:
-        fold, init, finish = f"acc = comb(acc, {conv});", "", ""
-    if T == 1:  # a team of one: no workgroup memory, no barrier
-        tree = "if (o < V) { y[o] = acc; }"
-        shared = ""
-    else:
-        shared = f"var<workgroup> part: array<{acc}, {WG}>;"
-        tree = f"""part[l] = acc;
-  workgroupBarrier();
-  for (var s = {T // 2}u; s > 0u; s = s >> 1u) {{
-    if (q < s) {{ part[l] = comb(part[l], part[l + s * {step}u]); }}
-    workgroupBarrier();
-  }}
-  if (q == 0u && o < V) {{ y[o] = part[l]; }}"""
+        fold, finish = "acc{u} = comb(acc{u}, " + conv + ");", ""
+    setup, offset, advance = _loads(rs, nr, T)
+    offs = "\n      ".join(offset(u) for u in range(U))
+    body = "\n      ".join(f"let v{u} = {load.format(u=u)};\n      {fold.format(u=u)}"
+                           for u in range(U))
+    shared, tree = _tree(acc, T, step, shuffle)
+    entry = (", @builtin(subgroup_invocation_id) sgi: u32, @builtin(subgroup_size) sgs: "
+             "u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
+             if shuffle else "")
+    load0 = load.format(u=0)
     return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
 fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
 @group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
@@ -205,7 +278,7 @@ fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
 fn comb(x: {acc}, y: {acc}) -> {acc} {{ return {comb}; }}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
-        @builtin(num_workgroups) nw: vec3<u32>) {{
+        @builtin(num_workgroups) nw: vec3<u32>{entry}) {{
   {lanes}
   let o = (wg.x + wg.y * nw.x) * {G}u + i;
   let V = p(0u);
@@ -216,12 +289,25 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     {span}
     {_decode("oo", ks, nk)}
     let base = bitcast<i32>(p(2u)) + eoo;
-    {_walk(rs, nr, T)}
-      let v = {load};
-      {fold}
+    {setup}
+    var j = j0 + q;
+    // {U} loads in flight per iteration while they all lie below j1
+    loop {{
+      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
+      {offs}
+      {body}
+      j = j + {U * T}u;
+      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
+    }}
+    for (; j < j1; j = j + {T}u) {{
+      {offset(0)}
+      let v0 = {load0};
+      {fold.format(u=0)}
+      {advance}
     }}
     {finish}
   }}
+  acc = {_pairwise(accs)};
   {tree}
 }}"""
 
@@ -243,21 +329,26 @@ def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
     module docstring): columns when the innermost kept axis is contiguous, at least 8
     long (8 neighbouring 4-byte loads fill a 32-byte memory sector; shorter, the rows'
     stride down the column wastes less) and the reduced axes are not the contiguous
-    ones; else rows, with about 16 elements per invocation."""
+    ones; else rows, with about 16 elements per invocation. Long columns take teams of
+    up to WG / 32 lanes (32 neighbouring outputs still read a 128-byte line of a row),
+    so that a short merge of chunk results is not a few invocations walking it alone
+    (many outputs fill the GPU without teams: one invocation each)."""
     inner = bool(rstrides) and abs(rstrides[-1]) == 1
     columns = (not inner and bool(kstrides) and abs(kstrides[-1]) == 1
                and kshape[-1] >= 8)
     if columns:
-        G = min(WG, max(8, _pow2(nout)))
-        T = WG // G
+        G0 = min(WG, max(8, _pow2(nout)))
+        T = WG // G0
+        if -(-nout // G0) < TARGET:  # too few workgroups of lone lanes: teams
+            T = max(T, min(WG // min(G0, 32), _pow2(-(-R // PER_INVOCATION))))
     else:
         T = min(WG, _pow2(-(-R // PER_INVOCATION)))
         G = WG // T
-    groups = -(-nout // G)
+    groups = -(-nout // (WG // T))
     C = 1
     if may_split and groups < TARGET:
-        # each chunk still gives every invocation >= PER_INVOCATION elements
-        most = R // (T * PER_INVOCATION)
+        # each chunk still gives every invocation >= SPLIT_PER elements
+        most = R // (T * SPLIT_PER)
         C = min(-(-TARGET // groups), most, MAX_CHUNKS)
     if may_split:
         # llvmpipe (lavapipe) silently stops an invocation after 65535 loop iterations;
@@ -292,17 +383,18 @@ def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, may_split: bool) -> GP
     nk, nr = len(kshape), len(rshape)
     kahan = kind == "sum" and acc[0] in "fv"   # f32, f64, vec2<f32>, vec2<f64>
     G = WG // T
+    sh = T == WG and acc in SHUFFLED and subgroups(rt)
     if C == 1:
-        rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, False),
-                    lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan),
+        rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, False, sh),
+                    lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan, sh),
                     [x.storage.block, result.storage.block], [nout, R, *words],
                     -(-nout // G))
         return result
     chunk = -(-R // C)
     C = -(-R // chunk)
     part = new(rt, (C, *out_shape), acc_dtype)
-    rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, True),
-                lambda: source(kind, d, acc, nk, nr, T, columns, True, kahan),
+    rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, True, sh),
+                lambda: source(kind, d, acc, nk, nr, T, columns, True, kahan, sh),
                 [x.storage.block, part.storage.block],
                 [nout * C, R, *words, nout, chunk], -(-nout * C // G))
     return _reduce(rt, kind, part, (0,), False)

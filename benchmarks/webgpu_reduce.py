@@ -1,0 +1,149 @@
+"""Reductions and arg-reductions on WebGPU (and numr's CUDA backend) against CuPy in the
+same run: for each row, time / CuPy's time and GB/s against a copy of the same bytes.
+
+Timed as a user calls numr: ``--inner`` calls back to back from Python (each one
+checked, planned and recorded by numr), synchronised once at the end (a read back of
+one element on WebGPU, a device synchronise on CUDA), median over ``--reps``. CuPy is
+timed the same way. GB/s = the input's bytes / time; "% copy" compares that with a
+device copy of an array as large, timed the same way on the same device (read + write:
+2 x bytes / time), so 100% means the reduction reads its input as fast as a copy moves
+it. Without CuPy (lavapipe, the CPU), NumPy on the host is the anchor, which shows
+relative gains between commits of numr, not its standing against CuPy.
+
+    python benchmarks/webgpu_reduce.py                              # lavapipe-sized
+    python benchmarks/webgpu_reduce.py --size 16777216 --side 4096  # H200 (issue 20)
+    python benchmarks/webgpu_reduce.py --rows sum,argmax --dtype float16
+
+Rows: sum, max, mean, argmax over every axis of a --size vector; sum, max, argmax along
+axis 1 and sum along axis 0 of a --side x --side matrix. float32 unless --dtype.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numr as xp  # noqa: E402
+
+# name -> (array: "vec" or "mat", function name, axis)
+ROWS = {
+    "sum": ("vec", "sum", None), "max": ("vec", "max", None),
+    "mean": ("vec", "mean", None), "argmax": ("vec", "argmax", None),
+    "sum axis=1": ("mat", "sum", 1), "sum axis=0": ("mat", "sum", 0),
+    "max axis=1": ("mat", "max", 1), "argmax axis=1": ("mat", "argmax", 1),
+}
+
+
+def _sync_numr(y) -> None:
+    """Everything recorded before ``y`` is done once one element of it is read back (the
+    queue runs in order); on CUDA a device synchronise."""
+    d = str(y.device)
+    if d.startswith("cuda"):
+        import cupy as cp
+
+        cp.cuda.Device().synchronize()
+    else:
+        np.asarray(xp.reshape(y, (-1,))[:1].to_device("cpu"))
+
+
+def timed(f, sync, reps: int, inner: int) -> float:
+    """Median seconds per call of ``inner`` back-to-back calls, synchronised at the end."""
+    sync(f())  # warm: pipelines, pools
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        for _ in range(inner):
+            y = f()
+        sync(y)
+        ts.append((time.perf_counter() - t) / inner)
+    return statistics.median(ts)
+
+
+def _cupy():
+    try:
+        import cupy as cp
+
+        cp.cuda.runtime.getDeviceCount()
+        return cp
+    except Exception:
+        return None
+
+
+def _call(mod, name: str, axis):
+    f = getattr(mod, name)
+    return (lambda a: f(a)) if axis is None else (lambda a: f(a, axis=axis))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--size", type=int, default=1 << 20, help="vector length")
+    p.add_argument("--side", type=int, default=1024, help="matrix side")
+    p.add_argument("--dtype", default="float32")
+    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--inner", type=int, default=20)
+    p.add_argument("--device", default=None, help="the WebGPU device (default webgpu:0)")
+    p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    a = p.parse_args()
+    devs = [str(dv) for dv in xp.__array_namespace_info__().devices()]
+    wg = a.device or next((dv for dv in devs if dv.startswith("webgpu")), None)
+    cp = _cupy()
+    numr_devs = [dv for dv in (wg, "cuda:0" if cp and "cuda:0" in devs else None) if dv]
+    rng = np.random.default_rng(0)
+    host = {"vec": rng.standard_normal(a.size).astype(a.dtype),
+            "mat": rng.standard_normal((a.side, a.side)).astype(a.dtype)}
+    anchor = "CuPy" if cp else "NumPy (host)"
+    print(f"# {a.dtype}, vector {a.size}, matrix {a.side}x{a.side}; devices "
+          f"{', '.join(numr_devs)}; anchor {anchor}; {a.inner} calls back to back, "
+          f"median of {a.reps}")
+    arrays = {dv: {k: xp.asarray(v, device=dv) for k, v in host.items()} for dv in numr_devs}
+    copy_gbs = {}  # (device, kind) -> GB/s of a copy, read + write
+    for dv in numr_devs:
+        for k, v in arrays[dv].items():
+            t = timed(lambda v=v: xp.asarray(v, copy=True), _sync_numr, a.reps, a.inner)
+            copy_gbs[dv, k] = 2 * host[k].nbytes / t / 1e9
+    if cp:
+        dev_arr = {k: cp.asarray(v) for k, v in host.items()}
+        for k, v in dev_arr.items():
+            t = timed(lambda v=v: v.copy(), lambda y: cp.cuda.Device().synchronize(),
+                      a.reps, a.inner)
+            copy_gbs["cupy", k] = 2 * host[k].nbytes / t / 1e9
+    cols = " | ".join(f"{dv} / {anchor} | {dv} GB/s (% copy)" for dv in numr_devs)
+    print(f"| row | {anchor} | {cols} |")
+    print("|---|---:|" + "---:|---:|" * len(numr_devs))
+    for name in a.rows.split(","):
+        kind, fn, axis = ROWS[name.strip()]
+        nbytes = host[kind].nbytes
+        if cp:
+            ta = timed(lambda: _call(cp, fn, axis)(dev_arr[kind]),
+                       lambda y: cp.cuda.Device().synchronize(), a.reps, a.inner)
+            ref = f"{ta * 1e6:.1f} µs ({nbytes / ta / 1e9 / copy_gbs['cupy', kind]:.0%} copy)"
+        else:
+            ta = timed(lambda: _call(np, fn, axis)(host[kind]), lambda y: None,
+                       a.reps, max(1, a.inner // 4))
+            ref = f"{ta * 1e6:.1f} µs"
+        want = _call(np, fn, axis)(host[kind].astype(np.float64)
+                                   if fn in ("sum", "mean") else host[kind])
+        cells = []
+        for dv in numr_devs:
+            x = arrays[dv][kind]
+            f = _call(xp, fn, axis)
+            got = np.asarray(f(x).to_device("cpu")).astype(np.float64)
+            if not np.allclose(got, want, rtol=1e-3, atol=1e-3 * np.sqrt(nbytes)):
+                raise AssertionError(f"{name} on {dv}: wrong result")
+            t = timed(lambda: f(x), _sync_numr, a.reps, a.inner)
+            gbs = nbytes / t / 1e9
+            cells.append(f"{t / ta:.2f} ({t * 1e6:.1f} µs) | {gbs:.1f} "
+                         f"({gbs / copy_gbs[dv, kind]:.0%})")
+        print(f"| {name} | {ref} | {' | '.join(cells)} |")
+    print("copy GB/s: " + ", ".join(f"{k[0]} {k[1]} {v:.1f}" for k, v in copy_gbs.items()))
+
+
+if __name__ == "__main__":
+    main()
