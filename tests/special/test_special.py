@@ -17,6 +17,7 @@ import pytest
 
 import numr
 from numr import special
+from tests.helpers import flushes_subnormals
 
 sp = pytest.importorskip("scipy.special")
 
@@ -164,6 +165,16 @@ def _reference(name, host):
     return ref
 
 
+def _as_read(host, device, d):
+    """The inputs as the device reads them: devices that flush float32 subnormals
+    (docs/cuda.md, docs/webgpu.md) see them as zeros of the same sign."""
+    if d != numr.float32 or not flushes_subnormals(device):
+        return host
+    tiny = np.finfo(np.float32).tiny
+    with np.errstate(all="ignore"):
+        return [np.where(np.abs(h) < tiny, h * 0, h) for h in host]
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_accuracy_against_scipy(device, name):
     args, floor = _samples(name)
@@ -175,7 +186,7 @@ def test_accuracy_against_scipy(device, name):
         r = getattr(special, name)(*xs)
         assert r.dtype == d and r.device == device
         got = np.asarray(r.to_device("cpu"))
-        ref = _reference(name, host)
+        ref = _reference(name, _as_read(host, device, d))
         err, bad = _error(name, got, ref, nd, floor)
         where = [tuple(float(h[i]) for h in host) + (float(got[i]), float(ref[i]))
                  for i in bad[:5]]
