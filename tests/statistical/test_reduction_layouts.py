@@ -297,7 +297,8 @@ def test_complex_prod_through_launch(device):
 def test_subgroup_and_workgroup_trees(subgroups, device, monkeypatch):
     # Teams that are whole workgroups combine through subgroup shuffles where the adapter
     # has them (lavapipe has), else through workgroup memory (NUMR_WEBGPU_SUBGROUPS=0):
-    # both paths, every combine (sum with Kahan, max/min with NaN, integer, complex).
+    # both paths, every combine (sum with Kahan, max/min with NaN, argmax/argmin pairs,
+    # integer, complex).
     R = _webgpu(device)
     monkeypatch.setenv("NUMR_WEBGPU_SUBGROUPS", subgroups)
     rt = xp.asarray(np.ones(1, np.float32), device=device)._data.rt
@@ -309,6 +310,12 @@ def test_subgroup_and_workgroup_trees(subgroups, device, monkeypatch):
         x = xp.asarray(h, device=device)
         for f in ("max", "min"):
             assert_array(getattr(xp, f)(x, axis=axis), getattr(np, f)(h, axis=axis))
+        if not isinstance(axis, tuple):  # argmax: ties, NaN first, chunk merges
+            t = np.round(h)
+            for f in ("argmax", "argmin"):
+                assert_array(getattr(xp, f)(xp.asarray(t, device=device), axis=axis),
+                             getattr(np, f)(t, axis=axis))
+                t = np.nan_to_num(t)
         clean = np.nan_to_num(h)
         _check_sum(to_np(xp.sum(xp.asarray(clean, device=device), axis=axis)), clean, axis)
         hi = rng.integers(-1000, 1000, size=shape, dtype=np.int32)

@@ -1,18 +1,18 @@
-"""Index reductions (argmax, argmin): a team of ``T`` invocations per output element.
+"""Index reductions (argmax, argmin), laid out and split as :mod:`.reduce` plans a
+reduction of the same shape (teams of ``T`` lanes, neighbours or 32+ outputs apart for
+columns; few long reductions in chunks, merged by a second dispatch).
 
 Like :mod:`.reduce`, each invocation of a team folds a strided share of the reduced
-elements and a tree in workgroup memory combines the team's partial results, but a
-partial result is a (value, index) pair. The index is the linear (row-major) position
-in the reduced axes, which for "every axis" is the flat index NumPy returns. Ties keep
-the smaller index, and a NaN beats every number (the first NaN wins), as in NumPy.
+elements (4 independent best pairs, so 4 loads are in flight), then a tree in workgroup
+memory (or subgroup shuffles, where the team is the workgroup and the adapter has
+them) combines the team's partial results, but a partial result is a (value, index)
+pair. The index is the linear (row-major) position in the reduced axes, which for
+"every axis" is the flat index NumPy returns. Ties keep the smaller index, and a NaN
+beats every number (the first NaN wins), as in NumPy, whatever the order of combining.
+A merge reads the chunk winners' values from the input again.
 
-``T`` (:func:`team`) is a power of two, about R / 16 and at most 256, so a workgroup
-of 256 serves 256 / T outputs: short reductions (argmax over 10 classes of many rows)
-do not idle 250 invocations. Few outputs of many elements spread over several
-workgroups each (:func:`chunks`) and a second dispatch merges the chunk winners.
-
-:func:`layout` (kept and reduced axes decoded from strides, so no transpose is
-materialised) is shared with :mod:`.moments`.
+:func:`layout`, :func:`team` and :func:`chunks` (kept and reduced axes decoded from
+strides, so no transpose is materialised) serve :mod:`.moments`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from typing import Any
 
 from ...._dtypes import DType
 from ..array import GPUArray, new
+from . import reduce as R
+from .reduce import _decode, _loads
 from .types import LAYOUT, ctype, load_fn
 
 WG = 256
@@ -92,38 +94,118 @@ def isnan(ct: str, v: str) -> str:
     return f"((bitcast<u32>({v}) & 0x7fffffffu) > 0x7f800000u)"
 
 
-def source(kind: str, d: DType, out: str, nk: int, nr: int, T: int, merge: bool) -> str:
-    """WGSL of one stage. Parameters: nout, R, layout words (see :func:`layout`), then
-    C (chunks per output) and the chunk length. Without ``merge``, virtual output ``o``
-    is chunk ``o % C`` of output ``o / C`` and the best reduced index of that chunk is
-    written (as ``out``: u32 for a first stage, the index dtype when C is 1). With
-    ``merge``, output ``o`` compares the C chunk winners ``s[o * C ..]``, loading their
-    values from ``x`` again."""
+def _walk(load: str, rs: int, nr: int, T: int, U: int) -> str:
+    """WGSL of lane ``q``'s walk over reduced indices ``j0 + q, j0 + q + T, ... < j1``
+    keeping ``U`` independent best pairs (``U`` loads in flight per iteration)."""
+    setup, offset, advance = _loads(rs, nr, T)
+    body = "\n      ".join(
+        f"{offset(u)}\n      let v{u} = {load.format(u=u)};\n      "
+        f"if (beats(bv{u}, bi{u}, v{u}, j + {u * T}u)) {{ bv{u} = v{u}; bi{u} = j + {u * T}u; }}"
+        for u in range(U))
+    return f"""{setup}
+    var j = j0 + q;
+    loop {{
+      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
+      {body}
+      j = j + {U * T}u;
+      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
+    }}
+    for (; j < j1; j = j + {T}u) {{
+      {offset(0)}
+      let v0 = {load.format(u=0)};
+      if (beats(bv0, bi0, v0, j)) {{ bv0 = v0; bi0 = j; }}
+      {advance}
+    }}"""
+
+
+def _tree(vt: str, out: str, T: int, step: int, shuffle: bool) -> str:
+    """WGSL combining the teams' best pairs and writing ``y[o]`` (see reduce._tree)."""
+    if T == 1:
+        return f"if (o < V) {{ y[o] = {out}(bi); }}"
+    if shuffle:
+        return f"""var rv = bv;
+  var ri = bi;
+  for (var s = sgs >> 1u; s > 0u; s = s >> 1u) {{
+    let wv = subgroupShuffleDown(rv, s);
+    let wi = subgroupShuffleDown(ri, s);
+    if (sgi + s < sgs && beats(rv, ri, wv, wi)) {{ rv = wv; ri = wi; }}
+  }}
+  if (sgi == 0u) {{ pv[sid] = rv; pi[sid] = ri; }}
+  workgroupBarrier();
+  if (l == 0u && o < V) {{
+    var tv = pv[0];
+    var ti = pi[0];
+    for (var k = 1u; k < nsg; k = k + 1u) {{
+      if (beats(tv, ti, pv[k], pi[k])) {{ tv = pv[k]; ti = pi[k]; }}
+    }}
+    y[o] = {out}(ti);
+  }}"""
+    return f"""pv[l] = bv;
+  pi[l] = bi;
+  workgroupBarrier();
+  for (var s = {T // 2}u; s > 0u; s = s >> 1u) {{
+    let m = l + s * {step}u;
+    if (q < s && beats(pv[l], pi[l], pv[m], pi[m])) {{ pv[l] = pv[m]; pi[l] = pi[m]; }}
+    workgroupBarrier();
+  }}
+  if (q == 0u && o < V) {{ y[o] = {out}(pi[l]); }}"""
+
+
+def source(kind: str, d: DType, out: str, nk: int, nr: int, T: int, columns: bool,
+           merge: bool, shuffle: bool = False) -> str:
+    """WGSL of one stage, laid out as kernels/reduce.py's (teams of ``T`` lanes,
+    neighbours or ``WG / T`` apart with ``columns``). Parameters: V, R, layout words (see
+    :func:`layout`), then nout, the chunk length and C (chunks per output). Without
+    ``merge``, virtual output ``v < V`` is chunk ``v / nout`` of output ``v % nout`` and
+    the best reduced index of that chunk is written at ``y[v]`` (as ``out``: u32 for a
+    first stage of C > 1, the index dtype when C is 1). With ``merge`` (V = nout),
+    output ``o`` compares the C chunk winners ``sc[c * nout + o]``, loading their values
+    from ``x`` again. ``shuffle``: subgroup shuffles combine a workgroup-wide team."""
     ct = ctype(d)
     vt = "u32" if ct == "bool" else ct  # bools compare as 0/1
-    load = "select(0u, 1u, ld(e))" if ct == "bool" else "ld(e)"
+    load = "select(0u, 1u, ld(e{u}))" if ct == "bool" else "ld(e{u})"
     cmp = ">" if kind == "argmax" else "<"
     nan = ""
     if ct[0] == "f":
         nan = (f"  let an = {isnan(vt, 'av')}; let bn = {isnan(vt, 'bv')};\n"
                "  if (an || bn) { return select(bn, bi < ai, an && bn); }\n")
-    ks = 3
-    rs = 3 + 2 * nk
+    G = WG // T
+    U = 1 if merge else 4
+    ks, rs = 3, 3 + 2 * nk
     pc = 3 + 2 * nk + 2 * nr
+    if columns:
+        lanes, step = f"let i = l % {G}u;\n  let q = l / {G}u;", G
+    else:
+        lanes, step = f"let i = l / {T}u;\n  let q = l % {T}u;", 1
     if merge:
         bind = ("@group(0) @binding(2) var<storage, read> sc: array<u32>;\n"
                 "@group(0) @binding(3)")
-        loop = (f"for (var i = q; i < C; i = i + {T}u) {{\n      let j = sc[o * C + i];")
+        walk = f"""for (var c = q; c < C; c = c + {T}u) {{
+      let j = sc[c * nout + o];
+      if (j != NONE) {{
+        {_decode("j", rs, nr)}
+        let v0 = {load.format(u="")};
+        if (beats(bv0, bi0, v0, j)) {{ bv0 = v0; bi0 = j; }}
+      }}
+    }}""".replace("ld(e)", "ld(u32(base + ej))")
+        span = ""
     else:
         bind = "@group(0) @binding(2)"
-        loop = (f"let j0 = c * chunk;\n    let j1 = min(R, j0 + chunk);\n"
-                f"    for (var j = j0 + q; j < j1; j = j + {T}u) {{")
+        span = "let j0 = (o / nout) * chunk;\n    let j1 = min(R, j0 + chunk);"
+        walk = _walk(load, rs, nr, T, U)
+    init = "\n  ".join(f"var bv{u} = {vt}(0);\n  var bi{u} = NONE;" for u in range(U))
+    fold = "\n  ".join(f"if (beats(bv, bi, bv{u}, bi{u})) {{ bv = bv{u}; bi = bi{u}; }}"
+                        for u in range(U))
+    slots = WG // 4 if shuffle else WG
+    entry = (", @builtin(subgroup_invocation_id) sgi: u32, @builtin(subgroup_size) sgs: "
+             "u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
+             if shuffle else "")
     return f"""{HEADER}
 @group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
 {load_fn("ld", "x0", d)}
 {bind} var<storage, read_write> y: array<{out}>;
-var<workgroup> pv: array<{vt}, {WG}>;
-var<workgroup> pi: array<u32, {WG}>;
+var<workgroup> pv: array<{vt}, {slots}>;
+var<workgroup> pi: array<u32, {slots}>;
 const NONE = 0xffffffffu;
 // Whether (bv, bi) beats (av, ai): the {kind[3:]}imum, a NaN first, then the first index.
 fn beats(av: {vt}, ai: u32, bv: {vt}, bi: u32) -> bool {{
@@ -134,67 +216,65 @@ fn beats(av: {vt}, ai: u32, bv: {vt}, bi: u32) -> bool {{
 }}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
-        @builtin(num_workgroups) nw: vec3<u32>) {{
-  {team_lines(T)}
-  let nout = p(0u);
+        @builtin(num_workgroups) nw: vec3<u32>{entry}) {{
+  {lanes}
+  let o = (wg.x + wg.y * nw.x) * {G}u + i;
+  let V = p(0u);
   let R = p(1u);
-  let C = p({pc}u);
+  let nout = p({pc}u);
   let chunk = p({pc + 1}u);
-  let oo = {"o" if merge else "o / C"};
-  let c = o % C;
+  let C = p({pc + 2}u);
+  {init}
+  if (o < V) {{
+    let oo = o % nout;
+    {_decode("oo", ks, nk)}
+    let base = bitcast<i32>(p(2u)) + eoo;
+    {span}
+    {walk}
+  }}
   var bv = {vt}(0);
   var bi = NONE;
-  if (o < nout) {{
-    {decode("oo", ks, nk)}
-    let base = bitcast<i32>(p(2u)) + eoo;
-    {loop}
-      {decode("j", rs, nr)}
-      let e = u32(base + ej);
-      let v = {load};
-      if (beats(bv, bi, v, j)) {{ bv = v; bi = j; }}
-    }}
-  }}
-  pv[l] = bv;
-  pi[l] = bi;
-  workgroupBarrier();
-  for (var s = {T // 2}u; s > 0u; s = s >> 1u) {{
-    if (q < s && beats(pv[l], pi[l], pv[l + s], pi[l + s])) {{
-      pv[l] = pv[l + s];
-      pi[l] = pi[l + s];
-    }}
-    workgroupBarrier();
-  }}
-  if (q == 0u && o < nout) {{ y[o] = {out}(pi[l]); }}
+  {fold}
+  {_tree(vt, out, T, step, shuffle)}
 }}"""
+
+
+# Value types subgroup shuffles carry (no 64-bit shuffles in WGSL).
+SHUFFLED = ("f32", "i32", "u32", "bool")
 
 
 def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArray:
     """``kind`` (argmax or argmin) of ``x`` over ``axes`` (none of them empty): an
-    array of the kept axes' shape and dtype ``index`` (int32 or int64)."""
-    out_shape, R, nk, nr, words, columns = layout(x, axes)
+    array of the kept axes' shape and dtype ``index`` (int32 or int64). Laid out and
+    split into chunks as kernels/reduce.py plans a reduction of the same shape."""
+    out_shape, n, kshape, kstrides, rshape, rstrides, words = R._words(x, axes)
     result = new(rt, out_shape, index)
     nout = result.size
     if nout == 0:
         return result
     idx = ctype(index)
-    C = chunks(nout, R)
-    chunk = -(-R // C)
-    params = [nout * C, R, *words, C, chunk]
-    name = x.dtype.name
+    nk, nr = len(kshape), len(rshape)
+    T, columns, C = R.plan(nout, n, kshape, kstrides, rstrides)
+    chunk = -(-n // C)
+    C = -(-n // chunk)
+    d, name = x.dtype, x.dtype.name
+    sub = ctype(d) in SHUFFLED and R.subgroups(rt)
+    sh = sub and T == WG
+    params = [nout * C, n, *words, nout, chunk, C]
     if C == 1:
-        T = team(R, nout, columns)
-        rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, False),
-                    lambda: source(kind, x.dtype, idx, nk, nr, T, False),
+        rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, columns, False, sh),
+                    lambda: source(kind, d, idx, nk, nr, T, columns, False, sh),
                     [x.storage.block, result.storage.block], params, -(-nout // (WG // T)))
         return result
     part = rt.alloc(nout * C * 4)
-    rt.dispatch(("argreduce", kind, name, "u32", nk, nr, WG, False),
-                lambda: source(kind, x.dtype, "u32", nk, nr, WG, False),
-                [x.storage.block, part.block], params, nout * C)
-    T = team(C * 16)  # the merge compares C values: a team of about C invocations
+    rt.dispatch(("argreduce", kind, name, "u32", nk, nr, T, columns, False, sh),
+                lambda: source(kind, d, "u32", nk, nr, T, columns, False, sh),
+                [x.storage.block, part.block], params, -(-nout * C // (WG // T)))
+    Tm = min(WG, R._pow2(-(-C // 16)))  # the merge compares C winners
+    shm = sub and Tm == WG
     params[0] = nout
-    rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, True),
-                lambda: source(kind, x.dtype, idx, nk, nr, T, True),
+    rt.dispatch(("argreduce", kind, name, idx, nk, nr, Tm, False, True, shm),
+                lambda: source(kind, d, idx, nk, nr, Tm, False, True, shm),
                 [x.storage.block, part.block, result.storage.block], params,
-                -(-nout // (WG // T)))
+                -(-nout // (WG // Tm)))
     return result
