@@ -338,7 +338,9 @@ H["spgammapos_T"] = f"""fn spgammapos_T(x: T) -> T {{
   if (x > T(171.7)) {{ return bitcast<T>(EXPO); }}
   let h = pow_T(x, T(0.5) * x - T(0.25));
   if (isinf_T(h)) {{ return h; }}  // then gamma overflows too (float32 from x = 35)
-  return h * (h * exp_T(-x)) * (T({math.sqrt(2 * math.pi)!r}) * exp_T(spstirling_T(x)));
+  // fenced: NVIDIA's driver reassociated h * (h * e^-x) into (h * h) * e^-x, which
+  // overflows from x = 27.4 in float32 (143.7 in float64)
+  return h * fence_T(h * exp_T(-x)) * (T({math.sqrt(2 * math.pi)!r}) * exp_T(spstirling_T(x)));
 }}"""
 H["spgamma_T"] = """fn spgamma_T(x: T) -> T {
   if (isnan_T(x)) { return x; }

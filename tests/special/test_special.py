@@ -88,33 +88,35 @@ CASES = {
 }
 
 # Max error in eps measured against SciPy: {name: {device kind: (float32, float64)}}.
-# CPU is SciPy itself (float32: computed in float64 and rounded once).
+# CPU is SciPy itself and CUDA is CuPy's cupyx.scipy.special (numr's own kernels where it
+# has none), both computed in float64 and rounded once for float32; webgpu's are the
+# larger of lavapipe's and the H200's.
 BOUNDS = {
     # SciPy's float64 erfc, erfcx and ndtr are off by up to 250 / 250 / 900 eps in their
     # far tails (mpmath agrees with numr there: docs/special.md)
-    "erf": {"webgpu": (1.25, 1.25)}, "erfc": {"webgpu": (2, 256)},
-    "erfcx": {"webgpu": (2, 256)}, "ndtr": {"webgpu": (2, 910)},
-    "log_ndtr": {"webgpu": (2, 56)}, "expit": {"webgpu": (1.25, 1.25)},
-    "logit": {"webgpu": (1, 1.25)}, "softplus": {"webgpu": (1, 1)},
-    "entr": {"webgpu": (1, 0.5)}, "gammaln": {"webgpu": (3.5, 2.5)},
+    "erf": {"webgpu": (1.25, 1.25), "cuda": (1, 1.25)}, "erfc": {"webgpu": (2, 256), "cuda": (1, 256)},
+    "erfcx": {"webgpu": (2, 256), "cuda": (1, 256)}, "ndtr": {"webgpu": (2, 910), "cuda": (1, 910)},
+    "log_ndtr": {"webgpu": (2, 56), "cuda": (1, 17)}, "expit": {"webgpu": (1.25, 1.25)},
+    "logit": {"webgpu": (1, 1.25), "cuda": (1, 25)}, "softplus": {"webgpu": (1, 1)},
+    "entr": {"webgpu": (1, 0.5)}, "gammaln": {"webgpu": (3.5, 2.5), "cuda": (1, 2.5)},
     "xlogy": {"webgpu": (1, 0.5)}, "xlog1py": {"webgpu": (1, 0.5)},
     "rel_entr": {"webgpu": (1, 1)},
-    "gamma": {"webgpu": (21.5, 23)}, "psi": {"webgpu": (5, 7)},
-    "ndtri": {"webgpu": (2.25, 2.25)}, "erfinv": {"webgpu": (2.75, 2.25)},
-    "erfcinv": {"webgpu": (2.75, 3.25)},
-    "i0": {"webgpu": (2.5, 2.5)}, "i0e": {"webgpu": (1.5, 2.25)},
-    "i1": {"webgpu": (2.5, 4.25)}, "i1e": {"webgpu": (1.75, 4.5)},
+    "gamma": {"webgpu": (21.5, 23), "cuda": (1, 4)}, "psi": {"webgpu": (5, 7)},
+    "ndtri": {"webgpu": (2.25, 2.25), "cuda": (1, 3)}, "erfinv": {"webgpu": (2.75, 2.25), "cuda": (1, 2.25)},
+    "erfcinv": {"webgpu": (2.75, 3.25), "cuda": (1, 3)},
+    "i0": {"webgpu": (2.5, 2.5), "cuda": (1, 3)}, "i0e": {"webgpu": (1.5, 2.25), "cuda": (1, 2.5)},
+    "i1": {"webgpu": (2.5, 4.25), "cuda": (1, 3.5)}, "i1e": {"webgpu": (1.75, 4.5), "cuda": (1, 3.5)},
     # the far tails (P or Q below 1e-100): the error follows the functions' own condition
     # number there, about |x - a| (docs/special.md)
-    "gammainc": {"webgpu": (128, 4000)}, "gammaincc": {"webgpu": (45, 780)},
-    "chdtr": {"webgpu": (80, 680)}, "chdtrc": {"webgpu": (16.5, 520)},
+    "gammainc": {"webgpu": (152, 4000), "cuda": (1, 4100)}, "gammaincc": {"webgpu": (45, 780), "cuda": (1, 260)},
+    "chdtr": {"webgpu": (80, 680), "cuda": (1, 520)}, "chdtrc": {"webgpu": (22.5, 520), "cuda": (1, 2050)},
     # a, b up to 200 and df = 1e4: the prefactor x^a (1-x)^b / B(a, b) (docs/special.md)
-    "betainc": {"webgpu": (900, 1150)}, "betaincc": {"webgpu": (900, 1250)},
-    "stdtr": {"webgpu": (5e4, 6700)},
+    "betainc": {"webgpu": (900, 1150), "cuda": (1, 1200)}, "betaincc": {"webgpu": (900, 1250), "cuda": (1, 1300)},
+    "stdtr": {"webgpu": (50000.0, 7300), "cuda": (1, 7000)},
     # a small against b large: lgamma(b) - lgamma(a + b) cancels (docs/special.md)
-    "betaln": {"webgpu": (2800, 2650)},
+    "betaln": {"webgpu": (2800, 2650), "cuda": (1, 2650)},
     # m close to 1: 1 - sum 2^(n-1) c_n^2 cancels
-    "ellipk": {"webgpu": (2, 2)}, "ellipe": {"webgpu": (2.25, 45)},
+    "ellipk": {"webgpu": (2, 2)}, "ellipe": {"webgpu": (2.5, 45), "cuda": (1, 610)},
 }
 _DEFAULT = (2, 2)
 
@@ -165,14 +167,19 @@ def _reference(name, host):
     return ref
 
 
-def _as_read(host, device, d):
-    """The inputs as the device reads them: devices that flush float32 subnormals
-    (docs/cuda.md, docs/webgpu.md) see them as zeros of the same sign."""
+def _device_reference(name, host, got, device, d):
+    """SciPy's values for the inputs as the device reads them: devices that flush float32
+    subnormals (docs/cuda.md, docs/webgpu.md) may see a subnormal input as a zero of its
+    sign (NVIDIA's Vulkan driver does in some operations and not in others), so there
+    each element is checked against whichever reading it matches."""
+    ref = _reference(name, host)
     if d != numr.float32 or not flushes_subnormals(device):
-        return host
+        return ref
     tiny = np.finfo(np.float32).tiny
     with np.errstate(all="ignore"):
-        return [np.where(np.abs(h) < tiny, h * 0, h) for h in host]
+        flushed = _reference(name, [np.where(np.abs(h) < tiny, h * 0, h) for h in host])
+        near = lambda r: np.isclose(got, r.astype(np.float32), rtol=1e-3, equal_nan=True)
+        return np.where(near(flushed) & ~near(ref), flushed, ref)
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -186,7 +193,7 @@ def test_accuracy_against_scipy(device, name):
         r = getattr(special, name)(*xs)
         assert r.dtype == d and r.device == device
         got = np.asarray(r.to_device("cpu"))
-        ref = _reference(name, _as_read(host, device, d))
+        ref = _device_reference(name, host, got, device, d)
         err, bad = _error(name, got, ref, nd, floor)
         where = [tuple(float(h[i]) for h in host) + (float(got[i]), float(ref[i]))
                  for i in bad[:5]]
