@@ -39,7 +39,26 @@ def _available(spec):
     return None
 
 
-@pytest.fixture(params=_CANDIDATES)
+# The one marker for what only WebGPU has (its kernels, planner, runtime, WGSL accuracy):
+# such a test is collected for webgpu:0 alone and skips with the reason where this machine
+# has no adapter. `-m webgpu_only` selects them; tests/backends/webgpu/ marks its modules.
+WEBGPU_ONLY = "webgpu_only"
+
+
+def pytest_generate_tests(metafunc):
+    if "device" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker(WEBGPU_ONLY) is not None
+        metafunc.parametrize("device", ["webgpu:0"] if only else _CANDIDATES, indirect=True)
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker(WEBGPU_ONLY) is not None:
+        reason = _available("webgpu:0")
+        if reason is not None:
+            pytest.skip(reason)
+
+
+@pytest.fixture
 def device(request):
     reason = _available(request.param)
     if reason is not None:

@@ -177,12 +177,11 @@ def test_roundtrips_single(device):
         close(fft.irfft(fft.rfft(y), n=n), r.astype("float64"), xp.float32, n)
 
 
+@pytest.mark.webgpu_only  # a WebGPU kernel choice, checked with this file's lengths
 @pytest.mark.parametrize("room", [0, 16384])
 def test_webgpu_row_capacity(device, monkeypatch, room):
     """The global-memory passes for every length (room 0), and the buckets of an adapter
     with WebGPU's default 16 KiB of workgroup memory."""
-    if device.kind != "webgpu":
-        pytest.skip("WebGPU kernel choice")
     from numr.backends.webgpu.kernels import fft_kernels as K
 
     monkeypatch.setattr(K, "row_capacity", lambda _, itemsize: room // itemsize // 2)

@@ -252,54 +252,17 @@ def test_keepdims_and_0d(device):
     assert_array(xp.max(z), np.float32(2.5))
 
 
-# --- the kernel planner (WebGPU only) -----------------------------------------------------
+# --- WebGPU's two combine trees (its planner: tests/backends/webgpu/test_reduce_planner.py)
 
-def _webgpu(device):
-    if device.kind != "webgpu":
-        pytest.skip("kernels/reduce.py's planner: WebGPU only")
-    from numr.backends.webgpu.kernels import reduce as R
-    return R
-
-
-def test_plan_choices(device):
-    R = _webgpu(device)
-    # short rows: one invocation per output, no split
-    assert R.plan(400000, 10, (400000,), (10,), (1,)) == R.Plan(1, False, 1)
-    # sum(axis=0) of a C-contiguous matrix: the column layout, teams of 8 lanes 32
-    # outputs apart, split for parallelism
-    p = R.plan(2000, 2000, (2000,), (1,), (2000,))
-    assert p.columns and p.T == 8 and p.C > 1
-    # a full reduction: split over many workgroups, a team of 256 each
-    p = R.plan(1, 1 << 24, (), (), (1,))
-    assert p.T == 256 and p.C >= 256
-    # no invocation loops more than llvmpipe allows (65535), however many outputs
-    p = R.plan(1 << 20, 100_000, (1 << 20,), (1,), (1 << 20,))
-    assert p.columns and p.T == 1 and -(-100_000 // p.C) <= R.MAX_ITERATIONS
-    # a merge stage never splits again
-    assert R.plan(1, 512, (), (), (1,), may_split=False).C == 1
-
-
-def test_complex_prod_through_launch(device):
-    # kernels/reduce.py's launch also takes a complex product (complex.py may call it)
-    R = _webgpu(device)
-    rng = np.random.default_rng(10)
-    h = np.exp(1j * rng.uniform(-3, 3, size=(50, 3000))).astype(np.complex64)
-    x = xp.asarray(h, device=device)
-    g = x._data
-    for axes in [(1,), (0,), (0, 1)]:
-        r = R.launch(g.rt, "prod", g, axes)
-        got = to_np(xp.Array._new(r, xp.complex64, device))
-        e = np.prod(h.astype(np.complex128), axis=axes)
-        np.testing.assert_allclose(got, e, rtol=0, atol=1e-3)
-
-
+@pytest.mark.webgpu_only  # NUMR_WEBGPU_SUBGROUPS picks a WebGPU kernel; this file's checks
 @pytest.mark.parametrize("subgroups", ["1", "0"])
 def test_subgroup_and_workgroup_trees(subgroups, device, monkeypatch):
     # Teams that are whole workgroups combine through subgroup shuffles where the adapter
     # has them (lavapipe has), else through workgroup memory (NUMR_WEBGPU_SUBGROUPS=0):
     # both paths, every combine (sum with Kahan, max/min with NaN, argmax/argmin pairs,
     # integer, complex).
-    R = _webgpu(device)
+    from numr.backends.webgpu.kernels import reduce as R
+
     monkeypatch.setenv("NUMR_WEBGPU_SUBGROUPS", subgroups)
     rt = xp.asarray(np.ones(1, np.float32), device=device)._data.rt
     assert R.subgroups(rt) == (subgroups == "1" and "subgroup" in rt.features)

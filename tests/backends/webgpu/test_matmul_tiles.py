@@ -2,8 +2,8 @@
 through kernels.matmul.set_tile with a small threshold so lavapipe runs them quickly) on
 shapes that are and are not multiples of the tile, with one or an odd number of K steps,
 transposed, offset, strided and batched operands; float64 (the generic kernel) on the
-same shapes. NumPy float64 is the oracle. Runs on every device (the choice only matters
-on WebGPU).
+same shapes. NumPy float64 is the oracle. WebGPU only: the choice means nothing elsewhere
+(tests/linalg/ covers the products on every device).
 
 The product's launch plans are cached by shape, so each tile choice multiplies shapes of
 its own (K grows by 4 per choice): a plan made under one choice is never reused under
@@ -17,6 +17,8 @@ import pytest
 import numr as xp
 from numr.backends.webgpu.kernels import matmul as K
 from tests.helpers import to_np
+
+pytestmark = pytest.mark.webgpu_only
 
 TILES = ["128x128x8", "128x128x8-w4x8", "128x128x16-w4x8", "128x64x16", "64x64x16-w8x4",
          "64x128x16-w16x2", "old"]

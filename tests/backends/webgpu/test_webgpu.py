@@ -9,14 +9,10 @@ import gc
 import numpy as np
 import pytest
 
-wgpu = pytest.importorskip("wgpu", reason="wgpu is not installed (pip install numr[webgpu])")
+import numr as xp
+from numr import backends
 
-import numr as xp  # noqa: E402
-from numr import backends  # noqa: E402
-
-pytestmark = pytest.mark.skipif(
-    backends.load_backend("webgpu") is None,
-    reason="no WebGPU adapter (install a Vulkan driver, e.g. mesa-vulkan-drivers)")
+pytestmark = pytest.mark.webgpu_only
 
 D = "webgpu:0"
 

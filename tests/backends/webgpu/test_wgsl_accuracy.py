@@ -18,6 +18,8 @@ import pytest
 
 import numr as xp
 
+pytestmark = pytest.mark.webgpu_only
+
 # Max ULP error measured (numr's WGSL vs NumPy), per function and dtype.
 BOUNDS = {
     # name: (float32, float64)
@@ -37,13 +39,6 @@ _NP = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "asinh": np.arcs
 
 def _np(name):
     return _NP.get(name) or getattr(np, name)
-
-
-@pytest.fixture
-def webgpu(device):
-    if device.kind != "webgpu":
-        pytest.skip("the bounds are those of numr's own WGSL kernels")
-    return device
 
 
 def _mix(rng, n, *parts):
@@ -132,9 +127,8 @@ def _ulp_error(got, ref, dt):
     return err
 
 
-def _measure(name, dt, *hosts):
-    dev = "webgpu:0"
-    args = [xp.asarray(h, device=dev) for h in hosts]
+def _measure(device, name, dt, *hosts):
+    args = [xp.asarray(h, device=device) for h in hosts]
     got = np.asarray(getattr(xp, name)(*args).to_device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -168,9 +162,9 @@ BINARY = ["atan2", "pow", "hypot", "logaddexp"]
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 @pytest.mark.parametrize("name", UNARY)
-def test_unary_ulp(webgpu, name, dt):
+def test_unary_ulp(device, name, dt):
     x = _unary_samples(name, dt)
-    err, got, _ = _measure(name, dt, x)
+    err, got, _ = _measure(device, name, dt, x)
     bound = BOUNDS[name][dt == "float64"]
     worst = int(np.argmax(err)) if err.size else 0
     assert err.max() <= bound, (f"{name} {dt}: {err.max():.2f} ULP at x={x[worst]!r}")
@@ -178,9 +172,9 @@ def test_unary_ulp(webgpu, name, dt):
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 @pytest.mark.parametrize("name", BINARY)
-def test_binary_ulp(webgpu, name, dt):
+def test_binary_ulp(device, name, dt):
     a, b = _binary_samples(name, dt)
-    err, _, _ = _measure(name, dt, a, b)
+    err, _, _ = _measure(device, name, dt, a, b)
     bound = BOUNDS[name][dt == "float64"]
     worst = int(np.argmax(err)) if err.size else 0
     assert err.max() <= bound, f"{name} {dt}: {err.max():.2f} ULP at {a[worst]!r}, {b[worst]!r}"
@@ -216,9 +210,9 @@ def _same(got, ref, dt, bound, what):
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 @pytest.mark.parametrize("name", UNARY)
-def test_unary_special_cases(webgpu, name, dt):
+def test_unary_special_cases(device, name, dt):
     x = _specials(dt)
-    got = np.asarray(getattr(xp, name)(xp.asarray(x, device="webgpu:0")).to_device("cpu"))
+    got = np.asarray(getattr(xp, name)(xp.asarray(x, device=device)).to_device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = _np(name)(x.astype(np.float64))
@@ -227,11 +221,11 @@ def test_unary_special_cases(webgpu, name, dt):
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 @pytest.mark.parametrize("name", BINARY)
-def test_binary_special_cases(webgpu, name, dt):
+def test_binary_special_cases(device, name, dt):
     s = _specials(dt)
     a, b = (m.ravel() for m in np.meshgrid(s, s, indexing="ij"))
-    got = np.asarray(getattr(xp, name)(xp.asarray(a, device="webgpu:0"),
-                                       xp.asarray(b, device="webgpu:0")).to_device("cpu"))
+    got = np.asarray(getattr(xp, name)(xp.asarray(a, device=device),
+                                       xp.asarray(b, device=device)).to_device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = _np(name)(a.astype(np.float64), b.astype(np.float64))
@@ -246,14 +240,14 @@ def test_binary_special_cases(webgpu, name, dt):
 # --- random bit patterns: every kind of value (NaN, inf, subnormal, huge) ------------
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-def test_random_bit_patterns(webgpu, dt):
+def test_random_bit_patterns(device, dt):
     rng = np.random.default_rng(5)
     ut = np.uint32 if dt == "float32" else np.uint64
     x, y = (rng.integers(0, np.iinfo(ut).max, 4000, dtype=ut, endpoint=True).view(dt)
             for _ in range(2))
     for name in BOUNDS:
         hosts = (x, y) if name in BINARY else (x,)
-        got = np.asarray(getattr(xp, name)(*(xp.asarray(h, device="webgpu:0")
+        got = np.asarray(getattr(xp, name)(*(xp.asarray(h, device=device)
                                              for h in hosts)).to_device("cpu"))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -309,9 +303,9 @@ def _bit_equal(got, ref):
 
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-def test_divide_reciprocal_sqrt_correctly_rounded(webgpu, dt):
+def test_divide_reciprocal_sqrt_correctly_rounded(device, dt):
     a, b = _div_operands(dt)
-    ga, gb = xp.asarray(a, device="webgpu:0"), xp.asarray(b, device="webgpu:0")
+    ga, gb = xp.asarray(a, device=device), xp.asarray(b, device=device)
     with np.errstate(all="ignore"):
         cases = [("divide", ga / gb, a / b), ("reciprocal", xp.reciprocal(gb), 1 / b),
                  ("sqrt", xp.sqrt(ga), np.sqrt(a)), ("sqrt|a|", xp.sqrt(xp.abs(ga)),
@@ -322,19 +316,19 @@ def test_divide_reciprocal_sqrt_correctly_rounded(webgpu, dt):
         assert ok.all(), (name, a[~ok][:3], b[~ok][:3], got[~ok][:3], ref[~ok][:3])
 
 
-def _launch_f32(name, expr, *hosts):
+def _launch_f32(device, name, expr, *hosts):
     """Run a map kernel of our own WGSL (a fresh kernel name, so no cached pipeline)."""
     from numr import _dtypes
     from numr.backends.webgpu.kernels import map as M
     from numr.backends.webgpu.runtime import runtime
-    args = [xp.asarray(h, device="webgpu:0") for h in hosts]
-    out = M.launch(runtime(0), name, expr, tuple((g._data, _dtypes.float32) for g in args),
+    args = [xp.asarray(h, device=device) for h in hosts]
+    out = M.launch(runtime(device.index), name, expr, tuple((g._data, _dtypes.float32) for g in args),
                    _dtypes.float32, hosts[0].shape)
     return np.asarray(xp.Array._new(out, _dtypes.float32, args[0].device).to_device("cpu"))
 
 
 @pytest.mark.parametrize("off", [-3, -1, 1, 3])
-def test_float32_division_sqrt_survive_inexact_driver(webgpu, off, monkeypatch):
+def test_float32_division_sqrt_survive_inexact_driver(device, off, monkeypatch):
     """The driver's quotient and root made off by ``off`` ULP on purpose (NVIDIA's are
     off by up to 2.5 and 1): numr's corrections still round correctly."""
     from numr.backends.webgpu.kernels import expressions as ex
@@ -348,9 +342,9 @@ def test_float32_division_sqrt_survive_inexact_driver(webgpu, off, monkeypatch):
             old, f"fence_T(bitcast<f32>(bitcast<u32>({inner}) {op} {shift}))"))
     a, b = _div_operands("float32")
     with np.errstate(all="ignore"):
-        got = _launch_f32(f"test_div_off{off}", "div_f32(a, b)", a, b)
+        got = _launch_f32(device, f"test_div_off{off}", "div_f32(a, b)", a, b)
         assert _bit_equal(got, a / b).all()
-        got = _launch_f32(f"test_sqrt_off{off}", "sqrt_f32(a)", np.abs(a))
+        got = _launch_f32(device, f"test_sqrt_off{off}", "sqrt_f32(a)", np.abs(a))
         assert _bit_equal(got, np.sqrt(np.abs(a))).all()
 
 
@@ -361,10 +355,10 @@ _SUB = [1.4e-45, 1.1754942e-38, 4.59e-41, 1e-40]
 @pytest.mark.parametrize("name", ["asin", "atan", "sinh", "tanh", "asinh", "atanh",
                                   "expm1", "log1p", "sin", "tan", "abs", "negative",
                                   "sign", "positive"])
-def test_float32_subnormal_identity(webgpu, name):
+def test_float32_subnormal_identity(device, name):
     """f(x) rounds to x (or -x, sign x) for subnormal x: the result keeps its bits."""
     x = np.array(_SUB + [-v for v in _SUB], np.float32)
-    got = np.asarray(getattr(xp, name)(xp.asarray(x, device="webgpu:0")).to_device("cpu"))
+    got = np.asarray(getattr(xp, name)(xp.asarray(x, device=device)).to_device("cpu"))
     ref = {"abs": np.abs, "negative": np.negative, "sign": np.sign}.get(name, lambda v: v)(x)
     assert _bit_equal(got, ref).all(), (name, x, got)
 
@@ -381,9 +375,9 @@ def test_float32_subnormal_identity(webgpu, name):
     ("divide", ([1e-40, 1.0, 3e-39, 1e-30], [3.0, 3.4e38, 7e-40, 1e10])),
     ("logaddexp", ([-100.0, -104.0], [-101.0, -105.0])),
 ])
-def test_float32_subnormal_values(webgpu, name, args):
+def test_float32_subnormal_values(device, name, args):
     hosts = [np.array(a, np.float32) for a in args]
-    got = np.asarray(getattr(xp, name)(*(xp.asarray(h, device="webgpu:0")
+    got = np.asarray(getattr(xp, name)(*(xp.asarray(h, device=device)
                                          for h in hosts)).to_device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -394,31 +388,31 @@ def test_float32_subnormal_values(webgpu, name, args):
     assert err.max(initial=0) <= bound, (name, got, ref.astype(np.float32))
 
 
-def test_complex64_log_of_subnormal(webgpu):
+def test_complex64_log_of_subnormal(device):
     z = np.array([1.4e-45 + 0j, 1e-40 + 1e-40j, 3.4e38 + 3.4e38j, 0 + 1e-42j], np.complex64)
-    got = np.asarray(xp.log(xp.asarray(z, device="webgpu:0")).to_device("cpu"))
+    got = np.asarray(xp.log(xp.asarray(z, device=device)).to_device("cpu"))
     ref = np.log(z.astype(np.complex128))
     np.testing.assert_allclose(got.real, ref.real, rtol=4e-7)
     np.testing.assert_allclose(got.imag, ref.imag, rtol=4e-7, atol=1e-45)
-    a = np.asarray(xp.abs(xp.asarray(z, device="webgpu:0")).to_device("cpu"))
+    a = np.asarray(xp.abs(xp.asarray(z, device=device)).to_device("cpu"))
     ref_a = np.abs(z.astype(np.complex128))
     assert (_ulp_error(a, ref_a, "float32") <= 2).all(), (a, ref_a)
 
 
-def test_float32_subnormal_beside_infinity(webgpu):
+def test_float32_subnormal_beside_infinity(device):
     """logaddexp(-inf, x) is x itself, a subnormal x included."""
     a = np.array([-np.inf, 1e-40, -np.inf, -1e-40, -0.0], np.float32)
     b = np.array([1e-40, -np.inf, -1.4e-45, -np.inf, -np.inf], np.float32)
-    got = np.asarray(xp.logaddexp(xp.asarray(a, device="webgpu:0"),
-                                  xp.asarray(b, device="webgpu:0")).to_device("cpu"))
+    got = np.asarray(xp.logaddexp(xp.asarray(a, device=device),
+                                  xp.asarray(b, device=device)).to_device("cpu"))
     ref = np.logaddexp(a, b)
     assert _bit_equal(got, ref).all(), (got, ref)
 
 
-def test_complex64_subnormal_sqrt_sign(webgpu):
+def test_complex64_subnormal_sqrt_sign(device):
     z = np.array([1.4e-45 + 0j, complex(4.2e-45, -1.1754944e-38), -1e-40 + 1e-42j,
                   complex(0, -1e-41)], np.complex64)
-    g = xp.asarray(z, device="webgpu:0")
+    g = xp.asarray(z, device=device)
     w = z.astype(np.complex128)
     for got, ref in ((xp.sqrt(g), np.sqrt(w)), (xp.sign(g), w / np.abs(w))):
         got = np.asarray(got.to_device("cpu"))

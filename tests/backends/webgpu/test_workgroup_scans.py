@@ -1,0 +1,75 @@
+"""WebGPU's compaction and workgroup scans: nonzero's compaction into int32 rows (adapters
+without shader-int64), and the scans recompiled with their invocations renumbered in
+reverse, which exposes a missing barrier on lavapipe (it runs a workgroup's lanes in
+index order). NumPy is the oracle."""
+
+import numpy as np
+import pytest
+
+import numr
+from tests.helpers import to_np
+
+pytestmark = pytest.mark.webgpu_only
+
+
+def test_compaction_into_int32(device):
+    """Adapters without shader-int64 index with int32: the compaction writes 32-bit rows."""
+    from numr._dtypes import int32
+    from numr.backends.webgpu.kernels import gather as G
+
+    h = np.random.default_rng(0).random((37, 55)) < 0.3
+    x = numr.asarray(h, device=device)._data
+    rt = x.rt
+    rows = G.nonzero(rt, x, int32, lambda s, e: int.from_bytes(rt.download(s, 4 * e, 4),
+                                                                "little"))
+    assert rows.dtype is int32
+    np.testing.assert_array_equal(device.ops.to_host(rows), np.array(np.nonzero(h)))
+
+
+# --- workgroup scans under a hostile schedule ----------------------------------------------
+
+def _reversed_lanes(code: str) -> str:
+    """``code`` with its invocations renumbered last-to-first (``l`` becomes
+    ``size - 1 - l``). Correct workgroup code gives the same result under any numbering;
+    lavapipe runs a workgroup's lanes in index order up to each barrier, so a read of a
+    lower lane's store that lacks a barrier only fails there once the order is reversed
+    (a real GPU runs its subgroups in any order)."""
+    lane = "@builtin(local_invocation_index) l: u32"
+    if lane not in code:
+        return code
+    size = int(code.split("@workgroup_size(", 1)[1].split(")", 1)[0])
+    code = code.replace(lane, "@builtin(local_invocation_index) l_hw: u32")
+    head, body = code.split("fn main(", 1)
+    sig, rest = body.split("{\n", 1)
+    return f"{head}fn main({sig}{{\n  let l = {size - 1}u - l_hw;\n{rest}"
+
+
+@pytest.fixture
+def reversed_lanes(device, monkeypatch):
+    """The device's runtime compiling every kernel that uses local_invocation_index
+    with reversed lanes (fresh pipelines, so nothing cached is reused)."""
+    rt = numr.asarray([0], device=device)._data.rt
+    plain = rt.pipeline
+
+    def pipeline(key, source, n):
+        return plain(("reversed-lanes", key), lambda: _reversed_lanes(source()), n)
+
+    monkeypatch.setattr(rt, "pipeline", pipeline)
+    return rt
+
+
+@pytest.mark.parametrize("n", [1023, 5000, 1024 * 1024 + 3000])
+def test_nonzero_reversed_lanes(device, reversed_lanes, n):
+    """The compaction's workgroup scans read only what a barrier has published."""
+    h = np.random.default_rng(n).random(n) < 0.4
+    (got,) = numr.nonzero(numr.asarray(h, device=device))
+    np.testing.assert_array_equal(to_np(got), np.nonzero(h)[0])
+
+
+@pytest.mark.parametrize("shape,axis", [((3, 5000), 1), ((700, 100), 1), ((40000,), 0)])
+def test_cumulative_sum_reversed_lanes(device, reversed_lanes, shape, axis):
+    """The block scan of long rows (teams of one workgroup and of several, more than one
+    block per row) under the same hostile schedule."""
+    h = np.random.default_rng(1).integers(-9, 9, size=shape).astype(np.int32)
+    got = numr.cumulative_sum(numr.asarray(h, device=device), axis=axis)
+    np.testing.assert_array_equal(to_np(got), np.cumsum(h, axis=axis, dtype=np.int32))
