@@ -1,0 +1,147 @@
+"""WebGPU ops: the creation functions, each one map kernel (complex fills a branch that
+writes ``vec2`` values). Those without an array operand take a
+:class:`~.place.Place` first (bound by ops.build); the ``*_like`` ones and tril, triu,
+meshgrid work where their arrays are."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+from ... import _dtypes as dt
+from . import complex as C
+from .array import GPUArray, new
+from .elementwise import astype
+from .kernels.map import launch
+from .kernels.types import convert, ctype
+from .place import Place
+from .transfers import copy
+
+
+def _fill(rt, shape: tuple, fill_value, dtype: dt.DType) -> GPUArray:
+    if dtype.kind == "complex":
+        operands, w = C.operand(fill_value, dtype, list("ab"))
+        return C.launch(rt, "fill", w, tuple(operands), dtype, tuple(shape), C.rtype(dtype))
+    return launch(rt, "fill", "a", ((fill_value, dtype),), dtype, tuple(shape))
+
+
+def empty(place: Place, shape, dtype):
+    return new(place.rt, tuple(shape), dtype)
+
+
+def full(place: Place, shape, fill_value, dtype):
+    return _fill(place.rt, shape, fill_value, dtype)
+
+
+def zeros(place: Place, shape, dtype):
+    return _fill(place.rt, shape, 0, dtype)
+
+
+def ones(place: Place, shape, dtype):
+    return _fill(place.rt, shape, 1, dtype)
+
+
+def empty_like(x, dtype):
+    return new(x.rt, x.shape, dtype)
+
+
+def full_like(x, fill_value, dtype):
+    return _fill(x.rt, x.shape, fill_value, dtype)
+
+
+def zeros_like(x, dtype):
+    return _fill(x.rt, x.shape, 0, dtype)
+
+
+def ones_like(x, dtype):
+    return _fill(x.rt, x.shape, 1, dtype)
+
+
+def arange(place: Place, start, stop, step, dtype):
+    rt, wide = place.rt, place.wide
+    if dtype.kind == "float":
+        n = builtins.max(math.ceil((stop - start) / step), 0)
+        w = ctype(wide)
+        # fenced: a driver contracting a + i * b into one fma (NVIDIA's does) rounds
+        # differently from NumPy's start + i * step
+        r = launch(rt, "arange", f"a + fence_{w}({w}(i) * b)",
+                   ((start, wide), (step, wide)), wide, (n,))
+        return r if dtype is wide else astype(r, dtype, False)
+    n = len(range(start, stop, step))
+    t = ctype(dtype)
+    return launch(rt, "arange", f"a + {t}(i) * b", ((start, dtype), (step, dtype)),
+                  dtype, (n,))
+
+
+def linspace(place: Place, start, stop, num, dtype, endpoint):
+    if dtype.kind == "complex":
+        # Two real ranges in the widest float, as the NumPy adapter does, then joined.
+        (r0, i0), (r1, i1) = C.parts(start), C.parts(stop)
+        wide = place.wide
+        re_ = linspace(place, r0, r1, num, wide, endpoint)
+        im = linspace(place, i0, i1, num, wide, endpoint)
+        t = C.rtype(dtype)
+        return C.launch(place.rt, "join", f"vec2<{t}>({t}(a), {t}(b))",
+                        ((re_, wide), (im, wide)), dtype, (num,), t)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else 0.0
+    last = num - 1 if endpoint and num > 1 else num
+    wide = place.wide
+    w = ctype(wide)
+    e = f"select(a + fence_{w}({w}(i) * b), c, i == d)"
+    if dtype.kind in ("int", "uint"):
+        e = f"floor({e})"  # Note: NumPy rounds integer linspace results towards -inf
+    r = launch(place.rt, "linspace" + dtype.kind, e,
+               ((float(start), wide), (step, wide), (float(stop), wide), (last, dt.uint32)),
+               wide, (num,))
+    return r if dtype is wide else astype(r, dtype, False)
+
+
+def eye(place: Place, n_rows, n_cols, k, dtype):
+    on = "(i32(i % a) - i32(i / a) == b)"
+    params = ((builtins.max(n_cols, 1), dt.uint32), (k, dt.int32))
+    if dtype.kind == "complex":
+        t = C.rtype(dtype)
+        e = f"vec2<{t}>(select({t}(0.0), {t}(1.0), {on}), {t}(0.0))"
+        return C.launch(place.rt, "eye", e, params, dtype, (n_rows, n_cols), t)
+    return launch(place.rt, "eye", convert(dt.bool, dtype, on), params, dtype,
+                  (n_rows, n_cols))
+
+
+def _triangle(name: str, cmp: str):
+    def op(x, k):
+        d = x.dtype
+        rows, cols = x.shape[-2:]
+        # i is the linear index of the (contiguous) result: col = i % b, row = (i/b) % c
+        e = f"select({ctype(d)}(0), a, i32(i % b) - i32((i / b) % c) {cmp} d)"
+        return launch(x.rt, name, e, ((x, d), (builtins.max(cols, 1), dt.uint32),
+                                      (builtins.max(rows, 1), dt.uint32), (k, dt.int32)),
+                      d, x.shape)
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+tril, triu = _triangle("tril", "<="), _triangle("triu", ">=")
+
+
+def meshgrid(*arrays, indexing):
+    n = len(arrays)
+    shape = [x.shape[0] for x in arrays]
+    if indexing == "xy" and n >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for j, x in enumerate(arrays):
+        pos = j
+        if indexing == "xy" and n >= 2 and j < 2:
+            pos = 1 - j
+        strides = [0] * n
+        strides[pos] = x.strides[0]
+        out.append(copy(x.view(tuple(shape), tuple(strides), x.offset)))
+    return tuple(out)
+
+
+OPS = {"empty_like": empty_like, "full_like": full_like, "zeros_like": zeros_like,
+       "ones_like": ones_like, "tril": tril, "triu": triu, "meshgrid": meshgrid}
+PLACED = {"empty": empty, "full": full, "zeros": zeros, "ones": ones, "arange": arange,
+          "linspace": linspace, "eye": eye}
+"""Ops that take the Place first."""

@@ -1,0 +1,85 @@
+"""WebGPU ops: sum, prod, max, min, mean, any, all over any axes (kernels/reduce.py; a
+complex product through complex.py's kernel, a complex sum through the real one, which
+adds vec2 values as they are)."""
+
+from __future__ import annotations
+
+import math
+
+from ... import _dtypes as dt
+from . import array as A
+from . import complex as C
+from .array import GPUArray
+from .elementwise import astype, expression
+from .kernels import reduce as R
+from .kernels.map import launch
+
+
+def axes_of(x: GPUArray, axis) -> tuple:
+    if axis is None:
+        return tuple(range(x.ndim))
+    return (axis,) if isinstance(axis, int) else tuple(axis)
+
+
+def finish(r: GPUArray, axes: tuple, dtype: dt.DType, keepdims: bool) -> GPUArray:
+    """A reduction's result ``r`` in ``dtype``, with the reduced ``axes`` kept as length
+    one where ``keepdims``."""
+    if r.dtype is not dtype:
+        r = astype(r, dtype, False)
+    if keepdims:
+        r = A.expand(r, axes)
+    return r
+
+
+def _reduce(kind: str, x: GPUArray, axis, dtype: dt.DType | None, keepdims: bool):
+    dtype = dtype or x.dtype
+    if x.dtype is not dtype:
+        x = astype(x, dtype, False)
+    axes = axes_of(x, axis)
+    r = C.product(x, axes) if kind == "prod" and dtype.kind == "complex" else \
+        R.launch(x.rt, kind, x, axes)
+    return finish(r, axes, dtype, keepdims)
+
+
+def sum(x, axis, dtype, keepdims):
+    return _reduce("sum", x, axis, dtype, keepdims)
+
+
+def prod(x, axis, dtype, keepdims):
+    return _reduce("prod", x, axis, dtype, keepdims)
+
+
+def max(x, axis, keepdims):
+    return _reduce("max", x, axis, None, keepdims)
+
+
+def min(x, axis, keepdims):
+    return _reduce("min", x, axis, None, keepdims)
+
+
+def any(x, axis, keepdims):
+    return _reduce("max", x, axis, dt.bool, keepdims)
+
+
+def all(x, axis, keepdims):
+    return _reduce("min", x, axis, dt.bool, keepdims)
+
+
+def mean(x, axis, keepdims):
+    d = x.dtype
+    axes = axes_of(x, axis)
+    count = float(math.prod(x.shape[k] for k in axes))
+    if d.kind == "complex":
+        s = sum(x, axes, d, keepdims)
+        return C.launch(x.rt, "mean", "a / b", ((s, d), (count, C.real_of(d))), d, s.shape,
+                        C.rtype(d))
+    # 16-bit floats: the float32 sum divided, then rounded once (a sum rounded to the
+    # dtype first would lose digits, and overflow float16's range).
+    acc = dt.float32 if d in (dt.float16, dt.bfloat16) else d
+    s = sum(x, axes, acc, keepdims)
+    return launch(x.rt, "divide", expression(x.rt, "divide", acc), ((s, acc), (count, acc)),
+                  d, s.shape)
+
+
+OPS = {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean, "any": any,
+       "all": all}

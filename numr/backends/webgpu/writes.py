@@ -1,0 +1,59 @@
+"""WebGPU ops: basic indexing (views: getitem, getslice) and writes in place (setitem,
+assign), with the one strided write that the copying manipulation functions use too.
+Array keys are the indexing group's (indexing.py wraps getitem and setitem)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import array as A
+from . import complex as C
+from .array import GPUArray
+from .elementwise import astype
+from .kernels.map import launch
+from .transfers import copy
+
+
+def write(name: str, target: GPUArray, value: Any) -> None:
+    """``target[...] = value`` in place: ``value`` a GPUArray broadcastable to the view
+    ``target`` (ValueError otherwise) or a Python scalar of its dtype."""
+    d = target.dtype
+    if target.readonly:
+        raise ValueError(f"{name}: the array is a read-only view")
+    if type(value) is GPUArray:
+        if value.ndim > target.ndim or any(
+                m != 1 and m != n for m, n in zip(value.shape[::-1], target.shape[::-1])):
+            raise ValueError(f"{name}: a value of shape {value.shape} does not broadcast "
+                             f"to shape {target.shape}")
+        if value.dtype is not d:
+            value = astype(value, d, False)
+        if value.storage is target.storage:
+            # Overlapping reads and writes (x[1:] = x[:-1]) need the source first,
+            # and one buffer cannot be bound for reading and writing at once.
+            value = copy(value)
+        value = A.broadcast(value, target.shape)
+    elif d.kind == "complex":  # a complex scalar: two real parameters (complex.py)
+        operands, w = C.operand(value, d, list("ab"))
+        C.launch(target.rt, "fill", w, tuple(operands), d, target.shape, C.rtype(d),
+                 into=target)
+        return
+    launch(target.rt, "copy", "a", ((value, d),), d, target.shape, into=target)
+
+
+def getitem(x: GPUArray, key: Any) -> GPUArray:
+    return A.basic_index(x, key if isinstance(key, tuple) else (key,))
+
+
+def getslice(x: GPUArray, key: slice) -> GPUArray:
+    return A.basic_index(x, (key,))
+
+
+def setitem(x: GPUArray, key: Any, value: Any) -> None:
+    write("setitem", A.basic_index(x, key if isinstance(key, tuple) else (key,)), value)
+
+
+def assign(dst: GPUArray, src: GPUArray) -> None:
+    write("assign", dst, src)
+
+
+OPS = {"getitem": getitem, "getslice": getslice, "setitem": setitem, "assign": assign}
