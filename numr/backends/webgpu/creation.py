@@ -18,7 +18,8 @@ from .place import Place
 from .transfers import copy
 
 
-def _fill(rt, shape: tuple, fill_value, dtype: dt.DType) -> GPUArray:
+def fill(rt, shape: tuple, fill_value, dtype: dt.DType) -> GPUArray:
+    """An array of ``shape`` on runtime ``rt`` with every element ``fill_value``."""
     if dtype.kind == "complex":
         operands, w = C.operand(fill_value, dtype, list("ab"))
         return C.launch(rt, "fill", w, tuple(operands), dtype, tuple(shape), C.rtype(dtype))
@@ -30,15 +31,15 @@ def empty(place: Place, shape, dtype):
 
 
 def full(place: Place, shape, fill_value, dtype):
-    return _fill(place.rt, shape, fill_value, dtype)
+    return fill(place.rt, shape, fill_value, dtype)
 
 
 def zeros(place: Place, shape, dtype):
-    return _fill(place.rt, shape, 0, dtype)
+    return fill(place.rt, shape, 0, dtype)
 
 
 def ones(place: Place, shape, dtype):
-    return _fill(place.rt, shape, 1, dtype)
+    return fill(place.rt, shape, 1, dtype)
 
 
 def empty_like(x, dtype):
@@ -46,15 +47,15 @@ def empty_like(x, dtype):
 
 
 def full_like(x, fill_value, dtype):
-    return _fill(x.rt, x.shape, fill_value, dtype)
+    return fill(x.rt, x.shape, fill_value, dtype)
 
 
 def zeros_like(x, dtype):
-    return _fill(x.rt, x.shape, 0, dtype)
+    return fill(x.rt, x.shape, 0, dtype)
 
 
 def ones_like(x, dtype):
-    return _fill(x.rt, x.shape, 1, dtype)
+    return fill(x.rt, x.shape, 1, dtype)
 
 
 def arange(place: Place, start, stop, step, dtype):
