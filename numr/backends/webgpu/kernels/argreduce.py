@@ -17,10 +17,12 @@ strides, so no transpose is materialised) serve :mod:`.moments`.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from .... import _config
 from ...._dtypes import DType
-from ..array import GPUArray, new
+from ..array import GPUArray, c_strides, new
 from . import reduce as R
 from .reduce import _decode, _loads
 from .types import LAYOUT, ctype, load_fn
@@ -243,38 +245,71 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 SHUFFLED = ("f32", "i32", "u32", "bool")
 
 
-def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArray:
-    """``kind`` (argmax or argmin) of ``x`` over ``axes`` (none of them empty): an
-    array of the kept axes' shape and dtype ``index`` (int32 or int64). Laid out and
-    split into chunks as kernels/reduce.py plans a reduction of the same shape."""
-    out_shape, n, kshape, kstrides, rshape, rstrides, words = R._words(x, axes)
-    result = new(rt, out_shape, index)
-    nout = result.size
+def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tuple,
+           index: DType) -> R.Launch:
+    """The cached launch of one signature (see reduce._build): one stage, or a first
+    stage writing the (C, nout) chunk winners and a merge that also reads ``x``."""
+    out_shape, n, kshape, kstrides, rshape, rstrides, words = \
+        R._words(R._View(shape, strides, 0, len(shape)), axes)
+    nout = math.prod(out_shape)
     if nout == 0:
-        return result
+        return R.Launch((), out_shape, c_strides(out_shape), index, 0)
     idx = ctype(index)
     nk, nr = len(kshape), len(rshape)
     T, columns, C = R.plan(nout, n, kshape, kstrides, rstrides)
     chunk = -(-n // C)
     C = -(-n // chunk)
-    d, name = x.dtype, x.dtype.name
+    name = d.name
     sub = ctype(d) in SHUFFLED and R.subgroups(rt)
     sh = sub and T == WG
     params = [nout * C, n, *words, nout, chunk, C]
+    done = R.Launch((), out_shape, c_strides(out_shape), index, nout)
     if C == 1:
-        rt.dispatch(("argreduce", kind, name, idx, nk, nr, T, columns, False, sh),
-                    lambda: source(kind, d, idx, nk, nr, T, columns, False, sh),
-                    [x.storage.block, result.storage.block], params, -(-nout // (WG // T)))
-        return result
-    part = rt.alloc(nout * C * 4)
-    rt.dispatch(("argreduce", kind, name, "u32", nk, nr, T, columns, False, sh),
-                lambda: source(kind, d, "u32", nk, nr, T, columns, False, sh),
-                [x.storage.block, part.block], params, -(-nout * C // (WG // T)))
+        pipe = rt.pipeline(("argreduce", kind, name, idx, nk, nr, T, columns, False, sh),
+                           lambda: source(kind, d, idx, nk, nr, T, columns, False, sh), 2)
+        return done._replace(stages=(R.Stage(pipe, params, -(-nout // (WG // T)),
+                                             nout * index.itemsize),))
+    pipe = rt.pipeline(("argreduce", kind, name, "u32", nk, nr, T, columns, False, sh),
+                       lambda: source(kind, d, "u32", nk, nr, T, columns, False, sh), 2)
+    first = R.Stage(pipe, params, -(-nout * C // (WG // T)), nout * C * 4)
     Tm = min(WG, R._pow2(-(-C // 16)))  # the merge compares C winners
     shm = sub and Tm == WG
-    params[0] = nout
-    rt.dispatch(("argreduce", kind, name, idx, nk, nr, Tm, False, True, shm),
-                lambda: source(kind, d, idx, nk, nr, Tm, False, True, shm),
-                [x.storage.block, part.block, result.storage.block], params,
-                -(-nout // (WG // Tm)))
-    return result
+    pipe = rt.pipeline(("argreduce", kind, name, idx, nk, nr, Tm, False, True, shm),
+                       lambda: source(kind, d, idx, nk, nr, Tm, False, True, shm), 3)
+    merge = R.Stage(pipe, [nout, *params[1:]], -(-nout // (WG // Tm)),
+                    nout * index.itemsize)
+    return done._replace(stages=(first, merge))
+
+
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArray:
+    """``kind`` (argmax or argmin) of ``x`` over ``axes`` (none of them empty): an
+    array of the kept axes' shape and dtype ``index`` (int32 or int64). Laid out and
+    split into chunks as kernels/reduce.py plans a reduction of the same shape; the
+    launch of each signature is cached in ``rt.plans``."""
+    sig = ("argreduce", kind, x.dtype, x.shape, x.strides, axes, index,
+           _config.webgpu_subgroups())
+    lp = rt.plans.get(sig)
+    if lp is None:
+        lp = _build(rt, kind, x.dtype, x.shape, x.strides, axes, index)
+        if len(rt.plans) >= 8192:
+            rt.plans.clear()  # many distinct shapes: start over (as map.py does)
+        rt.plans[sig] = lp
+    if not lp.size:
+        return new(rt, lp.shape, lp.dtype)
+    stages = lp.stages
+    first = stages[0].params
+    if x.offset:
+        first = first.copy()
+        first[2] = x.offset & 0xFFFFFFFF
+    block = x.storage.block
+    storage = rt.record(stages[0].pipe, [block], first, stages[0].groups, None,
+                        stages[0].nbytes)
+    if len(stages) == 2:
+        m = stages[1]
+        params = m.params
+        if x.offset:
+            params = params.copy()
+            params[2] = x.offset & 0xFFFFFFFF
+        storage = rt.record(m.pipe, [block, storage.block], params, m.groups, None,
+                            m.nbytes)
+    return GPUArray(storage, rt, lp.shape, lp.strides, 0, lp.dtype, lp.size)

@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 
 from .... import _config
 from ...._dtypes import BY_NAME, DType
-from ..array import GPUArray, new
+from ..array import GPUArray, c_strides, new
 from . import expressions as wops
 from .map import _collapse
 from .types import LAYOUT, ctype, load_fn
@@ -370,38 +370,90 @@ def _words(x: GPUArray, axes: tuple) -> tuple:
     return out_shape, math.prod(red), kshape, kstrides, rshape, rstrides, words
 
 
-def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, may_split: bool) -> GPUArray:
-    d = x.dtype
+class Stage(NamedTuple):
+    """One dispatch of a cached launch: its pipeline, parameters (the input's offset at
+    word 2, for the first stage), workgroups and output bytes."""
+    pipe: Any
+    params: list
+    groups: int
+    nbytes: int
+
+
+class Launch(NamedTuple):
+    """Everything a reduction of one signature needs but the buffers and the offset."""
+    stages: tuple
+    shape: tuple
+    strides: tuple
+    dtype: DType
+    size: int
+
+
+class _View(NamedTuple):  # the layout of an array, as _words reads it
+    shape: tuple
+    strides: tuple
+    offset: int
+    ndim: int
+
+
+def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tuple,
+           may_split: bool) -> Launch:
     acc_dtype = BY_NAME[ACCUMULATOR.get(d.name, d.name)]
     acc = ctype(acc_dtype)
-    out_shape, R, kshape, kstrides, rshape, rstrides, words = _words(x, axes)
-    result = new(rt, out_shape, acc_dtype)
-    nout = result.size
+    out_shape, R, kshape, kstrides, rshape, rstrides, words = \
+        _words(_View(shape, strides, 0, len(shape)), axes)
+    nout = math.prod(out_shape)
     if nout == 0:
-        return result
+        return Launch((), out_shape, c_strides(out_shape), acc_dtype, 0)
     T, columns, C = plan(nout, R, kshape, kstrides, rstrides, may_split)
     nk, nr = len(kshape), len(rshape)
     kahan = kind == "sum" and acc[0] in "fv"   # f32, f64, vec2<f32>, vec2<f64>
     G = WG // T
     sh = T == WG and acc in SHUFFLED and subgroups(rt)
+    size = acc_dtype.itemsize
     if C == 1:
-        rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, False, sh),
-                    lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan, sh),
-                    [x.storage.block, result.storage.block], [nout, R, *words],
-                    -(-nout // G))
-        return result
+        pipe = rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, False, sh),
+                           lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan,
+                                          sh), 2)
+        stage = Stage(pipe, [nout, R, *words], -(-nout // G), nout * size)
+        return Launch((stage,), out_shape, c_strides(out_shape), acc_dtype, nout)
     chunk = -(-R // C)
     C = -(-R // chunk)
-    part = new(rt, (C, *out_shape), acc_dtype)
-    rt.dispatch(("reduce", kind, d.name, nk, nr, T, columns, True, sh),
-                lambda: source(kind, d, acc, nk, nr, T, columns, True, kahan, sh),
-                [x.storage.block, part.storage.block],
-                [nout * C, R, *words, nout, chunk], -(-nout * C // G))
-    return _reduce(rt, kind, part, (0,), False)
+    pipe = rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, True, sh),
+                       lambda: source(kind, d, acc, nk, nr, T, columns, True, kahan, sh), 2)
+    first = Stage(pipe, [nout * C, R, *words, nout, chunk], -(-nout * C // G),
+                  nout * C * size)
+    part = (C, *out_shape)
+    merge = _build(rt, kind, acc_dtype, part, c_strides(part), (0,), False)
+    return merge._replace(stages=(first, *merge.stages))
+
+
+def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
+    """The hot path: the launch of this signature from ``rt.plans`` (built once), then
+    one record per stage (each allocating its output)."""
+    sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, _config.webgpu_subgroups())
+    lp = rt.plans.get(sig)
+    if lp is None:
+        lp = _build(rt, kind, x.dtype, x.shape, x.strides, axes, True)
+        if len(rt.plans) >= 8192:
+            rt.plans.clear()  # many distinct shapes: start over (as map.py does)
+        rt.plans[sig] = lp
+    if not lp.size:
+        return new(rt, lp.shape, lp.dtype)
+    block = x.storage.block
+    storage = None
+    for k, st in enumerate(lp.stages):
+        params = st.params
+        if k == 0 and x.offset:
+            params = params.copy()
+            params[2] = x.offset & 0xFFFFFFFF
+        # ``storage`` (the previous stage's output) stays referenced until this records
+        storage = rt.record(st.pipe, [block], params, st.groups, None, st.nbytes)
+        block = storage.block
+    return GPUArray(storage, rt, lp.shape, lp.strides, 0, lp.dtype, lp.size)
 
 
 def launch(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
     """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min; complex x: sum or
     prod); the result has the kept axes' shape and x's accumulator dtype (see
     ACCUMULATOR)."""
-    return _reduce(rt, kind, x, tuple(axes), True)
+    return _reduce(rt, kind, x, tuple(axes))
