@@ -199,7 +199,8 @@ def test_predicates_comparisons_and_special_values(device):
     assert np.array_equal(np.signbit(to_np(got).astype(np.float32)),
                           np.signbit(want.astype(np.float32)))
     assert_ulps(xp.clip(on([-3.0, 0.5, 7.0], device), -1.0, 2.0), [-1.0, 0.5, 2.0], 0, "clip")
-    assert_ulps(xp.where(x > 0, x, 0.5), np.where(f > 0, f, 0.5), 0, "where")
+    fz = np.where(np.abs(f) < np.finfo(np.float32).tiny, 0, f) if flushes else f
+    assert_ulps(xp.where(x > 0, x, 0.5), np.where(fz > 0, f, 0.5), 0, "where")
 
 
 # --- reductions, scans, matmul: float32 accumulation ---------------------------------------
@@ -279,7 +280,10 @@ def test_astype_to_and_from_every_dtype(device):
         f64 = np.asarray([1 + 2**-8 + 2**-30, -(1 + 2**-8 + 2**-30), 1e39, np.inf, np.nan, 0.0])
         assert_ulps(xp.astype(xp.asarray(f64, device=device), xp.bfloat16), f64, 0, "f64 -> bf16")
         h = to_np(xp.astype(xp.asarray(f64 * 4e-4, device=device), xp.float16))  # 11 bits
-        assert np.array_equal(h.view(np.uint16), (f64 * 4e-4).astype(np.float16).view(np.uint16))
+        want = (f64 * 4e-4).astype(np.float16)
+        nan = np.isnan(want)      # any NaN (NVIDIA's Vulkan driver gives payload 0x7fff)
+        assert np.array_equal(np.isnan(h), nan)
+        assert np.array_equal(h[~nan].view(np.uint16), want[~nan].view(np.uint16))
     with pytest.raises(TypeError, match="astype"):
         xp.astype(xp.ones(2, dtype=xp.complex64, device=device), xp.bfloat16)
 

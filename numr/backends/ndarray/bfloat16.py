@@ -112,3 +112,21 @@ def nextafter(c, f: Callable) -> Callable:
         return c.arr(r.astype(bf16, copy=False))
 
     return op
+
+
+WIDE = ("int32", "uint32", "int64", "uint64", "float64")
+
+
+def round_once(xp, a, bf16):
+    """``a`` (a dtype in WIDE) rounded once to bfloat16. CuPy converts through float32,
+    rounding twice (2**24 + 2**16 + 1 became 2**24): here float32 is rounded to odd
+    instead (an inexact float32 with an even last bit moves one step towards the exact
+    value), which float32's 16 spare bits then round correctly to bfloat16."""
+    x = a.astype(xp.float64)         # exact but for int64 beyond 2**53
+    f = x.astype(xp.float32)
+    u = f.view(xp.uint32)
+    inexact = (f.astype(xp.float64) != x) & ~xp.isnan(x)
+    towards = xp.where(xp.abs(f.astype(xp.float64)) < xp.abs(x), 1, -1).astype(xp.int64)
+    fix = inexact & ((u & 1) == 0)
+    u = xp.where(fix, (u.astype(xp.int64) + towards).astype(xp.uint32), u)
+    return u.view(xp.float32).astype(bf16)

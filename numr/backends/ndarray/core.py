@@ -10,6 +10,7 @@ import numpy as _np
 from ... import _dtypes as dt
 
 from .._dlpack import KDL_BFLOAT, KDL_UINT, BfloatImport, relabel
+from . import bfloat16
 
 
 _DL_CPU = 1  # DLPack's device type for host memory
@@ -35,12 +36,16 @@ def build(c) -> dict:
 
     f32 = xp.dtype("float32")
 
+    on_cupy = xp.__name__ == "cupy"   # for two CuPy gaps: read-only views, bfloat16 rounding
+
     def astype(a, dtype, copy=True):
         if dtype.kind in ("int", "uint"):
             if a.dtype == c.bf16:
                 a = a.astype(f32)  # exact; then numr's rule, as for float32
             if a.dtype.kind == "f":
                 return float_to_int(a, native[dtype])
+        elif on_cupy and native[dtype] == c.bf16 and a.dtype.name in bfloat16.WIDE:
+            return bfloat16.round_once(xp, a, c.bf16)
         return a.astype(native[dtype], copy=copy)
 
     def float_to_int(a, nd):
@@ -86,10 +91,9 @@ def build(c) -> dict:
         dst[...] = src
 
     def writable(a):
-        w = getattr(a.flags, "writeable", None)
-        if w is not None:
-            return w
-        # CuPy has no read-only arrays (its flags have no "writeable"): refuse writes where
+        if not on_cupy:
+            return a.flags.writeable
+        # CuPy has no read-only arrays (its flags' "writeable" is always True): refuse writes where
         # elements repeat (a broadcast view), the writes that would race. A plain view of
         # such a view (a row of it) cannot be told apart from any view, and stays writable.
         return all(s != 0 or n <= 1 for s, n in zip(a.strides, a.shape))
