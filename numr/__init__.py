@@ -19,7 +19,7 @@ from ._array import Array  # noqa: F401
 from ._devices import (  # noqa: F401
     Device, default_device, empty_cache, memory_info, set_default_device, synchronize,
 )
-from ._checks import AxisError  # noqa: F401
+from ._errors import AxisError  # noqa: F401
 from ._io import load, save  # noqa: F401
 from ._constants import e, inf, nan, newaxis, pi  # noqa: F401
 from ._creation import *  # noqa: F401,F403

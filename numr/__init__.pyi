@@ -7,7 +7,6 @@ from . import linalg as linalg
 from . import random as random
 from . import special as special
 from ._array import Array as Array
-from ._checks import AxisError as AxisError
 from ._creation import arange as arange
 from ._creation import asarray as asarray
 from ._creation import empty as empty
@@ -53,6 +52,7 @@ from ._dtypes import uint64 as uint64
 from ._dtypes import uint8 as uint8
 from ._elementwise import clip as clip
 from ._elementwise import round as round
+from ._errors import AxisError as AxisError
 from ._indexing import take as take
 from ._indexing import take_along_axis as take_along_axis
 from ._info import __array_namespace_info__ as __array_namespace_info__

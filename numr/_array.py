@@ -270,11 +270,14 @@ _ANY = frozenset({"bool", "int", "uint", "float", "complex"})
 _REAL = frozenset({"bool", "int", "uint", "float"})
 _INTEGER = frozenset({"int", "uint"})
 
-# The operators and indexing come from the namespace modules, which import Array.
-from . import _elementwise as _ew  # noqa: E402
+# The operators and indexing come from the namespace modules, which import Array; every
+# operator is attached here, in one place.
+from . import _elementwise as _ew, _linalg_ops as _la  # noqa: E402
 from ._indexing import getitem as _getitem, setitem as _setitem  # noqa: E402
 
-_ew.attach_operators(Array)
+for _name, _f in {**_ew.operators(), **_la.OPERATORS}.items():
+    setattr(Array, _name, _f)
+del _name, _f
 
 
 def _unpickle(host: Any, device: str) -> Array:

@@ -24,8 +24,9 @@ import numpy as np  # host-side inference of Python data only; never for computa
 
 from . import _dtypes as dt
 from ._array import Array
-from ._devices import default_device, get_device
-from ._transfer import move
+from ._checks import check_cast as _check_cast, check_dtype, resolve_device  # noqa: F401
+from ._devices import get_device
+from ._transfer import convert as _convert, move
 
 __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
            "full_like", "linspace", "meshgrid", "ones", "ones_like", "tril", "triu",
@@ -48,24 +49,6 @@ _DEFAULT_OF_KIND = {"int": "integral", "uint": "integral", "float": "real floati
 # ---------------------------------------------------------------------------------------
 # Argument checks shared by the creation functions (and used by other modules)
 # ---------------------------------------------------------------------------------------
-
-def resolve_device(device: Any, func: str):
-    """The Device for a ``device=`` argument (None: the default device)."""
-    return default_device() if device is None else get_device(device, func)
-
-
-def check_dtype(dtype: Any, device: Any, func: str) -> dt.DType:
-    """Validate a dtype argument for ``device`` (TypeError naming both)."""
-    if type(dtype) is not dt.DType:
-        d = dt.from_numpy(dtype)
-        if d is None:
-            raise TypeError(f"{func}: dtype must be a numr dtype (like numr.float32) or a "
-                            f"numpy.dtype of one, got {dtype!r}")
-        dtype = d
-    if dtype not in device.dtypes:
-        raise TypeError(f"{func}: dtype {dtype} is not available on device {device}")
-    return dtype
-
 
 def _check_copy(copy: Any, func: str) -> None:
     if copy is not None and copy is not True and copy is not False:
@@ -192,30 +175,6 @@ def _array_arg(x: Any, func: str) -> Array:
     if type(x) is not Array:
         raise TypeError(f"{func}: expected a numr array, got {type(x).__name__}")
     return x
-
-
-def _convert(data: Any, src_dtype: dt.DType, src: Any, dtype: dt.DType, dst: Any,
-             copy: bool) -> Any:
-    """``data`` (on ``src``) as ``dtype`` on ``dst``. Converts on the device that holds
-    both dtypes, so a device lacking one of them (float64 on WebGPU) is never asked to
-    hold it. ``copy``: the result must not share memory with ``data``."""
-    if src is dst:
-        if dtype is src_dtype and not copy:
-            return data
-        return src.ops.astype(data, dtype, True)
-    if dtype in src.dtypes:
-        if dtype is not src_dtype:
-            data = src.ops.astype(data, dtype, True)
-        return move(data, src, dst)
-    return dst.ops.astype(move(data, src, dst), dtype, False)
-
-
-def _check_cast(src_dtype: dt.DType, dtype: dt.DType, func: str) -> None:
-    # Note: the standard says casting complex to real should not be permitted (NumPy
-    # drops the imaginary part with a warning); numr asks for real() or imag() instead.
-    if src_dtype.kind == "complex" and dtype.kind not in ("complex", "bool"):
-        raise TypeError(f"{func}: casting {src_dtype} to {dtype} would discard the "
-                        f"imaginary part; use real(x) or imag(x) first")
 
 
 # ---------------------------------------------------------------------------------------

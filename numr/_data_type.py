@@ -12,9 +12,9 @@ from typing import Any
 
 from . import _dtypes as dt
 from ._array import Array
-from ._creation import _check_cast, _convert, check_dtype
+from ._checks import check_cast as _check_cast, check_dtype, scalar_operand_dtype
 from ._devices import default_device, get_device
-from ._elementwise import scalar_operand_dtype
+from ._transfer import convert as _convert
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 

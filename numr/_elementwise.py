@@ -21,95 +21,31 @@ goes through ``_slow_binary``/``_slow_unary``, which apply the full rules.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable
 
 from . import _dtypes as dt
 from ._array import Array
-from ._checks import what
-from ._dtypes import CATEGORY, PROMOTE, REAL_OF, COMPLEX_OF, INT_RANGE
+from ._checks import (
+    FLOAT_KEEPS as _FLOAT_KEEPS, FLOAT_MAX as _FLOAT_MAX, INT_BOUNDS as _INT_BOUNDS,
+    PY_SCALARS as _PY, as_scalar as _as_scalar, cast as _cast, int_out_of_range as _int_out_of_range,
+    check_writable, is_ndarray as _is_ndarray, mixed_devices as _mixed, scalar_operand_dtype,
+    what,
+)
+from ._dtypes import CATEGORY, PROMOTE, REAL_OF, INT_RANGE
+from ._op_tables import BINARY, UNARY
 
 _new = object.__new__
 
 __all__: list[str] = []
 
-# Python scalar types accepted next to an array (NumPy scalars are unwrapped first).
-_PY = (bool, int, float, complex)
 _INTEGRAL_KINDS = ("bool", "int", "uint")
 _KIND_RANK = {"bool": 0, "uint": 1, "int": 2, "float": 3, "complex": 4}
 
-# Fast-path scalar rules: the dtypes whose arrays keep their dtype with a Python float,
-# and the Python int range each dtype accepts (beyond float64's range an int cannot be
-# converted to any floating dtype; bool arrays are absent: with an int they promote).
-_FLOAT_KEEPS = frozenset(d for d in dt.ALL if d.kind in ("float", "complex"))
-_FLOAT_MAX = int(sys.float_info.max)
-_INT_BOUNDS = {**INT_RANGE, **{d: (-_FLOAT_MAX, _FLOAT_MAX) for d in _FLOAT_KEEPS}}
-
 
 # ---------------------------------------------------------------------------------------
-# Argument preparation (the slow path; other namespace modules use these helpers too)
+# Argument preparation (the slow path; the helpers it shares with other namespace
+# modules live in _checks)
 # ---------------------------------------------------------------------------------------
-
-def _mixed(name: str, d1: Any, d2: Any) -> ValueError:
-    return ValueError(f"{name}: arrays are on different devices, {d1} and {d2}; "
-                      f"move one with to_device()")
-
-
-def _as_scalar(obj: Any):
-    """A Python scalar from obj, or None if obj is not a scalar."""
-    t = type(obj)
-    if t in _PY:
-        return obj
-    if isinstance(obj, _PY):
-        return _coerce_subclass(obj)  # e.g. NumPy's float64, a float subclass
-    item = getattr(obj, "item", None)
-    if item is not None and getattr(obj, "shape", None) == () and type(obj).__module__ == "numpy":
-        return item()  # a NumPy scalar
-    return None
-
-
-def _coerce_subclass(obj: Any):
-    for t in _PY:
-        if isinstance(obj, t):
-            return t(obj)
-    return None
-
-
-def _is_ndarray(obj: Any) -> bool:
-    """A NumPy or CuPy array: an operator with one raises numr's TypeError (which says to
-    convert with numr.asarray) instead of deferring to NumPy, whose fallback message
-    speaks of concatenation."""
-    t = type(obj)
-    return t.__name__ == "ndarray" and t.__module__ in ("numpy", "cupy", "cupy._core.core")
-
-
-def _int_out_of_range(name: str, s: int, d: dt.DType) -> OverflowError:
-    return OverflowError(f"{name}: Python int {s} is out of range for {d}")
-
-
-def scalar_operand_dtype(name: str, adt: dt.DType, s: Any, device: Any) -> dt.DType:
-    """The operand dtype for an array of dtype ``adt`` combined with Python scalar ``s``;
-    OverflowError if ``s`` is an int that the operand dtype cannot hold."""
-    t = type(s)
-    kind = adt.kind
-    if t is bool:
-        return adt
-    if t is int:
-        if kind == "bool":
-            adt = device.defaults["integral"]
-        lo, hi = _INT_BOUNDS[adt]
-        if not lo <= s <= hi:
-            raise _int_out_of_range(name, s, adt)
-        return adt
-    if t is float:
-        return adt if kind in ("float", "complex") else device.defaults["real floating"]
-    # complex
-    if kind == "complex":
-        return adt
-    if kind == "float":
-        return COMPLEX_OF[adt]
-    return device.defaults["complex floating"]
-
 
 def prepare(name: str, x1: Any, x2: Any, as_operator: bool):
     """(native1, native2, operand dtype, device) for a binary function, or NotImplemented
@@ -143,12 +79,6 @@ def prepare(name: str, x1: Any, x2: Any, as_operator: bool):
         return NotImplemented
     raise TypeError(f"{name}: expected at least one numr array, got {what(x1)} "
                     f"and {what(x2)}")
-
-
-def _cast(x: Array, d: dt.DType):
-    if x._dtype is d:
-        return x._data
-    return x._device.ops.astype(x._data, d, False)
 
 
 def _bad_dtype(name: str, d: dt.DType, category: str) -> TypeError:
@@ -366,8 +296,6 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
         try:
             self._device.ops.assign(self._data, data)
         except ValueError:
-            from ._indexing import check_writable
-
             check_writable(self, f"{name} (in place)")
             raise
         return self
@@ -417,51 +345,6 @@ def _compare_out_of_range(name: str, x1: Any, x2: Any) -> Array | None:
         x._device.ops.not_equal(x._data, x._data)
     return Array._new(data, dt.bool, x._device)
 
-
-# name -> (category, result rule)
-UNARY = {
-    "abs": ("numeric", "real"), "acos": ("floating-point", "same"),
-    "acosh": ("floating-point", "same"), "asin": ("floating-point", "same"),
-    "asinh": ("floating-point", "same"), "atan": ("floating-point", "same"),
-    "atanh": ("floating-point", "same"), "bitwise_invert": ("integer or boolean", "same"),
-    "ceil": ("real numeric", "same"), "conj": ("numeric", "same"),
-    "cos": ("floating-point", "same"), "cosh": ("floating-point", "same"),
-    "exp": ("floating-point", "same"), "expm1": ("floating-point", "same"),
-    "floor": ("real numeric", "same"),
-    # Note: the standard's imag takes complex input only; like NumPy, numr gives zeros
-    # of the array's dtype for real input, and real() of a real array is the array's
-    # values (NumPy returns the array itself; numr's op may too, as NumPy's does).
-    "imag": ("numeric", "real"),
-    "isfinite": ("numeric", "bool"), "isinf": ("numeric", "bool"),
-    "isnan": ("numeric", "bool"), "log": ("floating-point", "same"),
-    "log1p": ("floating-point", "same"), "log2": ("floating-point", "same"),
-    "log10": ("floating-point", "same"), "logical_not": ("bool", "same"),
-    "negative": ("numeric", "same"), "positive": ("numeric", "same"),
-    "real": ("numeric", "real"), "reciprocal": ("floating-point", "same"),
-    "sign": ("numeric", "same"), "signbit": ("real floating-point", "bool"),
-    "sin": ("floating-point", "same"), "sinh": ("floating-point", "same"),
-    "square": ("numeric", "same"), "sqrt": ("floating-point", "same"),
-    "tan": ("floating-point", "same"), "tanh": ("floating-point", "same"),
-    "trunc": ("real numeric", "same"),
-}
-
-BINARY = {
-    "add": ("numeric", "same"), "atan2": ("real floating-point", "same"),
-    "bitwise_and": ("integer or boolean", "same"),
-    "bitwise_left_shift": ("integer", "same"), "bitwise_or": ("integer or boolean", "same"),
-    "bitwise_right_shift": ("integer", "same"), "bitwise_xor": ("integer or boolean", "same"),
-    "copysign": ("real floating-point", "same"), "divide": ("floating-point", "same"),
-    "equal": ("any", "bool"), "floor_divide": ("real numeric", "same"),
-    "greater": ("real numeric", "bool"), "greater_equal": ("real numeric", "bool"),
-    "hypot": ("real floating-point", "same"), "less": ("real numeric", "bool"),
-    "less_equal": ("real numeric", "bool"), "logaddexp": ("real floating-point", "same"),
-    "logical_and": ("bool", "same"), "logical_or": ("bool", "same"),
-    "logical_xor": ("bool", "same"), "maximum": ("real numeric", "same"),
-    "minimum": ("real numeric", "same"), "multiply": ("numeric", "same"),
-    "nextafter": ("real floating-point", "same"), "not_equal": ("any", "bool"),
-    "pow": ("numeric", "same"), "remainder": ("real numeric", "same"),
-    "subtract": ("numeric", "same"),
-}
 
 for _name, (_cat, _res) in UNARY.items():
     globals()[_name] = _unary(_name, _cat, _res)
@@ -574,14 +457,17 @@ _UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
                     "invert": "bitwise_invert"}
 
 
-def attach_operators(cls: type) -> None:
+def operators() -> dict:
+    """Array's elementwise operators, ``{"__add__": function, ...}`` (``_array.py``
+    attaches them, with matmul's, in one place)."""
     g = globals()
+    out = {}
     for op, fname in _OPERATORS.items():
         f = g[fname]
-        setattr(cls, f"__{op}__", f.operator)
-        setattr(cls, f"__r{op}__", f.roperator)
-        setattr(cls, f"__i{op}__", f.ioperator)
+        out[f"__{op}__"], out[f"__r{op}__"], out[f"__i{op}__"] = \
+            f.operator, f.roperator, f.ioperator
     for op, fname in _COMPARISON_OPERATORS.items():
-        setattr(cls, f"__{op}__", g[fname].operator)
+        out[f"__{op}__"] = g[fname].operator
     for op, fname in _UNARY_OPERATORS.items():
-        setattr(cls, f"__{op}__", g[fname])
+        out[f"__{op}__"] = g[fname]
+    return out

@@ -16,7 +16,7 @@ import operator
 from typing import Any
 
 from ._array import Array
-from ._checks import AxisError
+from ._checks import AxisError, check_writable
 
 __all__ = ["take", "take_along_axis"]
 
@@ -42,7 +42,7 @@ def getitem(x: Array, key: Any) -> Array:
 
 
 def setitem(x: Array, key: Any, value: Any) -> None:
-    from ._elementwise import _as_scalar, scalar_operand_dtype
+    from ._checks import as_scalar as _as_scalar, scalar_operand_dtype
     from ._dtypes import PROMOTE
 
     dev = x._device
@@ -69,14 +69,6 @@ def setitem(x: Array, key: Any, value: Any) -> None:
         vshape = getattr(v, "shape", ())
         raise ValueError(f"setitem: a value of shape {tuple(vshape)} does not broadcast to "
                          f"the indexed part of an array of shape {x.shape} ({e})") from None
-
-
-def check_writable(x: Array, func: str) -> None:
-    """ValueError, the same on every device, if ``x`` is a read-only view."""
-    if not x._device.ops.writable(x._data):
-        raise ValueError(f"{func}: the array is read-only (a view made by broadcast_to or "
-                         f"broadcast_arrays, a view of one, or read-only host memory); "
-                         f"write into a copy instead")
 
 
 def normalize_key(x: Array, key: Any, func: str) -> tuple:

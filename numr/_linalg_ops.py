@@ -1,7 +1,6 @@
 """The main namespace's linear algebra: matmul, matrix_transpose, tensordot, vecdot.
 
-Also the ``@`` operators of Array, and the validation helpers that ``numr.linalg`` and
-``numr.fft`` share (array/device/dtype checks, axes, broadcasting).
+Also the ``@`` operators of Array (attached with the others in ``_array.py``).
 
 Semantics decided here, identically for every device:
 
@@ -16,109 +15,18 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from . import _dtypes as dt
 from ._array import Array
-from ._checks import what
-from ._dtypes import CATEGORY, PROMOTE
-from ._elementwise import _is_ndarray, _mixed
-# The axis and shape helpers every group shares (AxisError is a ValueError and an
-# IndexError, like NumPy's).
-from ._manipulation import AxisError, as_int as _as_int, broadcast_shape
+from ._checks import is_ndarray as _is_ndarray
+from ._dtypes import CATEGORY
+from ._linalg_checks import (
+    as_int, broadcast_shapes, expect_array, normalize_axes, promote_pair, vector_axis, wrap,
+)
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 _new = object.__new__
 _NUMERIC = CATEGORY["numeric"]
 _FLOATING = CATEGORY["floating-point"]
-
-
-# ---------------------------------------------------------------------------------------
-# Shared validation helpers (also used by numr.linalg and numr.fft)
-# ---------------------------------------------------------------------------------------
-
-mixed_devices = _mixed  # the ValueError for arrays on two devices
-
-
-def bad_dtype(name: str, d: dt.DType, category: str) -> TypeError:
-    return TypeError(f"{name}: dtype {d} is not supported; expected a {category} dtype")
-
-
-def expect_array(name: str, x: Any, label: str = "x") -> Array:
-    if type(x) is not Array:
-        raise TypeError(f"{name}: {label} must be a numr array, got {what(x)}")
-    return x
-
-
-def cast(x: Array, d: dt.DType):
-    """The native data of x in dtype d."""
-    return x._data if x._dtype is d else x._device.ops.astype(x._data, d, False)
-
-
-def promote_pair(name: str, x1: Any, x2: Any, allowed: frozenset, category: str):
-    """(native1, native2, dtype, device) for two arrays promoted to one dtype."""
-    expect_array(name, x1, "x1")
-    expect_array(name, x2, "x2")
-    dev = x1._device
-    if x2._device is not dev:
-        raise mixed_devices(name, dev, x2._device)
-    d = PROMOTE[x1._dtype, x2._dtype]
-    if d not in allowed:
-        raise bad_dtype(name, d, category)
-    return cast(x1, d), cast(x2, d), d, dev
-
-
-def as_int(name: str, value: Any, label: str) -> int:
-    """A Python int from an int-like argument (bools are not ints here)."""
-    return _as_int(value, label, name)
-
-
-def normalize_axis(name: str, axis: Any, ndim: int, label: str = "axis") -> int:
-    a = as_int(name, axis, label)
-    if not -ndim <= a < ndim:
-        raise AxisError(f"{name}: {label} {a} is out of range for an array of "
-                        f"{ndim} dimension{'s' if ndim != 1 else ''}")
-    return a + ndim if a < 0 else a
-
-
-def normalize_axes(name: str, axes: Any, ndim: int, label: str = "axes") -> tuple[int, ...]:
-    """A tuple of distinct non-negative axes from an int or a sequence of ints."""
-    if isinstance(axes, (list, tuple)):
-        out = tuple(normalize_axis(name, a, ndim, label) for a in axes)
-    else:
-        out = (normalize_axis(name, axes, ndim, label),)
-    if len(set(out)) != len(out):
-        raise ValueError(f"{name}: {label} {axes!r} repeats an axis")
-    return out
-
-
-def broadcast_shapes(name: str, *shapes: tuple) -> tuple:
-    """The broadcast of shapes, or a ValueError naming the function."""
-    return broadcast_shape(shapes, name)
-
-
-def vector_axis(name: str, axis: Any, n1: int, n2: int) -> int:
-    """The (negative) axis of the vectors in two arrays that broadcast against each other.
-
-    Note: the standard asks for a negative axis in [-min(ndim), -1]; like NumPy, a
-    non-negative axis is also accepted when both arrays have the same rank, where it
-    is unambiguous.
-    """
-    a = as_int(name, axis, "axis")
-    low = min(n1, n2)
-    if a >= 0 and n1 == n2 and a < n1:
-        a -= n1
-    if not -low <= a <= -1:
-        raise AxisError(f"{name}: axis {axis} is out of range; expected an integer in "
-                        f"[-{low}, -1] for arrays of {n1} and {n2} dimensions")
-    return a
-
-
-def wrap(r: Any, d: dt.DType, dev: Any) -> Array:
-    o = _new(Array)
-    o._data = r
-    o._dtype = d
-    o._device = dev
-    return o
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,9 +120,8 @@ def _imatmul_op(self: Array, other: Array, /) -> Array:
 _matmul_op.__name__ = "__matmul__"
 _rmatmul_op.__name__ = "__rmatmul__"
 _imatmul_op.__name__ = "__imatmul__"
-Array.__matmul__ = _matmul_op
-Array.__rmatmul__ = _rmatmul_op
-Array.__imatmul__ = _imatmul_op
+# Array's @ operators (``_array.py`` attaches them with the elementwise ones).
+OPERATORS = {"__matmul__": _matmul_op, "__rmatmul__": _rmatmul_op, "__imatmul__": _imatmul_op}
 
 
 # ---------------------------------------------------------------------------------------

@@ -12,13 +12,15 @@ the device's ops only move data. Shared helpers for other groups:
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any
 
 from . import _dtypes as dt
 from ._array import Array
 from ._dtypes import PROMOTE
-from ._checks import AxisError, as_int, check_array, normalize_axis, normalize_axes  # noqa: F401
-from ._elementwise import _mixed
+from ._checks import (  # noqa: F401
+    AxisError, as_int, broadcast_shape, check_array, mixed_devices as _mixed, normalize_axis,
+    normalize_axes, same_device,
+)
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -41,31 +43,6 @@ def as_shape(shape: Any, func: str, what: str = "shape") -> tuple[int, ...]:
     if hasattr(type(shape), "__index__") and not isinstance(shape, bool):
         return (as_int(shape, what, func),)
     raise TypeError(f"{func}: {what} must be a tuple of ints, got {shape!r}")
-
-
-def broadcast_shape(shapes: Sequence[Sequence[int]], func: str) -> tuple[int, ...]:
-    """The shape that all ``shapes`` broadcast to; ValueError naming them if none does."""
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for s in shapes:
-        for i, n in enumerate(s, ndim - len(s)):
-            m = out[i]
-            if n == m or n == 1:
-                continue
-            if m != 1:
-                raise ValueError(f"{func}: shapes {', '.join(str(tuple(t)) for t in shapes)} "
-                                 f"do not broadcast")
-            out[i] = n
-    return tuple(out)
-
-
-def same_device(arrays: Sequence[Array], func: str):
-    """The device of ``arrays`` (non-empty); ValueError naming two that differ."""
-    dev = arrays[0]._device
-    for a in arrays:
-        if a._device is not dev:
-            raise _mixed(func, dev, a._device)
-    return dev
 
 
 def _array_list(arrays: Any, func: str) -> list[Array]:

@@ -27,9 +27,7 @@ import warnings
 from typing import Any, Callable
 
 from ._array import Array
-from ._checks import check_array, check_bool, normalize_axes
-from ._searching import search_axis
-from ._statistical import accumulation_dtype
+from ._checks import accumulation_dtype, check_array, check_bool, normalize_axes, search_axis
 
 __all__ = ["nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanprod",
            "nansum"]

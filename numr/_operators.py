@@ -1,7 +1,7 @@
 """The static signatures of Array's operators, for type checkers only.
 
 The operators themselves are the namespace's elementwise functions (attached to Array by
-``_elementwise.attach_operators`` and ``_linalg_ops``), made from one table at import
+``_elementwise.operators()`` and ``_linalg_ops.OPERATORS``, attached in ``_array.py``), made from one table at import
 time, which a static checker cannot follow. This base class declares them with the
 standard's signatures under ``TYPE_CHECKING``, so at run time it is empty and Array's own
 attributes are the real operators. tests/typing/test_stubs.py keeps the two sets equal.

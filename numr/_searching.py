@@ -13,44 +13,17 @@ from . import _dtypes as dt
 from ._array import Array
 from ._creation import asarray
 from ._dtypes import PROMOTE
-from ._elementwise import _as_scalar, _cast, _mixed, scalar_operand_dtype
-from ._manipulation import broadcast_shape, check_array, normalize_axes, normalize_axis
+from ._checks import (  # noqa: F401
+    as_scalar as _as_scalar, broadcast_shape, cast as _cast, check_array, check_flag as check_bool,
+    mixed_devices as _mixed, normalize_axes, normalize_axis, ordered as _ordered, scalar_operand_dtype,
+    search_axis,
+)
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 
-def _ordered(x: Any, func: str) -> Array:
-    check_array(x, func)
-    if x._dtype.kind == "complex":
-        raise TypeError(f"{func}: dtype {x._dtype} is not supported; complex numbers are "
-                        f"not ordered; expected a real numeric dtype")
-    return x
-
-
-def check_bool(value: Any, what: str, func: str) -> bool:
-    if type(value) is not bool:
-        raise TypeError(f"{func}: {what} must be True or False, got {value!r}")
-    return value
-
-
 def _indices(data: Any, dev: Any) -> Array:
     return Array._new(data, dev.defaults["indexing"], dev)
-
-
-def search_axis(func: str, x: Any, axis: Any, keepdims: Any) -> int | None:
-    """The checked axis of an arg-reduction (argmax, nanargmin, ...): x real and
-    ordered, keepdims a bool, the searched extent not empty."""
-    _ordered(x, func)
-    check_bool(keepdims, "keepdims", func)
-    if axis is None:
-        empty = x.size == 0
-    else:
-        axis = normalize_axis(axis, x.ndim, func)
-        empty = x.shape[axis] == 0
-    if empty:
-        raise ValueError(f"{func}: cannot search an empty array (shape {x.shape}"
-                         f"{'' if axis is None else f', axis {axis}'})")
-    return axis
 
 
 def _arg_extreme(func: str, x: Array, axis: int | None, keepdims: bool) -> Array:

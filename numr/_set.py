@@ -14,8 +14,9 @@ from typing import Any, NamedTuple
 
 from . import _dtypes as dt
 from ._array import Array
-from ._elementwise import _as_scalar, _mixed, scalar_operand_dtype
-from ._statistical import check_array, check_bool
+from ._checks import (
+    as_scalar as _as_scalar, check_array, check_bool, mixed_devices as _mixed, scalar_operand_dtype,
+)
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 

@@ -9,8 +9,7 @@ equal elements in their original order when ``stable`` is True.
 from __future__ import annotations
 
 from ._array import Array
-from ._manipulation import normalize_axis
-from ._searching import _ordered, check_bool
+from ._checks import check_flag as check_bool, normalize_axis, ordered as _ordered
 
 __all__ = ["argsort", "sort"]
 

@@ -23,8 +23,10 @@ from typing import Any
 
 from . import _dtypes as dt
 from ._array import Array
-from ._checks import AxisError, check_array, check_bool, normalize_axes  # noqa: F401
-from ._creation import check_dtype
+from ._checks import (  # noqa: F401
+    AxisError, accumulation_dtype, check_array, check_bool, check_dtype, normalize_axes,
+    reduction_args as _reduction_args,
+)
 
 __all__ = ["cumulative_sum", "cumulative_prod", "max", "mean", "min", "prod", "std",
            "sum", "var"]
@@ -33,41 +35,12 @@ __all__ = ["cumulative_sum", "cumulative_prod", "max", "mean", "min", "prod", "s
 # Argument checks shared by the reductions
 # ---------------------------------------------------------------------------------------
 
-def _reduction_args(func: str, x: Any, axis: Any, keepdims: Any) -> tuple[int, ...]:
-    check_array(x, func)
-    check_bool(keepdims, "keepdims", func)
-    return normalize_axes(axis, x.ndim, func)
-
-
 # ---------------------------------------------------------------------------------------
 # Dtypes
 # ---------------------------------------------------------------------------------------
 
 _INEXACT = ("float", "complex")
 _UINT_OF_SIZE = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32, 8: dt.uint64}
-
-
-def accumulation_dtype(func: str, x: Array, dtype: Any) -> dt.DType:
-    """The result dtype of sum/prod/cumulative_* of ``x`` with the ``dtype`` argument."""
-    d = x._dtype
-    dev = x._device
-    if dtype is None:
-        default = dev.defaults["integral"]
-        if d.kind == "bool":
-            return default
-        if d.kind == "int":
-            return default if d.itemsize < default.itemsize else d
-        if d.kind == "uint":
-            u = _UINT_OF_SIZE[default.itemsize]
-            return u if d.itemsize < u.itemsize and u in dev.dtypes else d
-        return d
-    dtype = check_dtype(dtype, dev, func)
-    if dtype.kind == "bool":
-        raise TypeError(f"{func}: dtype {dtype} is not supported; expected a numeric dtype")
-    if d.kind == "complex" and dtype.kind != "complex":
-        raise TypeError(f"{func}: cannot compute a {d} array in the real dtype {dtype}; "
-                        f"that would discard the imaginary part")
-    return dtype
 
 
 def _float_input(x: Array):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _dtypes as dt
 from ._array import Array
 from ._config import implicit_host_copy
 from ._devices import get_device
@@ -48,3 +49,19 @@ def host_copy(x: Array, dtype: Any, copy: Any) -> Any:
         return data.astype(dtype)
     # to_host may hand back the device's own memory (an emulated GPU keeps NumPy arrays)
     return data.copy() if data is x._data else data
+
+
+def convert(data: Any, src_dtype: dt.DType, src: Any, dtype: dt.DType, dst: Any,
+             copy: bool) -> Any:
+    """``data`` (on ``src``) as ``dtype`` on ``dst``. Converts on the device that holds
+    both dtypes, so a device lacking one of them (float64 on WebGPU) is never asked to
+    hold it. ``copy``: the result must not share memory with ``data``."""
+    if src is dst:
+        if dtype is src_dtype and not copy:
+            return data
+        return src.ops.astype(data, dtype, True)
+    if dtype in src.dtypes:
+        if dtype is not src_dtype:
+            data = src.ops.astype(data, dtype, True)
+        return move(data, src, dst)
+    return dst.ops.astype(move(data, src, dst), dtype, False)

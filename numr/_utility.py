@@ -16,8 +16,10 @@ from typing import Any
 
 from . import _dtypes as dt
 from ._array import Array
-from ._elementwise import _as_scalar, _mixed, scalar_operand_dtype
-from ._statistical import _reduction_args, check_array, normalize_axes
+from ._checks import (
+    as_scalar as _as_scalar, check_array, mixed_devices as _mixed, normalize_axes,
+    reduction_args as _reduction_args, scalar_operand_dtype,
+)
 
 __all__ = ["all", "any", "diff"]
 

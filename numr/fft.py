@@ -23,9 +23,9 @@ from typing import Any, Literal, Sequence
 
 from . import _dtypes as dt
 from ._array import Array
-from ._creation import check_dtype, resolve_device
+from ._checks import check_dtype, resolve_device
 from ._dtypes import COMPLEX_OF, REAL_OF
-from ._linalg_ops import as_int, bad_dtype, expect_array, normalize_axes, normalize_axis, wrap
+from ._linalg_checks import as_int, bad_dtype, expect_array, normalize_axes, normalize_axis, wrap
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft",
            "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -23,11 +23,13 @@ from typing import Any, Literal, NamedTuple
 from . import _dtypes as dt
 from ._array import Array
 from ._dtypes import CATEGORY, COMPLEX_OF, REAL_OF
-from ._statistical import accumulation_dtype
-from ._linalg_ops import (
-    bad_dtype, broadcast_shapes, as_int, expect_array, matmul, matrix_transpose,
-    mixed_devices, normalize_axes, promote_pair, tensordot, vecdot, vector_axis, wrap,
+from ._checks import accumulation_dtype
+from ._errors import LinAlgError
+from ._linalg_checks import (
+    bad_dtype, broadcast_shapes, as_int, expect_array, mixed_devices, normalize_axes,
+    promote_pair, vector_axis, wrap,
 )
+from ._linalg_ops import matmul, matrix_transpose, tensordot, vecdot
 
 __all__ = [
     "LinAlgError", "EighResult", "EigResult", "QRResult", "SlogdetResult", "SVDResult",
@@ -42,9 +44,6 @@ _FLOATING = CATEGORY["floating-point"]
 _INF = math.inf
 
 
-class LinAlgError(ValueError):
-    """A matrix on which the operation is undefined: singular (``inv``, ``solve``),
-    not positive definite (``cholesky``), or a factorization that did not converge."""
 
 
 class EighResult(NamedTuple):

@@ -37,7 +37,7 @@ import builtins
 
 def _source(numr: types.ModuleType, name: str, obj: object) -> str | None:
     """The numr submodule that defines ``name`` statically, or None for generated ones."""
-    from numr import _elementwise
+    from numr import _op_tables as _elementwise  # the tables the generated functions come from
 
     if name in _elementwise.UNARY or name in _elementwise.BINARY:
         return None
@@ -62,7 +62,7 @@ def _source(numr: types.ModuleType, name: str, obj: object) -> str | None:
 
 
 def _generated_def(name: str, func: object) -> str:
-    from numr import _elementwise
+    from numr import _op_tables as _elementwise  # the tables the generated functions come from
 
     cat = (_elementwise.UNARY.get(name) or _elementwise.BINARY[name])[0]
     params = list(inspect.signature(func).parameters)  # type: ignore[arg-type]

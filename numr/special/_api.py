@@ -23,8 +23,7 @@ from .. import _dtypes as dt
 from .._array import Array
 from .._data_type import result_type
 from .._devices import default_device
-from .._elementwise import _as_scalar
-from .._manipulation import broadcast_shape
+from .._checks import as_scalar as _as_scalar, broadcast_shape
 
 # name -> number of array arguments; the SciPy function of the same name is the oracle
 # (digamma is SciPy's alias of psi). The order is the docs' order.

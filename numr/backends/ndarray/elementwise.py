@@ -18,12 +18,14 @@ dtype) in NumPy 2 and CuPy alike. The departures are fixed here, for both librar
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable
 
 import numpy as _np
 
-from ..._elementwise import BINARY, UNARY
+from ... import _dtypes as dt
+from ..._op_tables import BINARY, UNARY
 
 
 def build(c) -> dict:
@@ -239,16 +241,25 @@ _COMPLEX_EDGES = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cos
                   "sqrt", "tan", "tanh")
 
 
+@functools.cache
+def host_ops() -> dict:
+    """The elementwise ops of NumPy through this same adapter, with its corrections
+    (tanh's signed zeros, ...): what the CPU backend computes, built here without going
+    through numr's device registry (a backend never imports the namespace layer)."""
+    import array_api_compat.numpy as compat
+
+    from . import Context
+
+    return build(Context(None, _np, compat, dt.ALL))
+
+
 def complex_edges(c, name: str, op: Callable) -> Callable:
     import numpy
 
     xp = c.xp
 
     def host_f(*args):
-        # The CPU device's own op, with its corrections (tanh's signed zeros, ...).
-        from ..._devices import get_device
-
-        return getattr(get_device("cpu").ops, name)(*args)
+        return host_ops()[name](*args)
 
     def edge(z):
         return ~xp.isfinite(z) | (z.real == 0) | (z.imag == 0)

@@ -44,14 +44,35 @@ import math
 
 import numpy as _np  # shape arithmetic, and eig where the library has none
 
+from types import SimpleNamespace
+
 from ... import _dtypes as dt
+from ..._errors import LinAlgError
 
 
 def build(c) -> dict:
+    t = _tools(c)
+    ops: dict = {}
+    for group in (_products, _factorizations, _inverses, _singular_values, _others):
+        ops.update(group(c, t))
+    return ops
+
+
+def _named(scope: dict) -> dict:
+    """The ops a group defined: the main namespace's four and every ``linalg_*``."""
+    return {name: f for name, f in scope.items()
+            if name.startswith("linalg_") or name in _MAIN}
+
+
+_MAIN = ("matmul", "matrix_transpose", "tensordot", "vecdot")
+
+
+def _tools(c) -> SimpleNamespace:
+    """What the groups share: the library's linalg, dtype lifting, numr's error for the
+    library's, and the guards around LAPACK/cuSOLVER calls."""
     xp, compat, ndarray = c.xp, c.compat, c.ndarray
     asarray = xp.asarray
     la = xp.linalg
-    from ...linalg import LinAlgError  # numr's error type, raised at the user
 
     library_error = getattr(la, "LinAlgError", _np.linalg.LinAlgError)
     halves, f32 = (xp.dtype("float16"), c.bf16), xp.dtype("float32")
@@ -129,41 +150,6 @@ def build(c) -> dict:
     def mH(a):
         return xp.conj(mT(a)) if a.dtype.kind == "c" else mT(a)
 
-    # --- main namespace ---------------------------------------------------------------
-
-    def matmul(a, b):
-        r = _matmul(a, b)
-        return r if type(r) is ndarray else asarray(r)
-
-    def matrix_transpose(a):
-        return _swapaxes(a, -1, -2)
-
-    def tensordot(a, b, axes):
-        return c.arr(xp.tensordot(a, b, axes=axes))
-
-    def vecdot(a, b, axis):
-        # axis counts in the broadcast shape; each operand is addressed from its end.
-        neg = axis - max(a.ndim, b.ndim)
-        return out(compat.vecdot(a, b, axis=neg), a.dtype)
-
-    # --- linalg -----------------------------------------------------------------------
-
-    @guarded("cholesky", "a matrix is not positive definite")
-    def linalg_cholesky(a, upper=False):
-        low = la.cholesky(lift(a))
-        return out(mH(low) if upper else low, a.dtype)
-
-    def linalg_cross(a, b, axis):
-        neg = axis - max(a.ndim, b.ndim)
-        return c.arr(xp.cross(a, b, axis=neg))
-
-    def linalg_det(a):
-        return out(la.det(lift(a)), a.dtype)
-
-    def linalg_diagonal(a, offset=0):
-        # A copy: NumPy's diagonal is a read-only view, CuPy's a writable one.
-        return xp.diagonal(a, offset=offset, axis1=-2, axis2=-1).copy()
-
     def nan_in_nan_out(a, f):
         """f(a), with NaN for every result of a matrix holding NaN or inf (numr's rule on
         every device; LAPACK reads one triangle and may return finite numbers or fail)."""
@@ -177,73 +163,6 @@ def build(c) -> dict:
         if isinstance(r, tuple):
             return tuple(poison(x, a) for x in r)
         return poison(r, a)
-
-    @guarded("eigh", "the eigenvalue computation did not converge")
-    def linalg_eigh(a):
-        w, v = nan_in_nan_out(a, la.eigh)
-        return out(w, real_of(a.dtype)), out(v, a.dtype)
-
-    @guarded("eigvalsh", "the eigenvalue computation did not converge")
-    def linalg_eigvalsh(a):
-        return out(nan_in_nan_out(a, la.eigvalsh), real_of(a.dtype))
-
-    @guarded("eig", "the eigenvalue computation failed")
-    def linalg_eig(a):
-        # NumPy returns real arrays when every eigenvalue is real; the standard wants
-        # complex ones always.
-        w, v = general_eig(a, True)
-        d = complex_of(a.dtype)
-        return out(w, d), out(v, d)
-
-    @guarded("eigvals", "the eigenvalue computation failed")
-    def linalg_eigvals(a):
-        return out(general_eig(a, False), complex_of(a.dtype))
-
-    def general_eig(a, vectors):
-        # LAPACK's geev refuses NaN/inf in NumPy; CuPy returns NaNs: one rule for both.
-        if a.size and not bool(xp.isfinite(a).all()):
-            raise LinAlgError("eig: the matrix holds infinities or NaNs")
-        f = getattr(la, "eig" if vectors else "eigvals", None)
-        if f is not None:
-            return f(lift(a))
-        # Note: a CuPy without a general eigensolver computes on the host.
-        r = getattr(_np.linalg, "eig" if vectors else "eigvals")(a.get())
-        return tuple(xp.asarray(t) for t in r) if vectors else xp.asarray(r)
-
-    @guarded("inv", "a matrix is singular")
-    @nonfinite_passes
-    def linalg_inv(a):
-        return out(la.inv(lift(a)), a.dtype)
-
-    @guarded("matrix_norm", "the singular value computation did not converge")
-    def linalg_matrix_norm(a, keepdims=False, ord="fro"):
-        d = real_of(a.dtype)
-        m, n = a.shape[-2:]
-        if m == 0 or n == 0:
-            # numr only sends the norms that are 0 for an empty matrix.
-            shape = a.shape[:-2] + ((1, 1) if keepdims else ())
-            return xp.zeros(shape, dtype=d)
-        r = la.norm(lift(a), ord=ord, axis=(-2, -1), keepdims=keepdims)
-        return out(r, d)
-
-    @guarded("matrix_power", "a matrix is singular")
-    def linalg_matrix_power(a, n):
-        if n == 0:
-            eye = xp.eye(a.shape[-1], dtype=a.dtype)
-            return xp.broadcast_to(eye, a.shape).copy()
-        base = out(la.inv(lift(a)), a.dtype) if n < 0 else a
-        n = abs(n)
-        # Square-and-multiply with batched matmul (NumPy's and CuPy's own
-        # matrix_power differ on stacks).
-        result = None
-        while True:
-            if n & 1:
-                result = base if result is None else _matmul(result, base)
-            n >>= 1
-            if not n:
-                break
-            base = _matmul(base, base)
-        return result.copy() if result is a else result
 
     is_numpy = xp.__name__ == "numpy"
 
@@ -282,32 +201,77 @@ def build(c) -> dict:
             rtol = rtol[..., None]
         return smax * rtol
 
-    @guarded("matrix_rank", "the singular value computation did not converge")
-    def linalg_matrix_rank(a, rtol):
-        idx = c.native[c.device.defaults["integral"]]
-        batch = a.shape[:-2]
-        if min(a.shape[-2:]) == 0:
-            shape = batch if type(rtol) is not ndarray else _np.broadcast_shapes(batch, rtol.shape)
-            return xp.zeros(shape, dtype=idx)
-        s = svd(a, "matrix_rank", compute_uv=False)
-        return out(xp.count_nonzero(s > _tolerance(s, rtol), axis=-1), idx)
+    return SimpleNamespace(**locals())
 
-    def linalg_outer(a, b):
-        return xp.outer(a, b)
 
-    @guarded("pinv", "the singular value computation did not converge")
-    def linalg_pinv(a, rtol):
-        m, n = a.shape[-2:]
-        batch = a.shape[:-2]
-        if type(rtol) is ndarray:
-            batch = _np.broadcast_shapes(batch, rtol.shape)
-        if m == 0 or n == 0:
-            return xp.zeros(batch + (n, m), dtype=a.dtype)
-        u, s, vh = svd(a, "pinv", full_matrices=False)
-        keep = s > _tolerance(s, rtol)
-        s_inv = xp.where(keep, 1 / xp.where(keep, s, 1), 0)
-        r = _matmul(mH(vh) * s_inv[..., None, :], mH(u))
-        return out(xp.broadcast_to(r, batch + (n, m)), a.dtype)
+def _products(c, t) -> dict:
+    """matmul, matrix_transpose, tensordot, vecdot."""
+    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
+    lift, out, guarded = t.lift, t.out, t.guarded
+    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
+    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
+    nan_in_nan_out = t.nan_in_nan_out
+    def matmul(a, b):
+        r = _matmul(a, b)
+        return r if type(r) is ndarray else asarray(r)
+
+    def matrix_transpose(a):
+        return xp.swapaxes(a, -1, -2)
+
+    def tensordot(a, b, axes):
+        return c.arr(xp.tensordot(a, b, axes=axes))
+
+    def vecdot(a, b, axis):
+        # axis counts in the broadcast shape; each operand is addressed from its end.
+        neg = axis - max(a.ndim, b.ndim)
+        return out(compat.vecdot(a, b, axis=neg), a.dtype)
+
+    return _named(locals())
+
+
+def _factorizations(c, t) -> dict:
+    """cholesky, eigh, eigvalsh, eig, eigvals, qr, slogdet."""
+    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
+    lift, out, guarded = t.lift, t.out, t.guarded
+    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
+    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
+    nan_in_nan_out = t.nan_in_nan_out
+    @guarded("cholesky", "a matrix is not positive definite")
+    def linalg_cholesky(a, upper=False):
+        low = la.cholesky(lift(a))
+        return out(mH(low) if upper else low, a.dtype)
+
+    @guarded("eigh", "the eigenvalue computation did not converge")
+    def linalg_eigh(a):
+        w, v = nan_in_nan_out(a, la.eigh)
+        return out(w, real_of(a.dtype)), out(v, a.dtype)
+
+    @guarded("eigvalsh", "the eigenvalue computation did not converge")
+    def linalg_eigvalsh(a):
+        return out(nan_in_nan_out(a, la.eigvalsh), real_of(a.dtype))
+
+    @guarded("eig", "the eigenvalue computation failed")
+    def linalg_eig(a):
+        # NumPy returns real arrays when every eigenvalue is real; the standard wants
+        # complex ones always.
+        w, v = general_eig(a, True)
+        d = complex_of(a.dtype)
+        return out(w, d), out(v, d)
+
+    @guarded("eigvals", "the eigenvalue computation failed")
+    def linalg_eigvals(a):
+        return out(general_eig(a, False), complex_of(a.dtype))
+
+    def general_eig(a, vectors):
+        # LAPACK's geev refuses NaN/inf in NumPy; CuPy returns NaNs: one rule for both.
+        if a.size and not bool(xp.isfinite(a).all()):
+            raise LinAlgError("eig: the matrix holds infinities or NaNs")
+        f = getattr(la, "eig" if vectors else "eigvals", None)
+        if f is not None:
+            return f(lift(a))
+        # Note: a CuPy without a general eigensolver computes on the host.
+        r = getattr(_np.linalg, "eig" if vectors else "eigvals")(a.get())
+        return tuple(xp.asarray(t) for t in r) if vectors else xp.asarray(r)
 
     @guarded("qr", "the factorization did not converge")
     def linalg_qr(a, mode="reduced"):
@@ -318,6 +282,21 @@ def build(c) -> dict:
     def linalg_slogdet(a):
         sign, logabs = la.slogdet(lift(a))
         return out(sign, a.dtype), out(logabs, real_of(a.dtype))
+
+    return _named(locals())
+
+
+def _inverses(c, t) -> dict:
+    """inv, solve, matrix_power."""
+    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
+    lift, out, guarded = t.lift, t.out, t.guarded
+    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
+    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
+    nan_in_nan_out = t.nan_in_nan_out
+    @guarded("inv", "a matrix is singular")
+    @nonfinite_passes
+    def linalg_inv(a):
+        return out(la.inv(lift(a)), a.dtype)
 
     @guarded("solve", "a matrix is singular")
     @nonfinite_passes
@@ -337,6 +316,35 @@ def build(c) -> dict:
             r = la.solve(a2, b2)
         return out(r[..., 0] if vector else r, a.dtype)
 
+    @guarded("matrix_power", "a matrix is singular")
+    def linalg_matrix_power(a, n):
+        if n == 0:
+            eye = xp.eye(a.shape[-1], dtype=a.dtype)
+            return xp.broadcast_to(eye, a.shape).copy()
+        base = out(la.inv(lift(a)), a.dtype) if n < 0 else a
+        n = abs(n)
+        # Square-and-multiply with batched matmul (NumPy's and CuPy's own
+        # matrix_power differ on stacks).
+        result = None
+        while True:
+            if n & 1:
+                result = base if result is None else _matmul(result, base)
+            n >>= 1
+            if not n:
+                break
+            base = _matmul(base, base)
+        return result.copy() if result is a else result
+
+    return _named(locals())
+
+
+def _singular_values(c, t) -> dict:
+    """svd, svdvals, matrix_rank, pinv, matrix_norm."""
+    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
+    lift, out, guarded = t.lift, t.out, t.guarded
+    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
+    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
+    nan_in_nan_out = t.nan_in_nan_out
     @guarded("svd", "the singular value computation did not converge")
     def linalg_svd(a, full_matrices=True):
         u, s, vh = svd(a, "svd", full_matrices=full_matrices)
@@ -345,6 +353,65 @@ def build(c) -> dict:
     @guarded("svdvals", "the singular value computation did not converge")
     def linalg_svdvals(a):
         return out(svd(a, "svdvals", compute_uv=False), real_of(a.dtype))
+
+    @guarded("matrix_rank", "the singular value computation did not converge")
+    def linalg_matrix_rank(a, rtol):
+        idx = c.native[c.device.defaults["integral"]]
+        batch = a.shape[:-2]
+        if min(a.shape[-2:]) == 0:
+            shape = batch if type(rtol) is not ndarray else _np.broadcast_shapes(batch, rtol.shape)
+            return xp.zeros(shape, dtype=idx)
+        s = svd(a, "matrix_rank", compute_uv=False)
+        return out(xp.count_nonzero(s > tolerance(s, rtol), axis=-1), idx)
+
+    @guarded("pinv", "the singular value computation did not converge")
+    def linalg_pinv(a, rtol):
+        m, n = a.shape[-2:]
+        batch = a.shape[:-2]
+        if type(rtol) is ndarray:
+            batch = _np.broadcast_shapes(batch, rtol.shape)
+        if m == 0 or n == 0:
+            return xp.zeros(batch + (n, m), dtype=a.dtype)
+        u, s, vh = svd(a, "pinv", full_matrices=False)
+        keep = s > tolerance(s, rtol)
+        s_inv = xp.where(keep, 1 / xp.where(keep, s, 1), 0)
+        r = _matmul(mH(vh) * s_inv[..., None, :], mH(u))
+        return out(xp.broadcast_to(r, batch + (n, m)), a.dtype)
+
+    @guarded("matrix_norm", "the singular value computation did not converge")
+    def linalg_matrix_norm(a, keepdims=False, ord="fro"):
+        d = real_of(a.dtype)
+        m, n = a.shape[-2:]
+        if m == 0 or n == 0:
+            # numr only sends the norms that are 0 for an empty matrix.
+            shape = a.shape[:-2] + ((1, 1) if keepdims else ())
+            return xp.zeros(shape, dtype=d)
+        r = la.norm(lift(a), ord=ord, axis=(-2, -1), keepdims=keepdims)
+        return out(r, d)
+
+    return _named(locals())
+
+
+def _others(c, t) -> dict:
+    """cross, det, diagonal, outer, trace, vector_norm."""
+    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
+    lift, out, guarded = t.lift, t.out, t.guarded
+    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
+    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
+    nan_in_nan_out = t.nan_in_nan_out
+    def linalg_cross(a, b, axis):
+        neg = axis - max(a.ndim, b.ndim)
+        return c.arr(xp.cross(a, b, axis=neg))
+
+    def linalg_det(a):
+        return out(la.det(lift(a)), a.dtype)
+
+    def linalg_diagonal(a, offset=0):
+        # A copy: NumPy's diagonal is a read-only view, CuPy's a writable one.
+        return xp.diagonal(a, offset=offset, axis1=-2, axis2=-1).copy()
+
+    def linalg_outer(a, b):
+        return xp.outer(a, b)
 
     def linalg_trace(a, offset=0, dtype=None):
         d = c.native[dtype]
@@ -362,12 +429,7 @@ def build(c) -> dict:
             r = compat.linalg.vector_norm(a, axis=axes, keepdims=keepdims, ord=ord)
         return out(r, d)
 
-    ops = {
-        "matmul": matmul, "matrix_transpose": matrix_transpose, "tensordot": tensordot,
-        "vecdot": vecdot,
-    }
-    ops.update({name: f for name, f in locals().items() if name.startswith("linalg_")})
-    return ops
+    return _named(locals())
 
 
 class _Null:
