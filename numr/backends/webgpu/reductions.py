@@ -10,9 +10,8 @@ from ... import _dtypes as dt
 from . import array as A
 from . import complex as C
 from .array import GPUArray
-from .elementwise import astype, expression
+from .elementwise import astype
 from .kernels import reduce as R
-from .kernels.map import launch
 
 
 def axes_of(x: GPUArray, axis) -> tuple:
@@ -73,12 +72,10 @@ def mean(x, axis, keepdims):
         s = sum(x, axes, d, keepdims)
         return C.launch(x.rt, "mean", "a / b", ((s, d), (count, C.real_of(d))), d, s.shape,
                         C.rtype(d))
-    # 16-bit floats: the float32 sum divided, then rounded once (a sum rounded to the
-    # dtype first would lose digits, and overflow float16's range).
-    acc = dt.float32 if d in (dt.float16, dt.bfloat16) else d
-    s = sum(x, axes, acc, keepdims)
-    return launch(x.rt, "divide", expression(x.rt, "divide", acc), ((s, acc), (count, acc)),
-                  d, s.shape)
+    # The sum divided in its own last dispatch (kernels/reduce.py); 16-bit floats: the
+    # float32 quotient, rounded once (a sum rounded to the dtype first would lose
+    # digits, and overflow float16's range).
+    return finish(R.launch(x.rt, "sum", x, axes, mean=True), axes, d, keepdims)
 
 
 OPS = {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean, "any": any,

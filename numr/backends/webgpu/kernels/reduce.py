@@ -46,7 +46,7 @@ from .... import _config
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, c_strides, new
 from . import expressions as wops
-from .map import _collapse
+from .map import _collapse, scalar_words
 from .types import LAYOUT, ctype, load_fn
 
 WG = 256
@@ -184,7 +184,7 @@ def _tree(acc: str, T: int, step: int, shuffle: bool) -> tuple[str, str]:
     ``y[o]`` from each team's first lane). ``shuffle`` (a team is the workgroup):
     a shuffle tree in each subgroup, one slot per subgroup, one barrier."""
     if T == 1:  # a team of one: no workgroup memory, no barrier
-        return "", "if (o < V) { y[o] = acc; }"
+        return "", "if (o < V) { y[o] = fin(acc); }"
     if shuffle:
         return (f"var<workgroup> part: array<{acc}, {WG // 4}>;", f"""var r = acc;
   for (var s = sgs >> 1u; s > 0u; s = s >> 1u) {{
@@ -197,7 +197,7 @@ def _tree(acc: str, T: int, step: int, shuffle: bool) -> tuple[str, str]:
     for (var h = 1u; h < nsg; h = h << 1u) {{
       for (var k = 0u; k + h < nsg; k = k + 2u * h) {{ part[k] = comb(part[k], part[k + h]); }}
     }}
-    y[o] = part[0];
+    y[o] = fin(part[0]);
   }}""")
     return (f"var<workgroup> part: array<{acc}, {WG}>;", f"""part[l] = acc;
   workgroupBarrier();
@@ -205,7 +205,7 @@ def _tree(acc: str, T: int, step: int, shuffle: bool) -> tuple[str, str]:
     if (q < s) {{ part[l] = comb(part[l], part[l + s * {step}u]); }}
     workgroupBarrier();
   }}
-  if (q == 0u && o < V) {{ y[o] = part[l]; }}""")
+  if (q == 0u && o < V) {{ y[o] = fin(part[l]); }}""")
 
 
 def _pairwise(names: list) -> str:
@@ -218,7 +218,7 @@ def _pairwise(names: list) -> str:
 
 def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
            columns: bool = False, split: bool = False, kahan: bool = False,
-           shuffle: bool = False) -> str:
+           shuffle: bool = False, mean: bool = False) -> str:
     """WGSL of the reduction of ``d`` elements into ``acc`` values by teams of ``T``
     invocations (lanes ``WG / T`` apart with ``columns``, else neighbours).
 
@@ -229,7 +229,9 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
     :func:`unroll` accumulators (``kahan``: compensated float sums), combined pairwise
     at its end. ``shuffle``: the team is the workgroup and the adapter has subgroups
     (see :func:`_tree`). The defaults give one workgroup per output, which complex.py's
-    product kernel edits (``return x + y;`` and ``var acc = ...(0);``)."""
+    product kernel edits (``return x + y;`` and ``var acc = ...(0);``). ``mean`` (a
+    float sum, not ``split``): each result is divided by the parameter after the
+    layout's (f32, or f64 in two words), with the elementwise divide's own WGSL."""
     comb, helpers = _combine(kind, acc)
     conv = "v{u}" if ctype(d) == acc else f"{acc}(v{{u}})"
     load = "select(0u, 1u, ld(e{u}))" if d.name == "bool" else "ld(e{u})"
@@ -263,6 +265,14 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
     body = "\n      ".join(f"let v{u} = {load.format(u=u)};\n      {fold.format(u=u)}"
                            for u in range(U))
     shared, tree = _tree(acc, T, step, shuffle)
+    if mean:
+        divisor = f"bitcast<f32>(p({tail}u))" if acc == "f32" else \
+            f"bitcast<f64>(u64(p({tail}u)) | (u64(p({tail + 1}u)) << 32u))"
+        quotient = wops._specialise(wops.expression("divide", "f", acc), acc)
+        fin = (f"fn fin(a: {acc}) -> {acc} {{\n  let b = {divisor};\n  return {quotient};\n}}"
+               f"\n{wops.helpers(quotient, acc)}")
+    else:
+        fin = f"fn fin(v: {acc}) -> {acc} {{ return v; }}"
     entry = (", @builtin(subgroup_invocation_id) sgi: u32, @builtin(subgroup_size) sgs: "
              "u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
              if shuffle else "")
@@ -276,6 +286,7 @@ fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
 {helpers}
 {_kahan_fns(acc) if kahan else ""}
 fn comb(x: {acc}, y: {acc}) -> {acc} {{ return {comb}; }}
+{fin}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
         @builtin(num_workgroups) nw: vec3<u32>{entry}) {{
@@ -343,7 +354,6 @@ def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
             T = max(T, min(WG // min(G0, 32), _pow2(-(-R // PER_INVOCATION))))
     else:
         T = min(WG, _pow2(-(-R // PER_INVOCATION)))
-        G = WG // T
     groups = -(-nout // (WG // T))
     C = 1
     if may_split and groups < TARGET:
@@ -396,7 +406,8 @@ class _View(NamedTuple):  # the layout of an array, as _words reads it
 
 
 def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tuple,
-           may_split: bool) -> Launch:
+           may_split: bool, count: int | None = None) -> Launch:
+    """The stages of one signature; with ``count``, the last divides by it (mean)."""
     acc_dtype = BY_NAME[ACCUMULATOR.get(d.name, d.name)]
     acc = ctype(acc_dtype)
     out_shape, R, kshape, kstrides, rshape, rstrides, words = \
@@ -411,10 +422,12 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     sh = T == WG and acc in SHUFFLED and subgroups(rt)
     size = acc_dtype.itemsize
     if C == 1:
-        pipe = rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, False, sh),
+        mean = count is not None
+        pipe = rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, False, sh, mean),
                            lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan,
-                                          sh), 2)
-        stage = Stage(pipe, [nout, R, *words], -(-nout // G), nout * size)
+                                          sh, mean), 2)
+        div = scalar_words(float(count), acc_dtype) if mean else []
+        stage = Stage(pipe, [nout, R, *words, *div], -(-nout // G), nout * size)
         return Launch((stage,), out_shape, c_strides(out_shape), acc_dtype, nout)
     chunk = -(-R // C)
     C = -(-R // chunk)
@@ -423,17 +436,19 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     first = Stage(pipe, [nout * C, R, *words, nout, chunk], -(-nout * C // G),
                   nout * C * size)
     part = (C, *out_shape)
-    merge = _build(rt, kind, acc_dtype, part, c_strides(part), (0,), False)
+    merge = _build(rt, kind, acc_dtype, part, c_strides(part), (0,), False, count)
     return merge._replace(stages=(first, *merge.stages))
 
 
-def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
+def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool) -> GPUArray:
     """The hot path: the launch of this signature from ``rt.plans`` (built once), then
     one record per stage (each allocating its output)."""
-    sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, _config.webgpu_subgroups())
+    sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, _config.webgpu_subgroups(),
+           mean)
     lp = rt.plans.get(sig)
     if lp is None:
-        lp = _build(rt, kind, x.dtype, x.shape, x.strides, axes, True)
+        count = math.prod(x.shape[k] for k in axes) if mean else None
+        lp = _build(rt, kind, x.dtype, x.shape, x.strides, axes, True, count)
         if len(rt.plans) >= 8192:
             rt.plans.clear()  # many distinct shapes: start over (as map.py does)
         rt.plans[sig] = lp
@@ -452,8 +467,10 @@ def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
     return GPUArray(storage, rt, lp.shape, lp.strides, 0, lp.dtype, lp.size)
 
 
-def launch(rt: Any, kind: str, x: GPUArray, axes: tuple) -> GPUArray:
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool = False) -> GPUArray:
     """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min; complex x: sum or
     prod); the result has the kept axes' shape and x's accumulator dtype (see
-    ACCUMULATOR)."""
-    return _reduce(rt, kind, x, tuple(axes))
+    ACCUMULATOR). ``mean`` (a sum of real floats): the sum divided by the number of
+    reduced elements (as a compute value of the accumulator dtype), in the same
+    dispatch, rounded as the elementwise divide rounds."""
+    return _reduce(rt, kind, x, tuple(axes), mean)
