@@ -61,12 +61,13 @@ def team(R: int, nout: int = 1, columns: bool = False) -> int:
 
 
 def chunks(nout: int, R: int) -> int:
-    """How many workgroups share each output: 1, unless few outputs reduce many
-    elements (var(x), argmax(x)), which then spread over chunks of >= 4096 elements
-    and are combined by a second, small dispatch."""
-    if nout > 64 or R < 16384:
+    """How many workgroups share each output (var/std, kernels/moments.py): 1, unless
+    few outputs reduce many elements (var(x)), which then spread over chunks of >= 16384
+    elements (64 an invocation), up to 1024 (a large GPU's fill, as reduce.TARGET), and
+    are combined by a second, small dispatch."""
+    if nout > 64 or R < 32768:
         return 1
-    return min(WG, -(-R // 4096))
+    return min(1024, -(-R // 16384))
 
 
 def team_lines(T: int) -> str:

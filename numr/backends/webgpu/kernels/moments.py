@@ -10,7 +10,11 @@ themselves, giving the corrected two-pass result
 cancels most of the mean's own rounding error). Nothing the size of the input is
 materialised, and float32 data keeps float32 accuracy.
 
-Few outputs of many elements spread over chunks, one workgroup each, which write their
+Each invocation issues 4 loads before folding them one by one (several loads in
+flight, the rounding of a fold in order), the address stepped along one reduced
+dimension rather than decoded with a division per element.
+
+Few outputs of many elements spread over chunks (up to 1024), one workgroup each, which write their
 (mean, M2); a second dispatch combines them with Chan et al.'s pairwise formula
 ``M2 = sum M2_c + sum n_c |mean_c - mean|^2`` (the same two-pass template, with
 weights).
@@ -27,6 +31,7 @@ from typing import Any
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
 from .argreduce import HEADER, WG, chunks, decode, isnan, layout, team, team_lines
+from .reduce import _loads
 from .map import scalar_words
 from .types import LAYOUT, ctype, load_fn
 
@@ -34,6 +39,53 @@ from .types import LAYOUT, ctype, load_fn
 def real_compute(d: DType) -> DType:
     """The dtype the kernel writes: f32 for float16/float32/complex64, else f64."""
     return BY_NAME["float64" if ctype(d) in ("f64", "vec2<f64>") else "float32"]
+
+
+# The two passes' folds of one item ``it`` (a value, its weight, its own M2).
+PASS1 = """let t = it.w * it.v - c;
+    let u = s + t;
+    c = (u - s) - t;
+    s = u;"""
+PASS2 = """let v = it.v - mean;
+    sd = sd + it.w * v;
+    let t = it.m + it.w * sq(v) - cs;
+    let u = ss + t;
+    cs = (u - ss) - t;
+    ss = u;"""
+U = 4  # loads issued before they are folded, in order (the rounding of one at a time)
+
+
+def _elements(load: str, item: str, rs: int, nr: int, T: int):
+    """A function of a pass's fold giving WGSL that folds lane ``q``'s elements ``j0 +
+    q, j0 + q + T, ... < j1`` in order: ``U`` loads issued, then folded one by one (so
+    several loads are in flight), the address stepped where one reduced dimension (or
+    none) allows. Each pass in its own block (its own ``j`` and address)."""
+    setup, offset, advance = _loads(rs, nr, T)
+
+    def walk(fold: str) -> str:
+        offs = "\n      ".join(offset(u) for u in range(U))
+        loads = "\n      ".join(f"let x{u} = {load.format(e=f'e{u}')};" for u in range(U))
+        folds = "\n      ".join(f"{{ let it = {item.format(x=f'x{u}')};\n    {fold}\n      }}"
+                                 for u in range(U))
+        return f"""{{
+    {setup}
+    var j = j0 + q;
+    loop {{
+      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
+      {offs}
+      {loads}
+      {folds}
+      j = j + {U * T}u;
+      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
+    }}
+    for (; j < j1; j = j + {T}u) {{
+      {offset(0)}
+      let it = {item.format(x=load.format(e="e0"))};
+    {fold}
+      {advance}
+    }}
+  }}"""
+    return walk
 
 
 def source(kind: str, d: DType, nk: int, nr: int, T: int, stage: str) -> str:
@@ -64,6 +116,9 @@ def source(kind: str, d: DType, nk: int, nr: int, T: int, stage: str) -> str:
                 f"    let e = 2u * (o * C + i);\n"
                 f"    let it = It(sc[e], {st}(min(chunk, R - i * chunk)), "
                 f"sc[e + 1u]{'.x' if vec else ''});")
+
+        def walk(fold: str) -> str:
+            return f"{loop}\n    {fold}\n  }}"
     else:
         bind = (f"@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;\n"
                 f"{load_fn('ld', 'x0', d)}\n"
@@ -74,9 +129,7 @@ def source(kind: str, d: DType, nk: int, nr: int, T: int, stage: str) -> str:
                 f"  let j0 = min(R, ci * chunk);\n"
                 f"  let j1 = select(j0, min(R, j0 + chunk), o < nout);")
         n = f"{st}(j1 - j0)"
-        loop = (f"for (var j = j0 + q; j < j1; j = j + {T}u) {{\n"
-                f"    {decode('j', rs, nr)}\n"
-                f"    let it = It(ld(u32(base + ej)), {st}(1.0), {st}(0.0));")
+        walk = _elements("ld({e})", f"It({{x}}, {st}(1.0), {st}(0.0))", rs, nr, T)
     if stage == "part":
         write = f"y[2u * o] = mean;\n    y[2u * o + 1u] = {vt}(m2);"
     else:
@@ -103,12 +156,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   // pass 1: the sum (Kahan-compensated per invocation, then pairwise)
   var s = {vt}(0.0);
   var c = {vt}(0.0);
-  {loop}
-    let t = it.w * it.v - c;
-    let u = s + t;
-    c = (u - s) - t;
-    s = u;
-  }}
+  {walk(PASS1)}
   pv[l] = s;
   workgroupBarrier();
   for (var h = {T // 2}u; h > 0u; h = h >> 1u) {{
@@ -121,14 +169,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   var sd = {vt}(0.0);
   var ss = {st}(0.0);
   var cs = {st}(0.0);
-  {loop}
-    let v = it.v - mean;
-    sd = sd + it.w * v;
-    let t = it.m + it.w * sq(v) - cs;
-    let u = ss + t;
-    cs = (u - ss) - t;
-    ss = u;
-  }}
+  {walk(PASS2)}
   pv[l] = sd;
   ps[l] = ss;
   workgroupBarrier();
