@@ -14,8 +14,11 @@ def to_np(x):
 
 
 def arr(a, device, dtype=None):
-    """``a`` as a numr array on ``device``."""
-    return numr.asarray(a, device=device, dtype=dtype)
+    """``a`` as a numr array on ``device``; with ``dtype`` (a numr dtype), converted by
+    NumPy first, as the oracle converts it (every test file builds its arrays here)."""
+    if dtype is not None:
+        a = np.asarray(a, dtype=dtype.name)
+    return numr.asarray(a, device=device)
 
 
 def random_array(rng, shape, dtype="float64"):

@@ -10,15 +10,14 @@ import pytest
 import numr
 import numr.autograd as ag
 from numr.autograd import Var
+from tests.helpers import arr
+
+F64 = numr.float64  # the tests compute in float64 unless they say otherwise
 
 
 def _np(x):
     x = x.value if isinstance(x, Var) else x
     return np.asarray(x.to_device("cpu"))
-
-
-def arr(a, device, dtype=numr.float64):
-    return numr.asarray(np.asarray(a), dtype=dtype, device=device)
 
 
 def test_backward_accumulates_and_keeps_dtype_and_device(device):
@@ -46,22 +45,22 @@ def test_mixed_precision_cotangent_cast_back(device):
 
 
 def test_max_min_ties_split(device):
-    x = Var(arr([1.0, 3.0, 3.0, 2.0], device), requires_grad=True)
+    x = Var(arr([1.0, 3.0, 3.0, 2.0], device, F64), requires_grad=True)
     ag.max(x).backward()
     np.testing.assert_allclose(_np(x.grad), [0, 0.5, 0.5, 0])
-    z = Var(arr([[2.0, 2.0], [1.0, 5.0]], device), requires_grad=True)
+    z = Var(arr([[2.0, 2.0], [1.0, 5.0]], device, F64), requires_grad=True)
     ag.sum(ag.min(z, axis=1)).backward()
     np.testing.assert_allclose(_np(z.grad), [[0.5, 0.5], [1, 0]])
-    a = Var(arr([1.0, 2.0], device), requires_grad=True)
+    a = Var(arr([1.0, 2.0], device, F64), requires_grad=True)
     ag.sum(ag.maximum(a, 2.0)).backward()
     np.testing.assert_allclose(_np(a.grad), [0, 0.5])
 
 
 def test_prod_with_zeros(device):
-    x = Var(arr([0.0, 2.0, 3.0], device), requires_grad=True)
+    x = Var(arr([0.0, 2.0, 3.0], device, F64), requires_grad=True)
     ag.prod(x).backward()
     np.testing.assert_allclose(_np(x.grad), [6.0, 0.0, 0.0])
-    x2 = Var(arr([0.0, 2.0, 0.0], device), requires_grad=True)
+    x2 = Var(arr([0.0, 2.0, 0.0], device, F64), requires_grad=True)
     ag.prod(x2).backward()
     np.testing.assert_allclose(_np(x2.grad), [0.0, 0.0, 0.0])
 
@@ -79,7 +78,7 @@ def test_complex_convention_matches_wirtinger(device):
 
 def test_functional_api(device):
     f = lambda x, y: ag.sum(ag.sin(x) * y)  # noqa: E731
-    x, y = arr([0.1, 0.2], device), arr([3.0, 4.0], device)
+    x, y = arr([0.1, 0.2], device, F64), arr([3.0, 4.0], device, F64)
     gx = ag.grad(f)(x, y)
     assert isinstance(gx, numr.Array)
     np.testing.assert_allclose(_np(gx), np.cos([0.1, 0.2]) * [3, 4])
@@ -90,21 +89,22 @@ def test_functional_api(device):
     (val, aux), g = ag.value_and_grad(lambda x: (ag.sum(x * x), "aux"), has_aux=True)(x)
     assert aux == "aux"
     out, fn = ag.vjp(lambda x: x * x, x)
-    (c,) = fn(arr([1.0, 1.0], device))
+    (c,) = fn(arr([1.0, 1.0], device, F64))
     np.testing.assert_allclose(_np(c), [0.2, 0.4])
-    o, t = ag.jvp(lambda x, y: x * y, (x, y), (arr([1.0, 0.0], device), arr([0.0, 1.0], device)))
+    o, t = ag.jvp(lambda x, y: x * y, (x, y),
+                  (arr([1.0, 0.0], device, F64), arr([0.0, 1.0], device, F64)))
     np.testing.assert_allclose(_np(t), [3.0, 0.2])
     J = ag.jacobian(lambda x: ag.stack([x[0] * x[1], ag.sin(x[0])]))(x)
     np.testing.assert_allclose(_np(J), [[0.2, 0.1], [np.cos(0.1), 0]])
     H = ag.hessian(lambda x: ag.sum(x ** 3) + x[0] * x[1])(x)
     np.testing.assert_allclose(_np(H), [[0.6, 1.0], [1.0, 1.2]])
-    hv = ag.hvp(lambda x: ag.sum(x ** 3), [x], [arr([1.0, 1.0], device)])
+    hv = ag.hvp(lambda x: ag.sum(x ** 3), [x], [arr([1.0, 1.0], device, F64)])
     np.testing.assert_allclose(_np(hv), [0.6, 1.2])
 
 
 def test_higher_order(device):
     f = lambda x: ag.sum(ag.sin(x))  # noqa: E731
-    x = arr([0.3, 0.7], device)
+    x = arr([0.3, 0.7], device, F64)
     d1 = ag.grad(lambda x: ag.sum(ag.grad(f)(x)))   # sum(cos x) -> -sin x
     np.testing.assert_allclose(_np(d1(x)), -np.sin([0.3, 0.7]))
     d3 = ag.grad(lambda x: ag.sum(ag.grad(lambda x: ag.sum(ag.grad(f)(x)))(x)))
@@ -121,7 +121,7 @@ def test_higher_order(device):
 
 
 def test_no_grad_and_detach(device):
-    x = Var(arr([1.0, 2.0], device), requires_grad=True)
+    x = Var(arr([1.0, 2.0], device, F64), requires_grad=True)
     with ag.no_grad():
         y = x * 2
         assert not ag.is_grad_enabled()
@@ -140,7 +140,7 @@ def test_no_grad_and_detach(device):
 
 
 def test_nondifferentiable_pass_through(device):
-    x = Var(arr([3.0, 1.0, 2.0], device), requires_grad=True)
+    x = Var(arr([3.0, 1.0, 2.0], device, F64), requires_grad=True)
     for r in (x > 1, ag.argsort(x), ag.argmax(x), ag.isnan(x), ag.zeros_like(x)):
         assert isinstance(r, Var) and not r.requires_grad
     assert ag.argsort(x).dtype == numr.int64
@@ -151,7 +151,7 @@ def test_nondifferentiable_pass_through(device):
 
 
 def test_hooks(device):
-    x = Var(arr([1.0, 2.0], device), requires_grad=True)
+    x = Var(arr([1.0, 2.0], device, F64), requires_grad=True)
     seen = []
     x.register_hook(lambda g: g * 10)
     done = []
@@ -167,7 +167,7 @@ def test_hooks(device):
 
 
 def test_post_accumulate_hook_fires_once_per_backward_with_shared_leaf(device):
-    w = Var(arr([1.0, 2.0], device), requires_grad=True)
+    w = Var(arr([1.0, 2.0], device, F64), requires_grad=True)
     calls = []
     w.register_post_accumulate_grad_hook(lambda v: calls.append(1))
     a = w * 2
@@ -183,8 +183,8 @@ def test_checkpoint_matches_and_recomputes(device):
         calls.append(1)
         return ag.tanh(x @ w) * 2
 
-    x = arr(np.linspace(-1, 1, 6).reshape(2, 3), device)
-    w0 = arr(np.linspace(0.5, -0.5, 9).reshape(3, 3), device)
+    x = arr(np.linspace(-1, 1, 6).reshape(2, 3), device, F64)
+    w0 = arr(np.linspace(0.5, -0.5, 9).reshape(3, 3), device, F64)
     w1 = Var(w0, requires_grad=True)
     ag.sum(block(x, w1) ** 2).backward()
     w2 = Var(w0, requires_grad=True)
@@ -201,7 +201,7 @@ def test_checkpoint_matches_and_recomputes(device):
 
 
 def test_memory_freed_after_backward(device):
-    x = Var(arr(np.ones((4, 4)), device), requires_grad=True)
+    x = Var(arr(np.ones((4, 4)), device, F64), requires_grad=True)
     h = ag.exp(x) * 2
     saved = weakref.ref(h.value)
     y = ag.sum(ag.sin(h))
@@ -216,7 +216,7 @@ def test_memory_freed_after_backward(device):
 
 
 def test_setitem_and_inplace(device):
-    x = Var(arr([1.0, 2.0, 3.0], device), requires_grad=True)
+    x = Var(arr([1.0, 2.0, 3.0], device, F64), requires_grad=True)
     y = x * 1.0
     y[0] = x[2] * 5
     y += 1.0
@@ -227,13 +227,13 @@ def test_setitem_and_inplace(device):
         x[0] = 1.0
     with pytest.raises(ValueError, match="leaf"):
         x += 1.0
-    c = Var(arr([1.0, 2.0], device))    # untracked: written in place
+    c = Var(arr([1.0, 2.0], device, F64))    # untracked: written in place
     c[0] = 7.0
     np.testing.assert_allclose(_np(c), [7.0, 2.0])
 
 
 def test_errors_name_the_function(device):
-    x = Var(arr([1.0, 2.0], device), requires_grad=True)
+    x = Var(arr([1.0, 2.0], device, F64), requires_grad=True)
     with pytest.raises(ValueError, match="backward.*non-scalar"):
         (x * 2).backward()
     with pytest.raises(TypeError, match="grad: argument 0 has dtype .*int64"):
@@ -243,11 +243,11 @@ def test_errors_name_the_function(device):
     with pytest.raises(TypeError, match="nextafter"):
         ag.nextafter(x, 3.0)
     with pytest.raises(ValueError, match="grad: f must return a scalar"):
-        ag.grad(lambda v: v * 2)(arr([1.0, 2.0], device))
+        ag.grad(lambda v: v * 2)(arr([1.0, 2.0], device, F64))
     with pytest.raises(ValueError, match="linalg.eig: the loss depends on the eigenvectors' phases"):
         ag.sum(ag.imag(ag.linalg.eig(ag.reshape(x, (1, 2)) * ag.ones((2, 1), device=x.device))[1])).backward()
     with pytest.raises(ValueError, match="add"):
-        x + arr([1.0, 2.0, 3.0], device)   # numr's own errors come through
+        x + arr([1.0, 2.0, 3.0], device, F64)   # numr's own errors come through
 
 
 def test_generic_array_api_code(device):
@@ -260,12 +260,12 @@ def test_generic_array_api_code(device):
         return (x - mean) / std
 
     x0 = np.array([[1.0, 2.0, 4.0], [3.0, 3.5, 9.0]])
-    x = Var(arr(x0, device), requires_grad=True)
+    x = Var(arr(x0, device, F64), requires_grad=True)
     assert x.__array_namespace__() is ag
     z = standardize(x)
     assert isinstance(z, Var) and z.dtype == numr.float64 and z.shape == (2, 3)
     w = np.array([[1.0, -1.0, 0.5], [0.2, 0.3, -2.0]])
-    ag.sum(z * arr(w, device)).backward()
+    ag.sum(z * arr(w, device, F64)).backward()
     # finite differences through numpy
     def L(a):
         m = a.mean(-1, keepdims=True)
@@ -296,7 +296,7 @@ def test_register_custom_rule(device):
 
     register("test.double", vjp=(lambda xp, g, ans, x: 2 * g,))
     double = differentiable("test.double", lambda x: x + x)
-    gx = ag.grad(lambda v: ag.sum(double(v) ** 2))(arr([1.0, 3.0], device))
+    gx = ag.grad(lambda v: ag.sum(double(v) ** 2))(arr([1.0, 3.0], device, F64))
     np.testing.assert_allclose(_np(gx), [8.0, 24.0])
     with pytest.raises(TypeError, match="register"):
         register("test.bad", vjp=42)
@@ -306,9 +306,9 @@ def test_training_steps_do_not_grow_memory(device):
     import tracemalloc
 
     rng = np.random.default_rng(0)
-    w = Var(arr(rng.standard_normal((8, 4)) * 0.1, device), requires_grad=True)
-    x = arr(rng.standard_normal((16, 8)), device)
-    t = arr(rng.standard_normal((16, 4)), device)
+    w = Var(arr(rng.standard_normal((8, 4)) * 0.1, device, F64), requires_grad=True)
+    x = arr(rng.standard_normal((16, 8)), device, F64)
+    t = arr(rng.standard_normal((16, 4)), device, F64)
 
     def step():
         nonlocal w

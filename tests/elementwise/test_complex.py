@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import numr as xp
-from tests.helpers import assert_array, to_np
+from tests.helpers import arr, assert_array, to_np
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -32,10 +32,6 @@ TOL = {"complex64": 4e-6, "complex128": 1e-12}
 def need(device, d):
     if d not in device.dtypes:
         pytest.skip(f"{device} has no {d}")
-
-
-def arr(values, d, device):
-    return xp.asarray(np.asarray(values, dtype=d.name), device=device)
 
 
 def finite_sample(d):
@@ -117,7 +113,7 @@ def test_unary_accuracy(name, d, device):
     if name in ("cos", "sin", "tan", "cosh", "sinh", "tanh", "exp", "expm1"):
         # WGSL's sin and cos reduce large arguments with float32 absolute accuracy.
         h = h[np.abs(h.imag if name[-1] == "h" or name.startswith("exp") else h.real) < 100]
-    out = getattr(xp, name)(arr(h, d, device))
+    out = getattr(xp, name)(arr(h, device, d))
     want = oracle(name, h, d)
     assert out.dtype == {"b": xp.bool, "c": d, "f": xp.float32 if d is xp.complex64
                          else xp.float64}[want.dtype.kind]
@@ -135,7 +131,7 @@ def test_binary_accuracy(name, d, device):
         h, g = h[np.abs(h) > 1e-3], g[np.abs(h) > 1e-3]
         g = (g / np.maximum(np.abs(g), 1) * 3).astype(d.name)  # |exponent| <= 3
         g[::7] = np.round(g[::7].real)  # integer exponents take NumPy's squaring path
-    out = getattr(xp, name)(arr(h, d, device), arr(g, d, device))
+    out = getattr(xp, name)(arr(h, device, d), arr(g, device, d))
     check_close(to_np(out), oracle(name, h, d, g), d, 4 * TOL[d.name] if name == "pow" else None)
 
 
@@ -169,7 +165,7 @@ def test_unary_special_values(name, device):
     d = xp.complex64
     need(device, d)
     h = np.array([complex(a, b) for a, b in itertools.product(SPECIAL, repeat=2)], d.name)
-    out = getattr(xp, name)(arr(h, d, device))
+    out = getattr(xp, name)(arr(h, device, d))
     want = getattr(xp, name)(xp.asarray(h, device="cpu"))
     got, want = to_np(out), to_np(want)
     if got.dtype.kind == "b":
@@ -189,7 +185,7 @@ def test_unary_special_values(name, device):
 def test_abs_special_values(device):
     need(device, xp.complex64)
     h = np.array([complex(a, b) for a, b in itertools.product(SPECIAL, repeat=2)], "complex64")
-    out = xp.abs(arr(h, xp.complex64, device))
+    out = xp.abs(arr(h, device, xp.complex64))
     assert_array(out, np.abs(h.astype(np.complex128)).astype(np.float32), dtype=xp.float32)
 
 
@@ -204,7 +200,7 @@ def test_near_overflow(d, device):
                   complex(f.max, f.max), complex(f.max / 3, -f.max / 2),
                   complex(f.smallest_subnormal, 0), complex(3 * f.smallest_subnormal, -f.tiny)],
                  d.name)
-    x = arr(h, d, device)
+    x = arr(h, device, d)
     names = ["exp", "sinh", "cosh", "log", "sqrt", "abs", "sign", "log1p"]
     if device.kind != "webgpu":
         # NumPy's sign and log1p take |z| (or |1 + z|) unscaled: infinite at the top
@@ -220,8 +216,8 @@ def test_near_overflow(d, device):
 @pytest.mark.parametrize("d", CDTYPES, ids=lambda d: d.name)
 def test_equal_not_equal_with_nan(d, device):
     need(device, d)
-    a = arr([1 + 2j, complex(nan, 0), complex(0, nan), 1 + 2j, -0.0 + 0j], d, device)
-    b = arr([1 + 2j, complex(nan, 0), complex(0, nan), 1 - 2j, 0.0 - 0j], d, device)
+    a = arr([1 + 2j, complex(nan, 0), complex(0, nan), 1 + 2j, -0.0 + 0j], device, d)
+    b = arr([1 + 2j, complex(nan, 0), complex(0, nan), 1 - 2j, 0.0 - 0j], device, d)
     assert_array(xp.equal(a, b), [True, False, False, False, True], dtype=xp.bool)
     assert_array(xp.not_equal(a, b), [False, True, True, True, False], dtype=xp.bool)
 
@@ -234,7 +230,7 @@ def test_equal_not_equal_with_nan(d, device):
 def test_python_scalars_and_broadcasting(d, device):
     need(device, d)
     h = np.array([[1 + 2j, -3j, 0.5], [2, 1 - 1j, -4 + 0.25j]], d.name)
-    x = arr(h, d, device)
+    x = arr(h, device, d)
     w = h.astype(np.complex128)
     check_close(to_np(x * (2 - 1j)), (w * (2 - 1j)).astype(d.name), d)
     check_close(to_np((2 - 1j) / x), ((2 - 1j) / w).astype(d.name), d)
@@ -242,10 +238,10 @@ def test_python_scalars_and_broadcasting(d, device):
     check_close(to_np(1.5 + x), (1.5 + w).astype(d.name), d)
     check_close(to_np(x ** 2), (w ** 2).astype(d.name), d)
     assert_array(x == (1 + 2j), h == (1 + 2j), dtype=xp.bool)
-    row = arr([1j, 2, -1 + 1j], d, device)
+    row = arr([1j, 2, -1 + 1j], device, d)
     check_close(to_np(x * row), (w * h[0:1].astype(np.complex128) * 0 + w * np.array(
         [1j, 2, -1 + 1j])).astype(d.name), d)
-    col = arr([[2j], [-1]], d, device)
+    col = arr([[2j], [-1]], device, d)
     check_close(to_np(col + row), (np.array([[2j], [-1]]) + np.array([1j, 2, -1 + 1j])
                                    ).astype(d.name), d)
     # views: a transpose, a negative step
@@ -253,9 +249,9 @@ def test_python_scalars_and_broadcasting(d, device):
                 (np.exp(w.T) if d is xp.complex64 else w.T * w.T).astype(d.name), d)
     check_close(to_np(x[:, ::-2] + 1j), (w[:, ::-2] + 1j).astype(d.name), d)
     # 0-d and empty arrays
-    z = arr(1 + 1j, d, device)
+    z = arr(1 + 1j, device, d)
     assert (z * z).shape == () and complex(to_np(z * z)) == 2j
-    e = arr(np.zeros((0, 3)), d, device)
+    e = arr(np.zeros((0, 3)), device, d)
     assert (e + e).shape == (0, 3) and xp.abs(e).shape == (0, 3)
 
 
@@ -263,8 +259,8 @@ def test_python_scalars_and_broadcasting(d, device):
 def test_pow_edges(d, device):
     need(device, d)
     # NumPy's: 0 ** w is 0 where Re w > 0, else NaN; z ** 0 is 1; integer powers
-    zero = arr([0j, 0j, 0j, 0j, 2 - 1j, 1 + 1j, -1j], d, device)
-    w = arr([1.5 + 1.5j, 2, -2 + 1j, 1j, 0j, -3, 7], d, device)
+    zero = arr([0j, 0j, 0j, 0j, 2 - 1j, 1 + 1j, -1j], device, d)
+    w = arr([1.5 + 1.5j, 2, -2 + 1j, 1j, 0j, -3, 7], device, d)
     h = to_np(zero).astype(np.complex128) ** to_np(w).astype(np.complex128)
     check_close(to_np(xp.pow(zero, w)), h.astype(d.name), d)
     check_close(to_np(zero ** 2), (to_np(zero).astype(np.complex128) ** 2).astype(d.name), d)
@@ -274,7 +270,7 @@ def test_pow_edges(d, device):
 def test_round(d, device):
     need(device, d)
     h = np.array([1.5 - 2.5j, 0.4 + 3.5j, -0.5 - 0.5j, 12.345 + 67.891j], d.name)
-    x = arr(h, d, device)
+    x = arr(h, device, d)
     assert_array(xp.round(x), np.round(h), dtype=d)
     assert_array(xp.round(x, decimals=1), np.round(h, 1), dtype=d, rtol=1e-6)
     assert_array(xp.round(x, decimals=-1), np.round(h, -1), dtype=d, rtol=1e-6)
@@ -296,7 +292,7 @@ def test_astype_to_complex(src, dst, device):
         if src.startswith("complex") else np.array([0, -1, 3, 120, -2], dtype=src)
     if src.startswith("float"):
         h = np.array([0, -1.5, 3.25, 1e30, -0.0], dtype=src)
-    out = xp.astype(arr(h, s, device), t)
+    out = xp.astype(arr(h, device, s), t)
     assert_array(out, h.astype(dst), dtype=t)
 
 
@@ -304,7 +300,7 @@ def test_astype_to_complex(src, dst, device):
 def test_astype_complex_to_bool(d, device):
     need(device, d)
     h = np.array([0j, 1j, 2, complex(0, -0.0), complex(nan, 0)], d.name)
-    assert_array(xp.astype(arr(h, d, device), xp.bool), h.astype(bool), dtype=xp.bool)
+    assert_array(xp.astype(arr(h, device, d), xp.bool), h.astype(bool), dtype=xp.bool)
 
 
 @pytest.mark.parametrize("d", CDTYPES, ids=lambda d: d.name)
@@ -331,8 +327,8 @@ def test_creation(d, device):
 def test_where(d, device):
     need(device, d)
     c = xp.asarray(np.array([[True, False, True]]), device=device)
-    a = arr([[1 + 1j, 2 - 2j, 3j], [4, 5j, -6 - 1j]], d, device)
-    b = arr([9j, -9, 9 + 9j], d, device)
+    a = arr([[1 + 1j, 2 - 2j, 3j], [4, 5j, -6 - 1j]], device, d)
+    b = arr([9j, -9, 9 + 9j], device, d)
     ha, hb = to_np(a), to_np(b)
     cc = np.array([[True, False, True]])
     assert_array(xp.where(c, a, b), np.where(cc, ha, hb), dtype=d)
@@ -344,15 +340,15 @@ def test_where(d, device):
 def test_setitem_and_joins(d, device):
     need(device, d)
     h = np.arange(12).reshape(3, 4).astype(d.name) * (1 - 1j)
-    x = arr(h, d, device)
+    x = arr(h, device, d)
     x[1, ::2] = 7 + 0.5j
     h[1, ::2] = 7 + 0.5j
     x[:, 3] = -2
     h[:, 3] = -2
-    x[0] = arr([1j, 2j, 3j, 4j], d, device)
+    x[0] = arr([1j, 2j, 3j, 4j], device, d)
     h[0] = [1j, 2j, 3j, 4j]
     assert_array(x, h, dtype=d)
-    y = arr(h[:2] * 1j, d, device)
+    y = arr(h[:2] * 1j, device, d)
     assert_array(xp.concat([x, y], axis=0), np.concatenate([h, h[:2] * 1j]), dtype=d)
     assert_array(xp.tril(x, k=1), np.tril(h, 1), dtype=d)
     assert_array(xp.roll(x, 1, axis=1), np.roll(h, 1, axis=1), dtype=d)
@@ -369,7 +365,7 @@ def test_sum_prod_mean(d, axis, device):
     need(device, d)
     rng = np.random.default_rng(1)
     h = (rng.uniform(-1, 1, (3, 5, 4)) + 1j * rng.uniform(-1, 1, (3, 5, 4))).astype(d.name)
-    x = arr(h, d, device)
+    x = arr(h, device, d)
     w = h.astype(np.complex128)
     tol = 1e-5 if d is xp.complex64 else 1e-12
     for keepdims in (False, True):
@@ -389,11 +385,11 @@ def test_sum_prod_mean(d, axis, device):
 @pytest.mark.parametrize("d", CDTYPES, ids=lambda d: d.name)
 def test_reductions_of_empty_and_long_axes(d, device):
     need(device, d)
-    e = arr(np.zeros((0, 3)), d, device)
+    e = arr(np.zeros((0, 3)), device, d)
     assert_array(xp.sum(e, axis=0), np.zeros(3, d.name), dtype=d)
     assert_array(xp.prod(e, axis=0), np.ones(3, d.name), dtype=d)
     h = np.exp(1j * np.linspace(0, 0.01, 3000)).astype(d.name)
-    x = arr(h, d, device)
+    x = arr(h, device, d)
     w = h.astype(np.complex128)
     assert_array(xp.sum(x), np.sum(w).astype(d.name), dtype=d, rtol=1e-5)
     assert_array(xp.prod(x), np.prod(w).astype(d.name), dtype=d, rtol=1e-4)

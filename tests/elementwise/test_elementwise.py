@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import numr as xp
 from numr._elementwise import BINARY, UNARY
-from tests.helpers import assert_array, flushes_subnormals, on, other_device, to_np
+from tests.helpers import arr, assert_array, flushes_subnormals, on, other_device, to_np
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -41,10 +41,6 @@ def need(device, *dtypes):
     for d in dtypes:
         if d not in device.dtypes:
             pytest.skip(f"{device} has no {d}")
-
-
-def arr(values, dtype, device):
-    return xp.asarray(np.asarray(values, dtype=dtype.name), device=device)
 
 
 def sample(dtype):
@@ -131,14 +127,14 @@ def test_unary_matches_numpy(name, device):
             continue
         od = operand_dtype(category, d, device)
         h = sample(d)
-        x = arr(h, d, device)
+        x = arr(h, device, d)
         if od is None:
             with pytest.raises(TypeError, match=name):
                 getattr(xp, name)(x)
             continue
         if name in ("expm1", "tanh") and od.kind == "complex":
             h = h[np.isfinite(h)]
-            x = arr(h, d, device)
+            x = arr(h, device, d)
         rd = result_dtype(name, rule, od)
         out = getattr(xp, name)(x)
         expected = oracle(name, h.astype(od.name), dtype=rd)
@@ -179,7 +175,7 @@ def test_binary_matches_numpy(name, device):
             continue
         od = operand_dtype(category, d, device)
         ha, hb = binary_samples(name, d)
-        x1, x2 = arr(ha, d, device), arr(hb, d, device)
+        x1, x2 = arr(ha, device, d), arr(hb, device, d)
         if od is None:
             with pytest.raises(TypeError, match=name):
                 getattr(xp, name)(x1, x2)
@@ -203,7 +199,7 @@ def test_binary_broadcasting_matches_numpy(data, device):
     ha = data.draw(hnp.arrays(np.float64, shapes.input_shapes[0], elements=floats))
     hb = data.draw(hnp.arrays(np.float64, shapes.input_shapes[1], elements=floats))
     need(device, xp.float64)
-    out = getattr(xp, name)(arr(ha, xp.float64, device), arr(hb, xp.float64, device))
+    out = getattr(xp, name)(arr(ha, device, xp.float64), arr(hb, device, xp.float64))
     rd = xp.bool if name == "less_equal" else xp.float64
     assert_array(out, oracle(name, ha, hb, dtype=rd), dtype=rd, device=device, rtol=1e-12)
 
@@ -222,11 +218,11 @@ def test_floor_divide_with_infinities(dtype, device):
              (inf, nan, nan), (7.0, 2.0, 3.0), (-7.0, 2.0, -4.0), (1.0, 0.0, inf)]
     a, b, want = (np.array(v, dtype=dtype.name) for v in zip(*cases))
     forms = {
-        "function": xp.floor_divide(arr(a, dtype, device), arr(b, dtype, device)),
-        "operator": arr(a, dtype, device) // arr(b, dtype, device),
+        "function": xp.floor_divide(arr(a, device, dtype), arr(b, device, dtype)),
+        "operator": arr(a, device, dtype) // arr(b, device, dtype),
     }
-    x = arr(a, dtype, device)
-    x //= arr(b, dtype, device)
+    x = arr(a, device, dtype)
+    x //= arr(b, device, dtype)
     forms["in place"] = x
     for form, out in forms.items():
         got = to_np(out)
@@ -235,9 +231,9 @@ def test_floor_divide_with_infinities(dtype, device):
         assert (np.signbit(got) == np.signbit(want))[want == 0].all(), form
     # with a Python float on either side
     for s in (inf, -inf, 2.0, -0.0):
-        got = to_np(arr(a, dtype, device) // s)
+        got = to_np(arr(a, device, dtype) // s)
         np.testing.assert_array_equal(got, oracle("floor_divide", a, np.full_like(a, s), dtype=dtype))
-        got = to_np(s // arr(b, dtype, device))
+        got = to_np(s // arr(b, device, dtype))
         np.testing.assert_array_equal(got, oracle("floor_divide", np.full_like(b, s), b, dtype=dtype))
 
 
@@ -245,7 +241,7 @@ def complex_array(pairs, dtype, device):
     h = np.empty(len(pairs), dtype=dtype.name)
     h.real = [p[0] for p in pairs]
     h.imag = [p[1] for p in pairs]
-    return arr(h, dtype, device)
+    return arr(h, device, dtype)
 
 
 def check_complex(out, expected, dtype):
@@ -297,38 +293,38 @@ def test_tanh_complex_special_cases(dtype, device):
 
 
 def test_sign(device):
-    assert_array(xp.sign(arr([-2.0, -0.0, 0.0, 3.0, nan, -inf], xp.float64, device)),
+    assert_array(xp.sign(arr([-2.0, -0.0, 0.0, 3.0, nan, -inf], device, xp.float64)),
                  [-1.0, 0.0, 0.0, 1.0, nan, -1.0], dtype=xp.float64, device=device)
-    assert_array(xp.sign(arr([3 + 4j, 0j, -2j], xp.complex128, device)),
+    assert_array(xp.sign(arr([3 + 4j, 0j, -2j], device, xp.complex128)),
                  [0.6 + 0.8j, 0j, -1j], dtype=xp.complex128, device=device)
-    assert_array(xp.sign(arr([-3, 0, 5], xp.int16, device)), [-1, 0, 1], dtype=xp.int16)
+    assert_array(xp.sign(arr([-3, 0, 5], device, xp.int16)), [-1, 0, 1], dtype=xp.int16)
 
 
 def test_pow_negative_integer_exponent_is_numrs_error(device):
-    x = arr([1, 2, 3], xp.int32, device)
+    x = arr([1, 2, 3], device, xp.int32)
     with pytest.raises(ValueError, match="^pow"):
-        xp.pow(x, arr([1, -1, 2], xp.int32, device))
+        xp.pow(x, arr([1, -1, 2], device, xp.int32))
     with pytest.raises(ValueError, match="^pow"):
         x ** -1
 
 
 def test_real_imag_conj_of_real_arrays(device):
     h = np.array([1.5, -2.0, 0.0])
-    x = arr(h, xp.float64, device)
+    x = arr(h, device, xp.float64)
     im = xp.imag(x)
     assert_array(im, np.zeros(3), dtype=xp.float64, device=device)
     im += 1.0  # a writable array of its own
     assert_array(x, h)
     assert_array(xp.real(x), h, dtype=xp.float64)
     assert_array(xp.conj(x), h, dtype=xp.float64)
-    z = arr([1 + 2j, -3j], xp.complex64, device)
+    z = arr([1 + 2j, -3j], device, xp.complex64)
     assert_array(xp.real(z), [1.0, 0.0], dtype=xp.float32)
     assert_array(xp.imag(z), [2.0, -3.0], dtype=xp.float32)
     assert_array(xp.abs(z), [math.sqrt(5), 3.0], dtype=xp.float32, rtol=1e-6)
 
 
 def test_zero_dimensional_results_are_arrays(device):
-    x = arr(2.0, xp.float64, device)
+    x = arr(2.0, device, xp.float64)
     for out in (xp.add(x, x), x * 3.0, -x, xp.sin(x), xp.floor_divide(x, x), xp.expm1(x),
                 xp.round(x), xp.clip(x, 0, 1), x < 1.0, 1.0 - x):
         assert isinstance(out, xp.Array) and out.shape == () and out.device == device
@@ -345,26 +341,27 @@ def test_zero_dimensional_results_are_arrays(device):
 # ---------------------------------------------------------------------------------------
 
 def test_round(device):
-    assert_array(xp.round(arr([0.5, 1.5, 2.5, -0.5, -2.5, 2.4, -0.0, inf, nan], xp.float64, device)),
+    assert_array(xp.round(arr([0.5, 1.5, 2.5, -0.5, -2.5, 2.4, -0.0, inf, nan], device,
+                              xp.float64)),
                  [0.0, 2.0, 2.0, -0.0, -2.0, 2.0, -0.0, inf, nan], dtype=xp.float64, device=device)
-    assert np.signbit(to_np(xp.round(arr([-0.4], xp.float32, device))))[0]
-    assert_array(xp.round(arr([1.5 - 2.5j, 0.4 + 3.5j], xp.complex128, device)),
+    assert np.signbit(to_np(xp.round(arr([-0.4], device, xp.float32))))[0]
+    assert_array(xp.round(arr([1.5 - 2.5j, 0.4 + 3.5j], device, xp.complex128)),
                  [2 - 2j, 0 + 4j], dtype=xp.complex128)
-    assert_array(xp.round(arr([3, -4], xp.int8, device)), [3, -4], dtype=xp.int8)
-    assert_array(xp.round(arr([1.2345, 16.0], xp.float64, device), decimals=2), [1.23, 16.0])
-    assert_array(xp.round(arr([1234, 1250], xp.int32, device), decimals=-2), [1200, 1200],
+    assert_array(xp.round(arr([3, -4], device, xp.int8)), [3, -4], dtype=xp.int8)
+    assert_array(xp.round(arr([1.2345, 16.0], device, xp.float64), decimals=2), [1.23, 16.0])
+    assert_array(xp.round(arr([1234, 1250], device, xp.int32), decimals=-2), [1200, 1200],
                  dtype=xp.int32)
     with pytest.raises(TypeError, match="round: decimals"):
-        xp.round(arr([1.0], xp.float64, device), decimals=1.5)
+        xp.round(arr([1.0], device, xp.float64), decimals=1.5)
     with pytest.raises(TypeError, match="round"):
-        xp.round(arr([True], xp.bool, device))
+        xp.round(arr([True], device, xp.bool))
     with pytest.raises(TypeError, match="round"):
         xp.round([1.0])
 
 
 def test_clip(device):
     h = np.array([-3.0, -0.5, 0.0, 2.0, 7.5, nan])
-    x = arr(h, xp.float32, device)
+    x = arr(h, device, xp.float32)
     assert_array(xp.clip(x, -1, 2.5), np.clip(h, -1, 2.5).astype(np.float32), dtype=xp.float32,
                  device=device)
     assert_array(xp.clip(x, min=0.0), np.clip(h, 0.0, None), dtype=xp.float32)
@@ -374,23 +371,23 @@ def test_clip(device):
     same[0] = 100.0  # a copy, not x itself
     assert to_np(x)[0] == -3.0
     # array bounds broadcast with x; NaN bounds give NaN
-    lo = arr([[-1.0], [nan]], xp.float32, device)
-    out = xp.clip(x, lo, arr([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], xp.float32, device))
+    lo = arr([[-1.0], [nan]], device, xp.float32)
+    out = xp.clip(x, lo, arr([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], device, xp.float32))
     assert out.shape == (2, 6) and out.dtype == xp.float32
     want = np.clip(h.astype(np.float32), np.array([[-1.0], [nan]], np.float32),
                    np.arange(1.0, 7.0, dtype=np.float32))
     assert_array(out, want)
     # integers: bounds outside the dtype's range clamp to it
-    i = arr([-100, 0, 100], xp.int8, device)
+    i = arr([-100, 0, 100], device, xp.int8)
     assert_array(xp.clip(i, -1000, 50), [-100, 0, 50], dtype=xp.int8)
     assert_array(xp.clip(i, 200), [127, 127, 127], dtype=xp.int8)
-    assert_array(xp.clip(i, arr([0], xp.int16, device)), [0, 0, 100], dtype=xp.int8)
+    assert_array(xp.clip(i, arr([0], device, xp.int16)), [0, 0, 100], dtype=xp.int8)
     # float x with integer array bounds keeps x's dtype
-    assert_array(xp.clip(x, arr([0], xp.int32, device)), np.clip(h, 0, None), dtype=xp.float32)
+    assert_array(xp.clip(x, arr([0], device, xp.int32)), np.clip(h, 0, None), dtype=xp.float32)
 
 
 def test_clip_errors(device):
-    x = arr([1, 2, 3], xp.int16, device)
+    x = arr([1, 2, 3], device, xp.int16)
     with pytest.raises(TypeError, match="clip: min=1.5"):
         xp.clip(x, 1.5)
     with pytest.raises(TypeError, match="clip: max"):
@@ -398,13 +395,13 @@ def test_clip_errors(device):
     with pytest.raises(TypeError, match="clip: max"):
         xp.clip(x, max="3")
     with pytest.raises(TypeError, match="clip: min has dtype"):
-        xp.clip(x, arr([1.0], xp.float32, device))
+        xp.clip(x, arr([1.0], device, xp.float32))
     with pytest.raises(TypeError, match="clip: dtype"):
-        xp.clip(arr([True], xp.bool, device), 0)
+        xp.clip(arr([True], device, xp.bool), 0)
     with pytest.raises(TypeError, match="clip: expected a numr array"):
         xp.clip([1, 2], 0)
     with pytest.raises(ValueError, match=r"clip: shapes \(3,\) and \(2,\)"):
-        xp.clip(x, arr([0, 1], xp.int16, device))
+        xp.clip(x, arr([0, 1], device, xp.int16))
     other = other_device(device)
     with pytest.raises(ValueError, match=f"clip: arrays are on different devices, {device} and {other}"):
         xp.clip(x, on([0], xp.int16, other))
@@ -430,16 +427,16 @@ def test_operators_reflected_and_in_place(dunder, name, device):
     need(device, d)
     ha = np.array([5, 6, 7, 9], dtype=d.name)
     hb = np.array([1, 2, 3, 2], dtype=d.name)
-    x, y = arr(ha, d, device), arr(hb, d, device)
+    x, y = arr(ha, device, d), arr(hb, device, d)
     f = getattr(xp, name)
     want = to_np(f(x, y))
     assert_array(getattr(x, dunder)(y), want, dtype=d, device=device)
     s = 2 if d.kind == "int" else 2.0
-    assert_array(getattr(x, dunder)(s), to_np(f(x, arr(np.full(4, s), d, device))), dtype=d)
+    assert_array(getattr(x, dunder)(s), to_np(f(x, arr(np.full(4, s), device, d))), dtype=d)
     rdunder = "__r" + dunder[2:]
-    assert_array(getattr(x, rdunder)(s), to_np(f(arr(np.full(4, s), d, device), x)), dtype=d)
+    assert_array(getattr(x, rdunder)(s), to_np(f(arr(np.full(4, s), device, d), x)), dtype=d)
     idunder = "__i" + dunder[2:]
-    z = arr(ha, d, device)
+    z = arr(ha, device, d)
     before = z
     if f(x, y).dtype == d:
         r = getattr(z, idunder)(y)
@@ -448,8 +445,8 @@ def test_operators_reflected_and_in_place(dunder, name, device):
 
 
 def test_python_operator_syntax(device):
-    x = arr([1.0, 2.0, 4.0], xp.float64, device)
-    i = arr([12, 10, 7], xp.int64, device)
+    x = arr([1.0, 2.0, 4.0], device, xp.float64)
+    i = arr([12, 10, 7], device, xp.int64)
     assert_array(x + 1, [2.0, 3.0, 5.0], dtype=xp.float64, device=device)
     assert_array(1 - x, [0.0, -1.0, -3.0])
     assert_array(3 * x / 2, [1.5, 3.0, 6.0])
@@ -464,13 +461,13 @@ def test_python_operator_syntax(device):
     assert_array(i & 6, [4, 2, 6])
     assert_array(6 | i, [14, 14, 7])
     assert_array(i ^ i, [0, 0, 0])
-    assert_array(1 << arr([1, 2, 3], xp.int64, device), [2, 4, 8])
+    assert_array(1 << arr([1, 2, 3], device, xp.int64), [2, 4, 8])
     assert_array(i >> 1, [6, 5, 3])
-    assert_array(~arr([True, False], xp.bool, device), [False, True], dtype=xp.bool)
+    assert_array(~arr([True, False], device, xp.bool), [False, True], dtype=xp.bool)
     h = np.array([1.0, 2.0, 4.0])
     x += 1
     x *= 2.0
-    x -= arr([1.0], xp.float64, device)
+    x -= arr([1.0], device, xp.float64)
     x /= 2
     x **= 2
     x //= 1.5
@@ -488,14 +485,14 @@ def test_python_operator_syntax(device):
 @pytest.mark.parametrize("op,name", COMPARISONS)
 def test_comparison_operators(op, name, device):
     h = np.array([1.0, 2.0, nan, -inf, 3.0])
-    x = arr(h, xp.float64, device)
-    y = arr([2.0, 2.0, nan, -inf, 0.0], xp.float64, device)
+    x = arr(h, device, xp.float64)
+    y = arr([2.0, 2.0, nan, -inf, 0.0], device, xp.float64)
     assert_array(op(x, y), op(h, np.array([2.0, 2.0, nan, -inf, 0.0])), dtype=xp.bool,
                  device=device)
     assert_array(op(x, 2.0), op(h, 2.0), dtype=xp.bool)
     assert_array(op(2, x), op(2, h), dtype=xp.bool)  # reflected through the mirror operator
     assert_array(getattr(xp, name)(2, x), op(2, h), dtype=xp.bool)
-    z = arr([1 + 1j, 2], xp.complex128, device)
+    z = arr([1 + 1j, 2], device, xp.complex128)
     if name in ("equal", "not_equal"):
         assert_array(op(z, 1 + 1j), op(np.array([1 + 1j, 2]), 1 + 1j), dtype=xp.bool)
     else:
@@ -523,9 +520,9 @@ def test_comparison_with_unknown_types_raises(device):
 # ---------------------------------------------------------------------------------------
 
 def test_errors_name_the_function(device):
-    f = arr([1.0, 2.0], xp.float64, device)
-    i = arr([1, 2], xp.int32, device)
-    b = arr([True, False], xp.bool, device)
+    f = arr([1.0, 2.0], device, xp.float64)
+    i = arr([1, 2], device, xp.int32)
+    b = arr([True, False], device, xp.bool)
     with pytest.raises(TypeError, match="sin: expected a numr array, got list"):
         xp.sin([1.0])
     with pytest.raises(TypeError, match="add: expected at least one numr array"):
@@ -545,31 +542,31 @@ def test_errors_name_the_function(device):
     with pytest.raises(TypeError, match="negative: dtype numr.bool"):
         -b
     with pytest.raises(TypeError, match="atan2"):
-        xp.atan2(arr([1j], xp.complex128, device), 1.0)
+        xp.atan2(arr([1j], device, xp.complex128), 1.0)
     with pytest.raises(TypeError, match="signbit"):
-        xp.signbit(arr([1j], xp.complex128, device))
+        xp.signbit(arr([1j], device, xp.complex128))
     with pytest.raises(TypeError, match="less"):
         xp.less(b, b)
     with pytest.raises(TypeError, match="floor_divide"):
         f // 1j
     with pytest.raises(ValueError, match=r"add: shapes \(2,\) and \(3,\) do not broadcast"):
-        xp.add(f, arr([1.0, 2.0, 3.0], xp.float64, device))
+        xp.add(f, arr([1.0, 2.0, 3.0], device, xp.float64))
     with pytest.raises(ValueError, match=r"multiply: shapes \(2,\) and \(3,\)"):
-        f * arr([1.0, 2.0, 3.0], xp.float64, device)
+        f * arr([1.0, 2.0, 3.0], device, xp.float64)
     with pytest.raises(ValueError, match=r"subtract: shapes"):
-        arr([1, 2, 3], xp.int8, device) - i
+        arr([1, 2, 3], device, xp.int8) - i
 
 
 def test_in_place_errors(device):
-    f = arr([1.0, 2.0], xp.float64, device)
+    f = arr([1.0, 2.0], device, xp.float64)
     with pytest.raises(ValueError, match=r"add \(in place\): the result shape \(2, 2\)"):
-        f += arr([[1.0], [2.0]], xp.float64, device)
-    i = arr([1, 2], xp.int32, device)
+        f += arr([[1.0], [2.0]], device, xp.float64)
+    i = arr([1, 2], device, xp.int32)
     with pytest.raises(TypeError, match=r"add \(in place\): the result dtype numr.float64"):
         i += 1.5
     with pytest.raises(TypeError, match=r"divide \(in place\)"):
         i /= 2
-    b = arr([True], xp.bool, device)
+    b = arr([True], device, xp.bool)
     with pytest.raises(TypeError, match=r"bitwise_or \(in place\)"):
         b |= 2
     assert_array(f, [1.0, 2.0])  # untouched by the failed operations
@@ -578,7 +575,7 @@ def test_in_place_errors(device):
 
 def test_mixed_devices_raise(device):
     other = other_device(device)
-    x = arr([1.0, 2.0], xp.float64, device)
+    x = arr([1.0, 2.0], device, xp.float64)
     y = on([1.0, 2.0], xp.float64, other)
     for call in (lambda: xp.add(x, y), lambda: x * y, lambda: y - x, lambda: x < y,
                  lambda: xp.atan2(x, y)):

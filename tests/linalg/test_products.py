@@ -11,13 +11,9 @@ import pytest
 
 import numr as xp
 from numr import linalg
-from tests.helpers import assert_array, to_np
+from tests.helpers import arr, assert_array, to_np
 
 RNG = np.random.default_rng(7)
-
-
-def arr(h, device):
-    return xp.asarray(h, device=device)
 
 
 def data(shape, dtype):

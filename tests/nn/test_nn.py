@@ -6,7 +6,7 @@ import pytest
 import numr as xp
 from numr import nn
 
-from tests.helpers import to_np
+from tests.helpers import arr, to_np
 
 # (leading shape, width): leading ranks 0 to 3, zero rows, every width the issue names;
 # few rows for the wide ones to keep the suite quick
@@ -23,10 +23,6 @@ SHAPES = [(lead, n, d) for d in DTYPES
 # (rtol, atol) against the float64 reference, scaled by the result's magnitude: about
 # eight units of the result's last place for the 16-bit types (11 and 8 bits)
 TOL = {xp.float64: 1e-11, xp.float32: 2e-5, xp.float16: 4e-3, xp.bfloat16: 1.6e-2}
-
-
-def arr(h, dtype, device):
-    return xp.asarray(np.asarray(h, dtype=dtype.name), device=device)
 
 
 def need(dtype, device):
@@ -106,10 +102,10 @@ def test_forward(op, lead, n, dtype, affine, device):
     hr = data(shape, dtype, 2) if add else None
     hw = data((n,), dtype, 3) if affine else None
     hb = data((n,), dtype, 4) if affine and center else None
-    x = arr(hx, dtype, device)
-    r = arr(hr, dtype, device) if add else None
-    w = arr(hw, dtype, device) if affine else None
-    b = arr(hb, dtype, device) if hb is not None else None
+    x = arr(hx, device, dtype)
+    r = arr(hr, device, dtype) if add else None
+    w = arr(hw, device, dtype) if affine else None
+    b = arr(hb, device, dtype) if hb is not None else None
     eps = 1e-5
     y, s = run_forward(op, x, r, w, b, eps)
     hs = hx + hr if add else hx
@@ -136,10 +132,10 @@ def test_backward(op, with_gs, lead, n, dtype, affine, device):
     hgs = data(shape, dtype, 7) if with_gs else None
     hw = data((n,), dtype, 8) if affine else None
     has_b = affine and center
-    s, gy = arr(hs, dtype, device), arr(hgy, dtype, device)
-    gs = arr(hgs, dtype, device) if with_gs else None
-    w = arr(hw, dtype, device) if affine else None
-    b = arr(data((n,), dtype, 9), dtype, device) if has_b else None
+    s, gy = arr(hs, device, dtype), arr(hgy, device, dtype)
+    gs = arr(hgs, device, dtype) if with_gs else None
+    w = arr(hw, device, dtype) if affine else None
+    b = arr(data((n,), dtype, 9), device, dtype) if has_b else None
     eps = 1e-5
     if op == "rms_norm":
         gx, gw = nn.rms_norm_backward(gy, s, w, eps=eps)
@@ -179,7 +175,7 @@ def test_backward_narrow_rows_in_few_workgroups(n, device, monkeypatch):
     monkeypatch.setattr(_webgpu, "_BWD_GROUPS", 3)
     hs, hgy, hw, hb = (data(shape, xp.float32, seed)
                        for shape, seed in (((1000, n), 1), ((1000, n), 2), ((n,), 3), ((n,), 4)))
-    s, gy, w, b = (arr(h, xp.float32, device) for h in (hs, hgy, hw, hb))
+    s, gy, w, b = (arr(h, device, xp.float32) for h in (hs, hgy, hw, hb))
     gx, gw, gb = nn.layer_norm_backward(gy, s, w, b, eps=1e-5)
     rgx, rgw, rgb = ref_backward(hgy, hs, hw, 1e-5, True)
     close(gx, rgx, xp.float32, "grad_x")
@@ -216,8 +212,8 @@ def test_backward_finite_differences(op, n, device):
     eps = 1e-3
 
     def loss():
-        x, r = arr(hx, xp.float64, device), arr(hr, xp.float64, device)
-        w, b = arr(hw, xp.float64, device), arr(hb, xp.float64, device)
+        x, r = arr(hx, device, xp.float64), arr(hr, device, xp.float64)
+        w, b = arr(hw, device, xp.float64), arr(hb, device, xp.float64)
         y, s = run_forward(op, x, r, w, b if center else None, eps)
         total = float(np.sum(to_np(y) * gy))
         if add:
@@ -229,7 +225,7 @@ def test_backward_finite_differences(op, n, device):
         g["r"] = fd_grad(loss, hr)
     if center:
         g["b"] = fd_grad(loss, hb)
-    d = lambda h: arr(h, xp.float64, device)  # noqa: E731
+    d = lambda h: arr(h, device, xp.float64)  # noqa: E731
     if op == "rms_norm":
         gx, gw = nn.rms_norm_backward(d(gy), d(hx), d(hw), eps=eps)
         got = dict(x=gx, w=gw)
@@ -262,14 +258,14 @@ def test_layer_norm_far_from_zero(op, dtype, device):
     h[:, 0] = 108.0
     h = h.astype(dtype.name).astype(np.float64)
     hw, hb = data((4096,), dtype, 31), data((4096,), dtype, 32)
-    x, w, b = arr(h, dtype, device), arr(hw, dtype, device), arr(hb, dtype, device)
+    x, w, b = arr(h, device, dtype), arr(hw, device, dtype), arr(hb, device, dtype)
     if op == "layer_norm":
         y = nn.layer_norm(x, w, b, eps=1e-5)
     else:  # x + 0: the shift comes from both inputs
-        y, _ = nn.add_layer_norm(x, arr(np.zeros_like(h), dtype, device), w, b, eps=1e-5)
+        y, _ = nn.add_layer_norm(x, arr(np.zeros_like(h), device, dtype), w, b, eps=1e-5)
     close(y, ref_forward(h, hw, hb, 1e-5, True), dtype, f"{op} y")
     gy = data(h.shape, dtype, 33)
-    gx, gw, gb = nn.layer_norm_backward(arr(gy, dtype, device), x, w, b, eps=1e-5)
+    gx, gw, gb = nn.layer_norm_backward(arr(gy, device, dtype), x, w, b, eps=1e-5)
     rgx, rgw, rgb = ref_backward(gy, h, hw, 1e-5, True)
     close(gx, rgx, dtype, "layer_norm_backward gx")
     close(gw, rgw, dtype, "layer_norm_backward gw")
@@ -277,7 +273,7 @@ def test_layer_norm_far_from_zero(op, dtype, device):
 
 
 def test_eps_is_used(device):
-    x = arr([[0.0, 0.0, 1e-3]], xp.float32, device)
+    x = arr([[0.0, 0.0, 1e-3]], device, xp.float32)
     a = to_np(nn.rms_norm(x, eps=1.0))
     b = to_np(nn.rms_norm(x, eps=0.0))
     np.testing.assert_allclose(b, [[0, 0, np.sqrt(3)]], rtol=1e-5)
@@ -286,7 +282,7 @@ def test_eps_is_used(device):
 
 def test_noncontiguous_input(device):
     h = data((4, 12), xp.float64, 20)
-    x = arr(h, xp.float64, device)[:, ::2]
+    x = arr(h, device, xp.float64)[:, ::2]
     close(nn.layer_norm(x), ref_forward(h[:, ::2], None, None, 1e-5, True), xp.float64,
           "strided layer_norm")
 
@@ -294,38 +290,38 @@ def test_noncontiguous_input(device):
 # --- bad input: errors name the function and the argument ---------------------------
 
 def test_errors(device):
-    x = arr(np.ones((2, 4)), xp.float32, device)
-    w = arr(np.ones(4), xp.float32, device)
+    x = arr(np.ones((2, 4)), device, xp.float32)
+    w = arr(np.ones(4), device, xp.float32)
     with pytest.raises(ValueError, match=r"rms_norm: weight must have shape \(4,\)"):
-        nn.rms_norm(x, arr(np.ones(3), xp.float32, device))
+        nn.rms_norm(x, arr(np.ones(3), device, xp.float32))
     with pytest.raises(ValueError, match=r"layer_norm: bias must have shape \(4,\)"):
-        nn.layer_norm(x, w, arr(np.ones((1, 4)), xp.float32, device))
+        nn.layer_norm(x, w, arr(np.ones((1, 4)), device, xp.float32))
     with pytest.raises(TypeError, match="layer_norm: weight has dtype numr.float64 but x"):
-        nn.layer_norm(x, arr(np.ones(4), xp.float64, device))
+        nn.layer_norm(x, arr(np.ones(4), device, xp.float64))
     with pytest.raises(TypeError, match="add_rms_norm: residual has dtype numr.float64"):
-        nn.add_rms_norm(x, arr(np.ones((2, 4)), xp.float64, device))
+        nn.add_rms_norm(x, arr(np.ones((2, 4)), device, xp.float64))
     with pytest.raises(ValueError, match=r"add_layer_norm: residual must have shape \(2, 4\)"):
-        nn.add_layer_norm(x, arr(np.ones((4,)), xp.float32, device))
+        nn.add_layer_norm(x, arr(np.ones((4,)), device, xp.float32))
     with pytest.raises(TypeError, match="rms_norm: x must have a real floating-point dtype"):
-        nn.rms_norm(arr(np.ones((2, 4)), xp.int32, device))
+        nn.rms_norm(arr(np.ones((2, 4)), device, xp.int32))
     with pytest.raises(TypeError, match="layer_norm: x must have a real floating-point"):
-        nn.layer_norm(arr(np.ones((2, 4)), xp.complex64, device))
+        nn.layer_norm(arr(np.ones((2, 4)), device, xp.complex64))
     with pytest.raises(TypeError, match="rms_norm: x must be a numr.Array, got ndarray"):
         nn.rms_norm(np.ones((2, 4)))
     with pytest.raises(TypeError, match="rms_norm: weight must be a numr.Array or None"):
         nn.rms_norm(x, [1.0, 1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match="rms_norm: x must have at least one dimension"):
-        nn.rms_norm(arr(1.0, xp.float32, device))
+        nn.rms_norm(arr(1.0, device, xp.float32))
     with pytest.raises(ValueError, match="rms_norm: eps must be finite and non-negative"):
         nn.rms_norm(x, eps=-1.0)
     with pytest.raises(TypeError, match="layer_norm: eps must be a real number"):
         nn.layer_norm(x, eps="1e-5")
     with pytest.raises(ValueError, match=r"rms_norm_backward: grad_y must have shape \(2, 4\)"):
-        nn.rms_norm_backward(arr(np.ones((2, 3)), xp.float32, device), x)
+        nn.rms_norm_backward(arr(np.ones((2, 3)), device, xp.float32), x)
     with pytest.raises(TypeError, match="add_layer_norm_backward: grad_s has dtype"):
-        nn.add_layer_norm_backward(x, arr(np.ones((2, 4)), xp.float64, device), x)
+        nn.add_layer_norm_backward(x, arr(np.ones((2, 4)), device, xp.float64), x)
     with pytest.raises(ValueError, match=r"add_rms_norm_backward: weight must have shape"):
-        nn.add_rms_norm_backward(x, None, x, arr(np.ones(5), xp.float32, device))
+        nn.add_rms_norm_backward(x, None, x, arr(np.ones(5), device, xp.float32))
 
 
 def test_mixed_devices(device):
@@ -335,7 +331,7 @@ def test_mixed_devices(device):
     backend = load_backend("cpu")
     other = Device("cuda", 97, backend, None)  # a stand-in second device
     other.ops = backend.make_ops(other)
-    x = arr(np.ones((2, 4)), xp.float32, device)
+    x = arr(np.ones((2, 4)), device, xp.float32)
     w = xp.Array._new(other.ops.from_host(np.ones(4, np.float32)), xp.float32, other)
     with pytest.raises(ValueError, match=f"rms_norm: weight is on cuda:97 but x is on {device}"):
         nn.rms_norm(x, w)

@@ -8,7 +8,7 @@ import numr as xp
 import numr.autograd as ag
 from numr import nn
 
-from tests.helpers import to_np
+from tests.helpers import arr, to_np
 
 EPS = 1e-3  # large enough that eps matters in the derivatives too
 SHAPE = (3, 5)
@@ -54,7 +54,7 @@ class Problem:
         self.gs = self.arr(host(SHAPE, 11, 0.0))
 
     def arr(self, h):
-        return xp.asarray(np.asarray(h, dtype=np.float64), device=self.device)
+        return arr(h, self.device, xp.float64)
 
     def arrays(self):
         return [self.arr(self.h[k]) for k in self.names]

@@ -6,19 +6,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr as xp
-from tests.helpers import assert_array, on, other_device, to_np
+from tests.helpers import arr, assert_array, on, other_device, to_np
 
 DTYPES = [xp.int8, xp.uint16, xp.int64, xp.float32, xp.float64, xp.complex64, xp.bool]
-
-
-def arr(data, dtype, device):
-    return xp.asarray(np.asarray(data, dtype=dtype.name), device=device)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_unique_all(dtype, device):
     h = np.asarray([[3, 1, 0], [1, 3, 3]]).astype(dtype.name)
-    x = arr(h, dtype, device)
+    x = arr(h, device, dtype)
     r = xp.unique_all(x)
     assert r._fields == ("values", "indices", "inverse_indices", "counts")
     values, indices, inverse, counts = r
@@ -35,7 +31,7 @@ def test_unique_all(dtype, device):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_unique_counts_inverse_values(dtype, device):
     h = np.asarray([2, 0, 2, 2, 1]).astype(dtype.name)
-    x = arr(h, dtype, device)
+    x = arr(h, device, dtype)
     ev, einv, ec = np.unique(h, return_inverse=True, return_counts=True)
     r = xp.unique_counts(x)
     assert r._fields == ("values", "counts")
@@ -49,7 +45,7 @@ def test_unique_counts_inverse_values(dtype, device):
 
 
 def test_unique_nan_and_signed_zero(device):
-    x = arr([np.nan, 0.0, -0.0, np.nan, 1.0], xp.float64, device)
+    x = arr([np.nan, 0.0, -0.0, np.nan, 1.0], device, xp.float64)
     values, indices, inverse, counts = xp.unique_all(x)
     v = to_np(values)
     # each NaN is its own value; -0.0 and +0.0 are one
@@ -59,16 +55,16 @@ def test_unique_nan_and_signed_zero(device):
     assert inverse.shape == (5,)
     assert xp.unique_values(x).shape == (4,)
     assert to_np(xp.unique_counts(x).counts).sum() == 5
-    z = arr([complex(np.nan, 0), complex(np.nan, 0), 1j], xp.complex128, device)
+    z = arr([complex(np.nan, 0), complex(np.nan, 0), 1j], device, xp.complex128)
     assert xp.unique_values(z).shape == (3,)
 
 
 def test_unique_0d_and_empty(device):
-    r = xp.unique_all(arr(7, xp.int32, device))
+    r = xp.unique_all(arr(7, device, xp.int32))
     assert_array(r.values, [7], dtype=xp.int32)
     assert_array(r.inverse_indices, np.int64(0), dtype=xp.int64)
     assert_array(r.indices, [0])
-    e = xp.unique_inverse(arr(np.zeros((0, 2)), xp.float32, device))
+    e = xp.unique_inverse(arr(np.zeros((0, 2)), device, xp.float32))
     assert_array(e.values, np.zeros(0, np.float32), dtype=xp.float32)
     assert_array(e.inverse_indices, np.zeros((0, 2), np.int64), dtype=xp.int64)
 
@@ -83,24 +79,24 @@ def test_unique_bad_input(func):
 def test_isin(invert, device):
     h1 = np.asarray([[1, 5, 2], [7, 2, 0]], dtype=np.int16)
     h2 = np.asarray([2, 7, 9], dtype=np.uint8)
-    r = xp.isin(arr(h1, xp.int16, device), arr(h2, xp.uint8, device), invert=invert)
+    r = xp.isin(arr(h1, device, xp.int16), arr(h2, device, xp.uint8), invert=invert)
     assert_array(r, np.isin(h1, h2, invert=invert), dtype=xp.bool, device=device)
     # Python scalars on either side; a scalar x1 gives a 0-d result
-    r = xp.isin(arr(h1, xp.int16, device), 2, invert=invert)
+    r = xp.isin(arr(h1, device, xp.int16), 2, invert=invert)
     assert_array(r, np.isin(h1, 2, invert=invert), dtype=xp.bool, device=device)
-    r = xp.isin(7, arr(h2, xp.uint8, device), invert=invert)
+    r = xp.isin(7, arr(h2, device, xp.uint8), invert=invert)
     assert_array(r, np.bool_(not invert), dtype=xp.bool, device=device)
     # other dtypes compare by value, NaN equal to nothing
-    f = arr([1.0, np.nan, 3.0], xp.float64, device)
+    f = arr([1.0, np.nan, 3.0], device, xp.float64)
     assert_array(xp.isin(f, f), [True, False, True])
     assert_array(xp.isin(f, 3), [False, False, True])
     # an empty x2 contains nothing
-    assert_array(xp.isin(arr(h1, xp.int16, device), arr([], xp.int16, device)),
+    assert_array(xp.isin(arr(h1, device, xp.int16), arr([], device, xp.int16)),
                  np.zeros(h1.shape, bool))
 
 
 def test_isin_bad_input(device):
-    x = arr([1, 2], xp.int8, device)
+    x = arr([1, 2], device, xp.int8)
     with pytest.raises(TypeError, match="isin: expected at least one numr array"):
         xp.isin(1, 2)
     with pytest.raises(TypeError, match="isin"):
@@ -116,7 +112,7 @@ def test_isin_mixed_devices(device):
     if other is device:
         other = xp.__array_namespace_info__().devices()[0]
     with pytest.raises(ValueError, match=f"isin: arrays are on different devices, {device} and"):
-        xp.isin(arr([1], xp.int32, device), on([1], xp.int32, other))
+        xp.isin(arr([1], device, xp.int32), on([1], xp.int32, other))
 
 
 @settings(max_examples=30, deadline=None,
@@ -124,7 +120,7 @@ def test_isin_mixed_devices(device):
 @given(values=st.lists(st.integers(-3, 3), max_size=12), probe=st.lists(st.integers(-4, 4), max_size=5))
 def test_unique_and_isin_match_numpy(values, probe, device):
     h = np.asarray(values, dtype=np.int8)
-    x = arr(h, xp.int8, device)
+    x = arr(h, device, xp.int8)
     ev, ei, einv, ec = np.unique(h, return_index=True, return_inverse=True, return_counts=True)
     r = xp.unique_all(x)
     assert_array(r.values, ev, dtype=xp.int8, device=device)
@@ -132,4 +128,4 @@ def test_unique_and_isin_match_numpy(values, probe, device):
     assert_array(r.inverse_indices, einv, dtype=xp.int64)
     assert_array(r.counts, ec, dtype=xp.int64)
     p = np.asarray(probe, dtype=np.int8)
-    assert_array(xp.isin(arr(p, xp.int8, device), x), np.isin(p, h), dtype=xp.bool)
+    assert_array(xp.isin(arr(p, device, xp.int8), x), np.isin(p, h), dtype=xp.bool)

@@ -7,11 +7,7 @@ import numpy as np
 import pytest
 
 import numr as xp
-from tests.helpers import assert_array, to_np
-
-
-def arr(h, device):
-    return xp.asarray(h, device=device)
+from tests.helpers import arr, assert_array, to_np
 
 
 # --- scans ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr as xp
 from numr._statistical import normalize_axes
-from tests.helpers import assert_array, to_np
+from tests.helpers import arr, assert_array, to_np
 
 INTS = [xp.int8, xp.int16, xp.int32, xp.int64]
 UINTS = [xp.uint8, xp.uint16, xp.uint32, xp.uint64]
@@ -16,16 +16,12 @@ FLOATS = [xp.float32, xp.float64]
 COMPLEX = [xp.complex64, xp.complex128]
 
 
-def arr(data, dtype, device):
-    return xp.asarray(np.asarray(data, dtype=dtype.name), device=device)
-
-
 def grid(dtype, device, shape=(2, 3, 4)):
     """Small values that neither overflow int8 products over one axis nor lose floats."""
     h = (np.arange(np.prod(shape)) % 3 + 1).reshape(shape)
     if dtype.kind == "complex":
         h = h + 1j * (h % 2)
-    return arr(h, dtype, device), h.astype(dtype.name)
+    return arr(h, device, dtype), h.astype(dtype.name)
 
 
 # --- normalize_axes -------------------------------------------------------------------
@@ -70,18 +66,18 @@ def test_sum_prod_dtypes(func, dtype, device):
 def test_sum_prod_dtype_argument(func, device):
     f = getattr(xp, func)
     np_f = getattr(np, func)
-    x = arr([100, 10, 3], xp.int8, device)  # the sum and the product overflow int8
+    x = arr([100, 10, 3], device, xp.int8)  # the sum and the product overflow int8
     assert_array(f(x, dtype=xp.int16), np_f(np.int16([100, 10, 3]), dtype=np.int16),
                  dtype=xp.int16, device=device)
     assert_array(f(x, dtype=xp.float32), np_f(np.float32([100, 10, 3])), dtype=xp.float32)
     # a float input cast to an integer dtype first, as NumPy does
-    y = arr([1.5, 2.5], xp.float64, device)
+    y = arr([1.5, 2.5], device, xp.float64)
     assert_array(f(y, dtype=xp.int64), np_f(np.int64([1, 2])), dtype=xp.int64)
     # the dtype argument keeps narrow unsigned ints narrow
-    u = arr([200, 100], xp.uint32, device)
+    u = arr([200, 100], device, xp.uint32)
     assert_array(f(u, dtype=xp.uint32), np_f(np.uint32([200, 100]), dtype=np.uint32),
                  dtype=xp.uint32)
-    z = arr([1 + 2j], xp.complex64, device)
+    z = arr([1 + 2j], device, xp.complex64)
     with pytest.raises(TypeError, match=func):
         f(z, dtype=xp.float32)
     with pytest.raises(TypeError, match=f"{func}: dtype numr.bool"):
@@ -92,14 +88,14 @@ def test_sum_prod_dtype_argument(func, device):
 
 @pytest.mark.parametrize("func,identity", [("sum", 0), ("prod", 1)])
 def test_sum_prod_empty(func, identity, device):
-    x = arr(np.zeros((0, 3)), xp.float32, device)
+    x = arr(np.zeros((0, 3)), device, xp.float32)
     assert_array(getattr(xp, func)(x), np.float32(identity), dtype=xp.float32)
     assert_array(getattr(xp, func)(x, axis=0), np.full(3, identity, np.float32))
     assert_array(getattr(xp, func)(x, axis=1), np.zeros(0, np.float32))
 
 
 def test_sum_0d(device):
-    x = arr(3.5, xp.float32, device)
+    x = arr(3.5, device, xp.float32)
     assert_array(xp.sum(x), np.float32(3.5), dtype=xp.float32, device=device)
     assert_array(xp.prod(x, axis=()), np.float32(3.5))
     with pytest.raises(ValueError, match="sum: axis 0 is out of range"):
@@ -109,7 +105,7 @@ def test_sum_0d(device):
 @pytest.mark.parametrize("func", ["sum", "prod", "max", "min", "mean", "var", "std"])
 def test_reduction_bad_arguments(func, device):
     f = getattr(xp, func)
-    x = arr(np.ones((2, 3)), xp.float64, device)
+    x = arr(np.ones((2, 3)), device, xp.float64)
     with pytest.raises(TypeError, match=func):
         f(np.ones(3))
     with pytest.raises(ValueError, match=f"{func}: axis 2"):
@@ -134,7 +130,7 @@ def test_max_min(func, dtype, device):
     if dtype.kind == "bool":
         h = h % 2
     h = h.astype(dtype.name)
-    x = arr(h, dtype, device)
+    x = arr(h, device, dtype)
     f, np_f = getattr(xp, func), getattr(np, func)
     for axis in [None, 0, -1, (0, 2)]:
         assert_array(f(x, axis=axis), np_f(h, axis=axis), dtype=dtype, device=device)
@@ -144,17 +140,17 @@ def test_max_min(func, dtype, device):
 @pytest.mark.parametrize("func", ["max", "min"])
 def test_max_min_nan_and_errors(func, device):
     f = getattr(xp, func)
-    x = arr([[1.0, np.nan], [2.0, 3.0]], xp.float64, device)
+    x = arr([[1.0, np.nan], [2.0, 3.0]], device, xp.float64)
     assert_array(f(x, axis=1), [np.nan, getattr(np, func)([2.0, 3.0])])
     assert np.isnan(to_np(f(x)))
-    empty = arr(np.zeros((0, 3)), xp.float32, device)
+    empty = arr(np.zeros((0, 3)), device, xp.float32)
     with pytest.raises(ValueError, match=f"{func}: cannot reduce over axis 0 of size 0"):
         f(empty)
     with pytest.raises(ValueError, match=func):
         f(empty, axis=0)
     assert_array(f(empty, axis=1), np.zeros(0, np.float32), dtype=xp.float32)
     with pytest.raises(TypeError, match=f"{func}: dtype numr.complex64"):
-        f(arr([1j], xp.complex64, device))
+        f(arr([1j], device, xp.complex64))
 
 
 # --- mean, var, std ---------------------------------------------------------------------
@@ -182,7 +178,7 @@ def test_integer_input_computed_in_default_float(dtype, device):
 def test_var_std(func, dtype, device):
     rng = np.random.default_rng(1)
     h = rng.standard_normal((4, 5, 3)).astype(dtype.name)
-    x = arr(h, dtype, device)
+    x = arr(h, device, dtype)
     f, np_f = getattr(xp, func), getattr(np, func)
     for axis, correction in [(None, 0), (0, 1), ((0, 2), 1.5), (-1, 2)]:
         assert_array(f(x, axis=axis, correction=correction),
@@ -194,17 +190,17 @@ def test_var_std(func, dtype, device):
 @pytest.mark.parametrize("func", ["var", "std"])
 def test_var_std_special_cases(func, device):
     f = getattr(xp, func)
-    x = arr([[1.0, 2.0], [3.0, np.nan]], xp.float64, device)
+    x = arr([[1.0, 2.0], [3.0, np.nan]], device, xp.float64)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no NumPy warning reaches the user
         # M - correction <= 0 gives NaN, not inf
         assert_array(f(x, axis=1, correction=2), [np.nan, np.nan], dtype=xp.float64)
         assert_array(f(x, axis=1, correction=3.5), [np.nan, np.nan])
-        assert_array(f(arr(np.zeros((0, 2)), xp.float32, device), axis=0), [np.nan, np.nan],
+        assert_array(f(arr(np.zeros((0, 2)), device, xp.float32), axis=0), [np.nan, np.nan],
                      dtype=xp.float32)
     assert_array(f(x, axis=0), [getattr(np, func)([1.0, 3.0]), np.nan])
     # complex input gives the real dtype of the same precision
-    z = arr([1 + 1j, 2 - 1j, 3j], xp.complex64, device)
+    z = arr([1 + 1j, 2 - 1j, 3j], device, xp.complex64)
     assert_array(f(z), getattr(np, func)(np.complex128([1 + 1j, 2 - 1j, 3j])), dtype=xp.float32,
                  rtol=1e-6)
     with pytest.raises(TypeError, match=f"{func}: correction"):
@@ -214,12 +210,12 @@ def test_var_std_special_cases(func, device):
 
 
 def test_mean_empty_is_nan(device):
-    x = arr(np.zeros((0, 2)), xp.float64, device)
+    x = arr(np.zeros((0, 2)), device, xp.float64)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert_array(xp.mean(x), np.float64(np.nan), dtype=xp.float64)
         assert_array(xp.mean(x, axis=0), [np.nan, np.nan])
-        assert_array(xp.mean(arr(np.zeros(0), xp.complex64, device)),
+        assert_array(xp.mean(arr(np.zeros(0), device, xp.complex64)),
                      np.complex64(complex(np.nan, np.nan)), dtype=xp.complex64)
 
 
@@ -239,7 +235,7 @@ def test_cumulative(func, np_func, identity, dtype, device):
         init_shape[axis] = 1
         e0 = np.concatenate([np.full(init_shape, identity, e.dtype), e], axis=axis)
         assert_array(f(x, axis=axis, include_initial=True), e0, dtype=expected_dtype, rtol=1e-6)
-    r = f(arr(h[0], dtype, device))  # 1-D: axis is optional
+    r = f(arr(h[0], device, dtype))  # 1-D: axis is optional
     assert_array(r, getattr(np, np_func)(h[0], dtype=expected_dtype.name), rtol=1e-6)
 
 
@@ -247,16 +243,16 @@ def test_cumulative(func, np_func, identity, dtype, device):
 def test_cumulative_edge_cases(func, device):
     f = getattr(xp, func)
     ident = 0 if func == "cumulative_sum" else 1
-    x = arr([2, 3, 4], xp.int16, device)
+    x = arr([2, 3, 4], device, xp.int16)
     assert_array(f(x, dtype=xp.float32), getattr(np, func)(np.float32([2, 3, 4])), dtype=xp.float32)
-    empty = arr(np.zeros(0), xp.float32, device)
+    empty = arr(np.zeros(0), device, xp.float32)
     assert_array(f(empty), np.zeros(0, np.float32), dtype=xp.float32)
     assert_array(f(empty, include_initial=True), np.float32([ident]))
     # a 0-d array scans as a one-element vector, as in NumPy
-    z = arr(5, xp.int64, device)
+    z = arr(5, device, xp.int64)
     assert_array(f(z), [5], dtype=xp.int64)
     assert_array(f(z, axis=-1, include_initial=True), [ident, 5])
-    m = arr(np.ones((2, 2)), xp.float64, device)
+    m = arr(np.ones((2, 2)), device, xp.float64)
     with pytest.raises(ValueError, match=f"{func}: axis is required"):
         f(m)
     with pytest.raises(TypeError, match=f"{func}: axis must be an int"):
@@ -266,7 +262,7 @@ def test_cumulative_edge_cases(func, device):
     with pytest.raises(TypeError, match=f"{func}: include_initial"):
         f(x, include_initial=None)
     with pytest.raises(TypeError, match=func):
-        f(arr([1j], xp.complex64, device), dtype=xp.float64)
+        f(arr([1j], device, xp.complex64), dtype=xp.float64)
 
 
 # --- property test against NumPy ------------------------------------------------------
