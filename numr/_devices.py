@@ -10,9 +10,10 @@ The default device comes from the environment variable ``NUMR_DEVICE`` (for exam
 from __future__ import annotations
 
 import importlib.util
-import os
 import threading
 from typing import Any, overload
+
+from . import _config
 
 __all__ = ["Device", "get_device", "default_device", "set_default_device", "all_devices",
            "synchronize", "memory_info", "empty_cache"]
@@ -137,7 +138,7 @@ def get_device(spec: Any, func: str = "device") -> Device:
 
 def _process_default() -> Device:
     if not _default:
-        _default.append(get_device(os.environ.get("NUMR_DEVICE", "cpu") or "cpu", "NUMR_DEVICE"))
+        _default.append(get_device(_config.settings().device or "cpu", "NUMR_DEVICE"))
     return _default[0]
 
 

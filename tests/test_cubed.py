@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import numr
+from numr import _config
 from tests.helpers import to_np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,9 +62,13 @@ def test_numpy_dtypes_are_taken_where_numr_takes_a_dtype(device):
 
 # --- NumPy's __array__ protocol on GPU arrays ---------------------------------------
 
-def test_array_protocol_copies_off_the_device_only_on_request(device, monkeypatch):
+def test_array_protocol_copies_off_the_device_only_on_request(device):
+    with _config.override(NUMR_IMPLICIT_HOST_COPY=False):
+        _check_array_protocol(device)
+
+
+def _check_array_protocol(device):
     x = numr.asarray([1.0, 2.0, 3.0], device=device)
-    monkeypatch.delenv("NUMR_IMPLICIT_HOST_COPY", raising=False)
     explicit = [np.array(x), np.asarray(x, copy=True), np.asarray(x, dtype=np.float32,
                                                                 copy=True)]
     for h in explicit:
@@ -78,12 +83,12 @@ def test_array_protocol_copies_off_the_device_only_on_request(device, monkeypatc
         np.asarray(x)
     with pytest.raises(ValueError, match="copy=False"):
         np.asarray(x, copy=False)
-    monkeypatch.setenv("NUMR_IMPLICIT_HOST_COPY", "1")
-    h = np.asarray(x)
-    h[0] = 9.0  # a host copy: the device array is unchanged
-    assert to_np(x).tolist() == [1.0, 2.0, 3.0]
-    with pytest.raises(ValueError, match="copy=False"):
-        np.asarray(x, copy=False)
+    with _config.override(NUMR_IMPLICIT_HOST_COPY=True):
+        h = np.asarray(x)
+        h[0] = 9.0  # a host copy: the device array is unchanged
+        assert to_np(x).tolist() == [1.0, 2.0, 3.0]
+        with pytest.raises(ValueError, match="copy=False"):
+            np.asarray(x, copy=False)
 
 
 # --- Cubed computations -------------------------------------------------------------

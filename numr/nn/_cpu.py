@@ -26,13 +26,14 @@ latency, not by memory.
 from __future__ import annotations
 
 import math
-import os
 import sys
 import threading
 
 import numpy as np
 from numba import njit, prange, get_num_threads, parallel_chunksize, types
 from numba.extending import overload
+
+from .. import _config
 
 # float16 bits -> float32 value, for every bit pattern.
 _F16_TABLE = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(np.float32)
@@ -284,8 +285,7 @@ def _bwd_kernel(gy, s, gs, w, gx, pw, pb, work, eps, center, has_gs, want_w, wan
 # large results handed out are kept, and one is handed out again for a result of the same
 # shape and dtype once nothing else refers to it (its caller dropped it and every view of
 # it): a loop calling the same op on the same shapes then reuses warm pages, as a caching
-# allocator does. NUMR_NN_CPU_POOL=0 (read at import) turns this off.
-_POOL_ON = os.environ.get("NUMR_NN_CPU_POOL", "1") != "0"
+# allocator does. NUMR_NN_CPU_POOL=0 (numr/_config.py) turns this off.
 _POOL_MIN_BYTES = 1 << 20   # smaller results come from malloc's heap, already mapped
 _POOL_SLOTS = 4             # arrays kept: what one op's outputs need, a few times
 _pool: list = []            # most recently handed out last
@@ -295,7 +295,7 @@ _pool_lock = threading.Lock()
 def _empty(shape: tuple, dtype: np.dtype) -> np.ndarray:
     """np.empty(shape, dtype), from the recycled arrays where it is large (see above)."""
     dtype = np.dtype(dtype)
-    if not _POOL_ON or math.prod(shape) * dtype.itemsize < _POOL_MIN_BYTES:
+    if math.prod(shape) * dtype.itemsize < _POOL_MIN_BYTES or not _config.settings().nn_cpu_pool:
         return np.empty(shape, dtype)
     with _pool_lock:  # (two threads must not both take the same free array)
         for i in range(len(_pool) - 1, -1, -1):

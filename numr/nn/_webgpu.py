@@ -31,9 +31,11 @@ Why each choice (memory-bound ops; what matters on NVIDIA through Vulkan):
 float16 and bfloat16 rows of odd width would put two rows in one word: those run the
 composite (``norm_forward`` returns None, the caller's cue).
 
-Env (read once at import), for tuning on a GPU: ``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces
-the workgroup-memory reduction; ``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own
-workgroup; ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup count;
+Tuning on a GPU (environment variables, numr/_config.py, read when a launch signature is
+first planned; tests switch them with ``numr._config.override``):
+``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces the workgroup-memory reduction;
+``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own workgroup;
+``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup count;
 ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the most units per
 invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
 ``fwd,bwd`` or empty) the directions in which layer norm takes its mean and variance from
@@ -43,30 +45,25 @@ forward rows of exactly ``wg * K`` units.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from typing import Any, Optional
 
+from .. import _config
 from .. import _dtypes as dt
 from ..backends.webgpu.array import GPUArray, c_strides
 from ..backends.webgpu.kernels.map import contiguous, scalar_words
 
-_USE_SUBGROUPS = os.environ.get("NUMR_NN_WEBGPU_SUBGROUPS", "1") != "0"
-_BWD_GROUPS = int(os.environ.get("NUMR_NN_WEBGPU_BWD_GROUPS", "0") or 0)
-# units per invocation kept in registers (NUMR_NN_WEBGPU_FWD_K / _BWD_K to try others)
-_KMAX = {"fwd": int(os.environ.get("NUMR_NN_WEBGPU_FWD_K", "8")),
-         "bwd": int(os.environ.get("NUMR_NN_WEBGPU_BWD_K", "4"))}
-# layer norm's mean and variance from one workgroup sum of shifted data, where the row is
-# held in registers, in the directions NUMR_NN_WEBGPU_ONEPASS names (others: two sums, the
-# mean then the deviations). The H200 measured the backward faster with it (float16
-# 32768x8192: 26% of copy bandwidth against 23%) and the forward slower (56% against 67%).
-_ONEPASS = set(os.environ.get("NUMR_NN_WEBGPU_ONEPASS", "bwd").split(","))
-# forward rows of exactly wg * k units without the register loops' bounds tests (0: with)
-_EXACT = os.environ.get("NUMR_NN_WEBGPU_EXACT", "1") != "0"
+# The tuning switches (numr/_config.py): NUMR_NN_WEBGPU_FWD_K / _BWD_K, the most units
+# per invocation kept in registers; NUMR_NN_WEBGPU_ONEPASS, the directions in which layer
+# norm takes its mean and variance from one workgroup sum of shifted data where the row
+# is held in registers (others: two sums, the mean then the deviations; the H200
+# measured the backward faster with it, float16 32768x8192: 26% of copy bandwidth against
+# 23%, and the forward slower, 56% against 67%); NUMR_NN_WEBGPU_EXACT, forward rows of
+# exactly wg * k units without the register loops' bounds tests; NUMR_NN_WEBGPU_ROWS,
 # rows that need fewer than 32 invocations share a workgroup of _ROWS_WG (0: one row a
-# workgroup, the narrow ones leaving most of a 32-invocation workgroup idle)
-_ROWS_WG = 64 if os.environ.get("NUMR_NN_WEBGPU_ROWS", "1") != "0" else 0
+# workgroup, the narrow ones leaving most of a 32-invocation workgroup idle).
+_ROWS_WG = 64
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -167,15 +164,20 @@ def _pow2ceil(v: int) -> int:
     return 1 << max(0, (v - 1).bit_length())
 
 
-@lru_cache(maxsize=1024)
 def plan(units: int, direction: str, wg_max: int = 1024, per: int = 4) -> tuple[int, int]:
     """(WG invocations per row/workgroup, K register units per invocation; 0 = re-read).
     About ``per`` units per invocation for rows up to 256 * per units (the bytes in
     flight are the workgroup's whole row whatever K is; fewer invocations make the
     reductions cheaper, and lavapipe, which runs invocations one by one, much faster);
-    wider rows take more units, up to ``_KMAX``, then a larger workgroup, before they give
-    up registers."""
-    kmax = _KMAX[direction]
+    wider rows take more units, up to NUMR_NN_WEBGPU_FWD_K / _BWD_K, then a larger
+    workgroup, before they give up registers."""
+    cfg = _config.settings()
+    return _plan(units, wg_max, per, cfg.nn_webgpu_fwd_k if direction == "fwd" else
+                 cfg.nn_webgpu_bwd_k)
+
+
+@lru_cache(maxsize=1024)
+def _plan(units: int, wg_max: int, per: int, kmax: int) -> tuple[int, int]:
     wg = min(256, max(32, _pow2ceil(-(-units // per))))
     k = -(-units // wg)
     if k > kmax:
@@ -330,7 +332,8 @@ def _moments(a: str, center: bool, shifted: bool, dev: str) -> str:
 
 
 def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
-               has_b: bool, subgroups: bool, exact: bool = False, rows: int = 1) -> str:
+               has_b: bool, subgroups: bool, exact: bool = False, rows: int = 1,
+               onepass: bool = False) -> str:
     """``wg`` invocations a row, ``rows`` rows a workgroup (more than one for narrow rows:
     then the rows of a workgroup past the last row compute the last row again and write
     nothing, so that every invocation reaches the barriers).
@@ -349,7 +352,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
         "let e = ld(X[p(3u) + base + u]);"
     src = "Y[p(7u) + base + u]" if has_r else "X[p(3u) + base + u]"
     affine = (" * ld(W[p(5u) + u])" if has_w else "") + (" + ld(B[p(6u) + u])" if has_b else "")
-    shifted = bool(center and k and "fwd" in _ONEPASS)
+    shifted = bool(center and k and onepass)
     first = "ld(X[p(3u) + base])" + (" + ld(R[p(4u) + base])" if has_r else "")
     decl, step = _accumulate(f, center, first if shifted else None)
     if k:
@@ -421,7 +424,8 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
 
 
 def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool,
-               want_w: bool, want_b: bool, subgroups: bool, rows: int = 1) -> str:
+               want_w: bool, want_b: bool, subgroups: bool, rows: int = 1,
+               onepass: bool = True) -> str:
     """``wg`` invocations a row; with ``rows`` > 1 (narrow rows, held in registers), that
     many row-groups a workgroup each take a row a step, the workgroup's steps as many as
     its first row-group's (rows past the last compute the last again and neither write nor
@@ -437,7 +441,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     gs_add = " + ld(GS[p(5u) + base + u])" if has_gs else ""
     pw_off = "p(10u) + g * U + u"
     pb_off = "p(10u) + (groups + g) * U + u"
-    shifted = bool(center and k and "bwd" in _ONEPASS)
+    shifted = bool(center and k and onepass)
     decl, step = _accumulate(f, center, "ld(S[p(4u) + base])" if shifted else None)
     if k:
         regs = f"  var xs: array<{v}, {k}>;\n  var gg: array<{v}, {k}>;"
@@ -699,7 +703,7 @@ def _subgroups(rt: Any) -> bool:
     invocations (the reductions keep wg / 4 slots). Note: wgpu-py 0.32 spells the
     adapter info key "stackgroup_min_size". float64 keeps the workgroup-memory sum: its
     speed is no target, and f64 subgroup arithmetic is untested on the GPUs numr runs."""
-    if not (_USE_SUBGROUPS and "subgroup" in rt.features):
+    if "subgroup" not in rt.features:
         return False
     info = rt.adapter.info
     low = info.get("subgroup_min_size", info.get("stackgroup_min_size", 4))
@@ -745,7 +749,9 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
         return y, (s if want_sum else None)
     ops = (x, residual or x, weight or x, bias or x)
     lanes, offs = _operands(d, n, ops)
-    sig = ("nn2_fwd", d, n, lanes, center, has_r, weight is not None, bias is not None)
+    # (the settings object too: an override plans afresh; numr/_config.py)
+    sig = ("nn2_fwd", d, n, lanes, center, has_r, weight is not None, bias is not None,
+           _config.settings())
     plan = rt.plans.get(sig)
     if plan is None:
         plan = rt.plans[sig] = _fwd_pipeline(rt, sig)
@@ -770,7 +776,7 @@ def row_plan(units: int, per: int, direction: str, wg_max: int) -> tuple[int, in
     need fewer than _ROWS_BELOW invocations of about ``per`` units share a workgroup of
     _ROWS_WG; others are planned by ``plan``."""
     t = _pow2ceil(-(-units // per))
-    if _ROWS_WG and t < _ROWS_BELOW[direction]:
+    if t < _ROWS_BELOW[direction] and _config.settings().nn_webgpu_rows:
         return t, -(-units // t), _ROWS_WG // t
     return (*plan(units, direction, wg_max, per), 1)
 
@@ -778,18 +784,19 @@ def row_plan(units: int, per: int, direction: str, wg_max: int) -> tuple[int, in
 def _fwd_pipeline(rt: Any, sig: tuple) -> tuple:
     """(the forward's pipeline, rows a workgroup) for a launch signature (looked up once
     per signature: the per-call host work is on the path of every small op)."""
-    _, d, n, lanes, center, has_r, hw, hb = sig
+    _, d, n, lanes, center, has_r, hw, hb, cfg = sig
     sub, wg_max = _caps(rt)
-    sub = sub and d != "float64"  # see _subgroups
+    sub = sub and cfg.nn_webgpu_subgroups and d != "float64"  # see _subgroups
     f = form(d, lanes)
     # about 64 bytes an invocation: 4 units of 16 bytes, 8 of float16's 8 (H200, float16
     # layer norm forward at 4096 wide: 22-24 us a call against 26-27 with 4 units)
-    wg, k, rows = row_plan(n // lanes, max(4, min(_KMAX["fwd"], 64 // f.nbytes)), "fwd",
-                           wg_max)
-    exact = _EXACT and n // lanes == wg * k
-    key = ("nn2_fwd", d, lanes, wg, k, rows, center, has_r, hw, hb, sub, exact)
+    wg, k, rows = row_plan(n // lanes, max(4, min(cfg.nn_webgpu_fwd_k, 64 // f.nbytes)),
+                           "fwd", wg_max)
+    exact = cfg.nn_webgpu_exact and n // lanes == wg * k
+    one = "fwd" in cfg.nn_webgpu_onepass
+    key = ("nn2_fwd", d, lanes, wg, k, rows, center, has_r, hw, hb, sub, exact, one)
     return rt.pipeline(key, lambda: fwd_source(f, wg, k, center, has_r, hw, hb, sub, exact,
-                                               rows), 5), rows
+                                               rows, one), 5), rows
 
 
 def _bwd_groups(rows: int, n: int, itemsize: int, per_group: int = 1) -> int:
@@ -798,8 +805,9 @@ def _bwd_groups(rows: int, n: int, itemsize: int, per_group: int = 1) -> int:
     (an H200 moves ~4.8 TB/s at ~1.5 us latency), at least two per SM of a 132-SM GPU,
     and no more than keep the partial rows (written and read back, two per workgroup,
     f32) within ~6% of the traffic where that does not go below that floor."""
-    if _BWD_GROUPS:
-        return max(1, min(rows, _BWD_GROUPS))
+    fixed = _config.settings().nn_webgpu_bwd_groups
+    if fixed:
+        return max(1, min(rows, fixed))
     inflight = -(-(8 << 20) // max(1, 2 * n * itemsize * per_group))
     traffic = rows * itemsize * 9 // 800      # 0.06 * 3 * rows * itemsize / 16
     return max(1, min(-(-rows // per_group), 2048, max(264, min(inflight, traffic))))
@@ -822,7 +830,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     f = form(d, lanes)
     units = n // lanes
     sig = ("nn2_bwd", d, n, lanes, center, grad_s is not None, weight is not None,
-           want_weight, want_bias)
+           want_weight, want_bias, _config.settings())
     pipes = rt.plans.get(sig)
     if pipes is None:
         pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
@@ -859,14 +867,15 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
 def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
     """(backward pipeline, partial-reduce pipeline, rows a workgroup) for a launch
     signature."""
-    _, d, n, lanes, center, hgs, hw, want_w, want_b = sig
+    _, d, n, lanes, center, hgs, hw, want_w, want_b, cfg = sig
     sub, wg_max = _caps(rt)
-    sub = sub and d != "float64"  # see _subgroups
+    sub = sub and cfg.nn_webgpu_subgroups and d != "float64"  # see _subgroups
     wg, k, rows = row_plan(n // lanes, 4, "bwd", wg_max)
     f = form(d, lanes)
-    key = ("nn2_bwd", d, lanes, wg, k, rows, center, hgs, hw, want_w, want_b, sub)
+    one = "bwd" in cfg.nn_webgpu_onepass
+    key = ("nn2_bwd", d, lanes, wg, k, rows, center, hgs, hw, want_w, want_b, sub, one)
     main = rt.pipeline(key, lambda: bwd_source(f, wg, k, center, hgs, hw, want_w, want_b,
-                                               sub, rows), 5)
+                                               sub, rows, one), 5)
     red = rt.pipeline(("nn2_red", d, lanes), lambda: reduce_source(f), 2)
     return main, red, rows
 

@@ -33,3 +33,19 @@ def test_map_sizes_and_offsets(device, dtype, off):
         np.testing.assert_array_equal(np.asarray((a * 3).to_device("cpu")),
                                       ha * ha.dtype.type(3))
         np.testing.assert_array_equal(np.asarray((a < b).to_device("cpu")), ha < hb)
+
+
+@pytest.mark.parametrize("vec", [1, 4])
+def test_map_vector_widths(device, vec):
+    """NUMR_WEBGPU_MAP_VEC (vec4 words an invocation) other than the default: whole
+    blocks, a ragged last block, and sizes just under a block (the scalar kernel). Sizes
+    of their own: the map's plans are cached by shape."""
+    from numr import _config
+
+    rng = np.random.default_rng(vec)
+    with _config.override(NUMR_WEBGPU_MAP_VEC=vec):
+        for n in (4 * 256 * vec - 1, 4 * 256 * vec, 4 * 256 * vec * 3 + 5 + vec):
+            ha = rng.standard_normal(n).astype("float32")
+            hb = rng.standard_normal(n).astype("float32")
+            a, b = xp.asarray(ha, device=device), xp.asarray(hb, device=device)
+            np.testing.assert_array_equal(np.asarray((a * b).to_device("cpu")), ha * hb)

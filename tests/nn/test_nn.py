@@ -166,17 +166,17 @@ def test_backward(op, with_gs, lead, n, dtype, affine, device):
 
 
 @pytest.mark.parametrize("n", [16, 36])
-def test_backward_narrow_rows_in_few_workgroups(n, device, monkeypatch):
+def test_backward_narrow_rows_in_few_workgroups(n, device):
     """Narrow rows over few persistent workgroups: on WebGPU three, so each of a
     workgroup's row-groups takes five or six steps over 1000 rows and the rows past the
     end in its last step add nothing to the weight and bias gradients."""
-    from numr.nn import _webgpu
+    from numr import _config
 
-    monkeypatch.setattr(_webgpu, "_BWD_GROUPS", 3)
     hs, hgy, hw, hb = (data(shape, xp.float32, seed)
                        for shape, seed in (((1000, n), 1), ((1000, n), 2), ((n,), 3), ((n,), 4)))
     s, gy, w, b = (arr(h, device, xp.float32) for h in (hs, hgy, hw, hb))
-    gx, gw, gb = nn.layer_norm_backward(gy, s, w, b, eps=1e-5)
+    with _config.override(NUMR_NN_WEBGPU_BWD_GROUPS=3):
+        gx, gw, gb = nn.layer_norm_backward(gy, s, w, b, eps=1e-5)
     rgx, rgw, rgb = ref_backward(hgy, hs, hw, 1e-5, True)
     close(gx, rgx, xp.float32, "grad_x")
     close(gw, rgw, xp.float32, "grad_weight")

@@ -7,10 +7,16 @@ import numpy as np
 import pytest
 
 import numr as xp
-from numr import nn
+from numr import _config, nn
 from numr.nn import _cpu
 
-pytestmark = pytest.mark.skipif(not _cpu._POOL_ON, reason="NUMR_NN_CPU_POOL=0 in the environment")
+
+
+@pytest.fixture(autouse=True)
+def pool_on():
+    """The pool on (NUMR_NN_CPU_POOL, whatever the environment says)."""
+    with _config.override(NUMR_NN_CPU_POOL=True):
+        yield
 
 SHAPE = (512, 1024)  # 2 MiB of float32: above _POOL_MIN_BYTES
 
@@ -56,3 +62,13 @@ def test_small_results_are_not_pooled():
     before = list(_cpu._pool)
     y = nn.rms_norm(xp.ones((4, 8)))
     assert all(a is not np.asarray(y) for a in _cpu._pool) and len(_cpu._pool) == len(before)
+
+
+def test_pool_off_hands_out_fresh_arrays():
+    """NUMR_NN_CPU_POOL=0: every large result is a fresh np.empty, none kept."""
+    x, w = _data(3), xp.ones(SHAPE[1], dtype=xp.float32)
+    before = list(_cpu._pool)
+    with _config.override(NUMR_NN_CPU_POOL=False):
+        y = nn.rms_norm(x, w)
+    assert len(_cpu._pool) == len(before) and all(a is b for a, b in zip(_cpu._pool, before))
+    assert all(a is not np.asarray(y) for a in _cpu._pool)

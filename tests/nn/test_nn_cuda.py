@@ -1,11 +1,12 @@
-"""numr.nn's CUDA kernels called directly on CuPy arrays (so they can be checked on a GPU
-before numr's CuPy backend lands; once it does, tests/nn/test_nn.py covers cuda:0 too),
-and the launch planning, which is plain Python and runs everywhere."""
+"""numr.nn's CUDA kernels called directly on CuPy arrays (tests/nn/test_nn.py covers them
+through numr on cuda:0 too), and the launch planning, which is plain Python and runs
+everywhere: numr/nn/_cuda_general.py (float64, the widest rows) and _cuda_tiled.py (the
+register-tiled kernels), chosen per call by numr/nn/_cuda.py."""
 
 import numpy as np
 import pytest
 
-from numr.nn import _cuda
+from numr.nn import _cuda, _cuda_general as G, _cuda_tiled as F
 from tests.nn.test_nn import CASES, data, ref_backward, ref_forward
 
 TOL = {"float64": 1e-11, "float32": 2e-5, "float16": 4e-3, "bfloat16": 3e-2}
@@ -15,7 +16,7 @@ TOL = {"float64": 1e-11, "float32": 2e-5, "float16": 4e-3, "bfloat16": 3e-2}
 @pytest.mark.parametrize("n", [1, 7, 33, 1000, 1024, 4096, 5000, 8192, 65536, 262144])
 @pytest.mark.parametrize("direction", ["fwd", "bwd"])
 def test_plan(dtype, n, direction):
-    p = _cuda.plan(dtype, n, True, direction)
+    p = G.plan(dtype, n, True, direction)
     assert n % p.vec == 0 and p.vec * {"float16": 2, "bfloat16": 2, "float32": 4,
                                        "float64": 8}[dtype] <= 16
     nv = n // p.vec
@@ -23,16 +24,22 @@ def test_plan(dtype, n, direction):
     assert p.rows == 1 or p.group == 32  # several rows per block only in warp mode
     if p.iters:  # the register tile covers the row and stays within the budget
         assert p.iters * p.group >= nv
-        assert p.iters * p.vec * (2 if dtype == "float64" else 1) <= _cuda._BUDGET[direction]
+        assert p.iters * p.vec * (2 if dtype == "float64" else 1) <= G._BUDGET[direction]
     # unaligned pointers fall back to scalar access
-    assert _cuda.plan(dtype, n, False, direction).vec == 1
+    assert G.plan(dtype, n, False, direction).vec == 1
 
 
 def test_source_instantiations_are_named_consistently():
-    p = _cuda.plan("float16", 8192, True, "fwd")
-    assert _cuda._name("fwd", "float16", p, True) == "norm_fwd<__half, 8, 4, 256, 1, true>"
+    p = G.plan("float16", 8192, True, "fwd")
+    assert G._name("fwd", "float16", p, True) == "norm_fwd<__half, 8, 4, 256, 1, true>"
     for kernel in ("norm_fwd", "norm_bwd", "reduce_parts3"):
-        assert f"{kernel}(" in _cuda.SOURCE
+        assert f"{kernel}(" in G.SOURCE
+    p = F.plan("float16", 4096, True, "bwd", True)
+    assert F._name("bwd", "float16", p, True) == \
+        "norm_bwd2<__half, 8, 2, 256, 2, 1, true, true, true, 1, false, false>"
+    for kernel in ("norm_fwd2", "norm_bwd2", "reduce_parts3"):
+        assert f"{kernel}(" in F.SOURCE
+    assert "norm_fwd(" not in F.SOURCE and "norm_fwd2(" not in G.SOURCE
 
 
 @pytest.mark.parametrize("center", [False, True], ids=["rms", "layer"])
@@ -40,10 +47,8 @@ def test_source_instantiations_are_named_consistently():
 @pytest.mark.parametrize("n", [1, 2, 7, 33, 1000, 1024, 4096, 5000, 8192, 16384, 65536])
 @pytest.mark.parametrize("direction", ["fwd", "bwd"])
 def test_fast_plan(dtype, n, direction, center):
-    """The second-generation kernels' launch shapes: the register tile covers the row, a
-    block fits the hardware, the shared memory fits an SM; or None (first generation)."""
-    from numr.nn import _cuda_fast as F
-
+    """The register-tiled kernels' launch shapes: the register tile covers the row, a
+    block fits the hardware, the shared memory fits an SM; or None (the general kernels)."""
     isz = {"float16": 2, "bfloat16": 2, "float32": 4}[dtype]
     for aligned in (True, False):
         p = F.plan(dtype, n, aligned, direction, center)
@@ -58,7 +63,7 @@ def test_fast_plan(dtype, n, direction, center):
         if direction == "fwd":
             _check_fwd_plan(F, p, dtype, n, aligned, center, isz)
         else:  # partials in shared memory where the table asks, for row-groups that wide
-            t = F.TUNE[dtype, "layer" if center else "rms"]
+            t = F.tables()[dtype, "layer" if center else "rms"]
             assert p.smem == (bool(t["bwd_smem"]) and p.group >= t["bwd_smem_group"])
             # the block's shared slots: its partials (bwd_smem), or where its row-groups
             # combine theirs at the end; none for a lone row-group with register partials
@@ -68,7 +73,7 @@ def test_fast_plan(dtype, n, direction, center):
 
 def _check_fwd_plan(F, p, dtype, n, aligned, center, isz):
     assert p.rb == 1 and not p.pf and not p.smem and not p.s_late
-    t = F.TUNE[dtype, "layer" if center else "rms"]
+    t = F.tables()[dtype, "layer" if center else "rms"]
     assert p == F.plan(dtype, n, aligned, "fwd", center, False)
     for residual in (False, True):
         q = F.plan(dtype, n, aligned, "fwd", center, residual)
@@ -83,25 +88,23 @@ def _check_fwd_plan(F, p, dtype, n, aligned, center, isz):
         assert q.minb == 1 or (held <= regs and q.group <= 512 and
                                q.minb == sm // (q.group * q.rows))
         # s stored late only where there is a residual (s is x otherwise)
-        assert q.l2_last == bool(t["fwd_l2_last"])
+        assert q.l2_last
         assert q.s_late == (residual and bool(t["fwd_s_late"]))
 
 
-def test_fast_tune_scopes(monkeypatch):
+def test_fast_tune_scopes():
     """NUMR_NN_CUDA_TUNE: a bare key sets every table, a scope (dtype, norm, or both)
     only the tables it names; unknown keys and bad values are ignored."""
-    from numr.nn import _cuda_fast as F
-
-    monkeypatch.setenv("NUMR_NN_CUDA_TUNE", "fwd_threads=512,float16/layer:bwd_cols=4,"
-                       "rms:bwd_smem=0,nonsense=3,bwd_rb=x")
-    t = F._tune()
-    assert all(v["fwd_threads"] == 512 for v in t.values())
+    t = F._tune("fwd_regs=4,float16/layer:bwd_cols=4,rms:bwd_smem=0,nonsense=3,bwd_threads=x,"
+                "fwd_threads=512")
+    assert all(v["fwd_regs"] == 4 for v in t.values())
     assert t["float16", "layer"]["bwd_cols"] == 4
     assert t["float16", "rms"]["bwd_cols"] == {**F._BASE, **F._DEFAULTS["float16", "rms"]}["bwd_cols"]
     assert t["float32", "layer"]["bwd_cols"] == F._BASE["bwd_cols"]
     assert t["float16", "rms"]["bwd_smem"] == 0 and t["float32", "rms"]["bwd_smem"] == 0
     assert t["float32", "layer"]["bwd_smem"] == F._DEFAULTS["float32", "layer"]["bwd_smem"]
-    assert all("nonsense" not in v and v["bwd_rb"] == F._BASE["bwd_rb"] for v in t.values())
+    assert all("nonsense" not in v and "fwd_threads" not in v for v in t.values())  # constants
+    assert t["float16", "rms"]["bwd_threads"] == F._BASE["bwd_threads"]
 
 
 reason = _cuda.available()
@@ -159,8 +162,6 @@ def test_cuda_backward_scratch_across_calls_and_streams():
     cases = [(64, 4096), (300, 8192), (64, 1024), (2000, 4096)]
     host = [(data((r, n), xp.float32, 1), data((r, n), xp.float32, 2),
              data((n,), xp.float32, 3)) for r, n in cases]
-    from numr.nn import _cuda_fast as F
-
     streams = (cp.cuda.Stream.null, cp.cuda.Stream(non_blocking=True))
     for stream in streams:
         with stream:
@@ -173,8 +174,7 @@ def test_cuda_backward_scratch_across_calls_and_streams():
             _close(gx, rgx, "float32", "grad_x")
             _close(gw, rgw, "float32", "grad_weight")
             _close(gb, rgb, "float32", "grad_bias")
-    if _cuda.KERNELS == "fast":  # (the first kernels allocate their partials per call)
-        assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
+    assert {st.ptr for st in streams} <= {key[1] for key in F._scratch}  # one each
 
 
 @gpu
@@ -188,23 +188,22 @@ def test_cuda_dependent_launch(monkeypatch, dtype, n):
     packs there)."""
     import cupy as cp
     import numr as xp
-    from numr.nn import _cuda_fast as F
 
     dt = getattr(xp, dtype)
     hx, hg, hw, hb = data((700, n), dt, 1), data((700, n), dt, 2), data((n,), dt, 3), \
         data((n,), dt, 4)
     d = lambda h: cp.asarray(h.astype(dtype))  # noqa: E731
     got = {}
-    for pdl in (1, 0):
-        for key in ("fwd_pdl", "bwd_pdl", "bwd_main_pdl"):
-            monkeypatch.setitem(F.TUNE[dtype, "layer"], key, pdl)
+    dependent_ok = F._pdl_ok()
+    for pdl in (1, 0):  # 0: plain launches, as on a device without them
+        monkeypatch.setattr(F, "_pdl_ok", lambda: bool(pdl) and dependent_ok)
         monkeypatch.setattr(F, "_fwd_cache", {})
         monkeypatch.setattr(F, "_bwd_cache", {})
         x = d(hx)
-        # the second-generation kernels, called directly (whatever NUMR_NN_CUDA_KERNELS says)
+        # the second-generation kernels, called directly
         y, _ = F.norm_forward(x, None, d(hw), d(hb), 1e-5, True, False)
         got[pdl] = (y,) + F.norm_backward(d(hg), x, None, d(hw), 1e-5, True, True, True)
-        want = F._launch_dependent if pdl and F._pdl_ok() else F._launch
+        want = F._launch_dependent if pdl and dependent_ok else F._launch
         fwd, bwd = next(iter(F._fwd_cache.values())), next(iter(F._bwd_cache.values()))
         assert fwd[0] is want and bwd[0] is want and bwd[7][0] is want
         assert bwd[7][3] == ((8, 32) if n % 4 == 0 else (32, 32))
@@ -219,12 +218,45 @@ def test_cuda_dependent_launch(monkeypatch, dtype, n):
         _close(a, ref, dtype, what)
 
 
+@gpu
+@pytest.mark.parametrize("dtype,n", [("float16", 4096), ("float64", 1000), ("float32", 65536)])
+def test_cuda_kernels_run_on_the_arrays_gpu(dtype, n):
+    """Arrays on GPU 1 while GPU 0 is current: the kernels (tiled, and general for float64
+    and the widest rows) run on GPU 1 and return arrays there, with the reference's values."""
+    import cupy as cp
+    import numr as xp
+
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs (this machine has one)")
+    dt = getattr(xp, dtype)
+    hx, hg, hw, hb = (data(shape, dt, k) for k, shape in
+                      enumerate(((64, n), (64, n), (n,), (n,)), 1))
+    with cp.cuda.Device(1):
+        x, g, w, b = (cp.asarray(h.astype(dtype)) for h in (hx, hg, hw, hb))
+    with cp.cuda.Device(0):
+        y, _ = _cuda.norm_forward(x, None, w, b, 1e-5, True, False)
+        gx, gw, gb = _cuda.norm_backward(g, x, None, w, 1e-5, True, True, True)
+        assert cp.cuda.runtime.getDevice() == 0
+    assert {a.device.id for a in (y, gx, gw, gb)} == {1}
+    with cp.cuda.Device(1):
+        _close(y, ref_forward(hx, hw, hb, 1e-5, True), dtype, "y")
+        for got, ref, what in zip((gx, gw, gb), ref_backward(hg, hx, hw, 1e-5, True),
+                                  ("grad_x", "grad_weight", "grad_bias")):
+            _close(got, ref, dtype, what)
+
+
+def test_numpy_arrays_take_the_composite_path():
+    """NUMR_TEST_EMULATE_GPU serves cuda:0 with NumPy: the CUDA kernel functions decline
+    (None), so numr.nn runs its composite path there."""
+    x = np.ones((2, 8), np.float32)
+    assert _cuda.norm_forward(x, None, None, None, 1e-5, True, False) is None
+    assert _cuda.norm_backward(x, x, None, None, 1e-5, True, False, False) is None
+
+
 def test_backward_scratch_is_kept_per_stream_and_bounded(monkeypatch):
     """The scratch bookkeeping (plain Python, checked here with a stand-in for CuPy): one
     buffer per (device, stream), grown when a call needs more, at most _SCRATCH_KEEP."""
     from types import SimpleNamespace
-
-    from numr.nn import _cuda_fast as F
 
     current = SimpleNamespace(ptr=0)
     made = []

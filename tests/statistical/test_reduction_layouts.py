@@ -256,14 +256,20 @@ def test_keepdims_and_0d(device):
 
 @pytest.mark.webgpu_only  # NUMR_WEBGPU_SUBGROUPS picks a WebGPU kernel; this file's checks
 @pytest.mark.parametrize("subgroups", ["1", "0"])
-def test_subgroup_and_workgroup_trees(subgroups, device, monkeypatch):
+def test_subgroup_and_workgroup_trees(subgroups, device):
     # Teams that are whole workgroups combine through subgroup shuffles where the adapter
     # has them (lavapipe has), else through workgroup memory (NUMR_WEBGPU_SUBGROUPS=0):
     # both paths, every combine (sum with Kahan, max/min with NaN, argmax/argmin pairs,
     # integer, complex).
+    from numr import _config
+
+    with _config.override(NUMR_WEBGPU_SUBGROUPS=subgroups):
+        _check_trees(subgroups, device)
+
+
+def _check_trees(subgroups, device):
     from numr.backends.webgpu.kernels import reduce as R
 
-    monkeypatch.setenv("NUMR_WEBGPU_SUBGROUPS", subgroups)
     rt = xp.asarray(np.ones(1, np.float32), device=device)._data.rt
     assert R.subgroups(rt) == (subgroups == "1" and "subgroup" in rt.features)
     rng = np.random.default_rng(11)

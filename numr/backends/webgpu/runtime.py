@@ -247,7 +247,7 @@ class Runtime:
         # NUMR_WEBGPU_PIECE_BYTES makes them smaller, so that tests of ordinary size
         # cross pieces.
         self.piece = piece_bytes(self.limits)
-        small = _config.webgpu_piece_bytes()
+        small = _config.settings().webgpu_piece_bytes
         if small:
             self.piece = min(self.piece, 1 << max(small, 256).bit_length() - 1)
         self.max_bindings = self.limits.get("max-storage-buffers-per-shader-stage", 8)
@@ -278,9 +278,11 @@ class Runtime:
         self._slots = 0
         # Recorded work is submitted every so many dispatches, so the device runs while
         # Python records the rest (a sync point submits whatever is left).
-        self.submit_every = int(os.environ.get("NUMR_WEBGPU_SUBMIT_EVERY", SUBMIT_EVERY))
-        self.first_batch = int(os.environ.get("NUMR_WEBGPU_FIRST_BATCH", FIRST_BATCH))
-        self.first_bytes = int(os.environ.get("NUMR_WEBGPU_FIRST_BYTES", FIRST_BYTES))
+        # (NUMR_WEBGPU_SUBMIT_EVERY etc., numr/_config.py; defaults SUBMIT_EVERY etc.)
+        cfg = _config.settings()
+        self.submit_every = cfg.webgpu_submit_every
+        self.first_batch = cfg.webgpu_first_batch
+        self.first_bytes = cfg.webgpu_first_bytes
         self._limit = min(self.first_batch, self.submit_every)  # this batch's size
         self._wlimit = self.first_bytes                # ... or the bytes it may write
         self._written = 0                              # bytes the pending batch writes

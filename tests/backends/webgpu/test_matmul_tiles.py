@@ -1,6 +1,6 @@
 """Every tile choice of the WebGPU float32 product (NUMR_WEBGPU_MATMUL_TILE, switched here
-through kernels.matmul.set_tile with a small threshold so lavapipe runs them quickly) on
-shapes that are and are not multiples of the tile, with one or an odd number of K steps,
+through numr._config.override, with a small threshold, kernels.matmul.set_tiled_min, so
+lavapipe runs them quickly) on shapes that are and are not multiples of the tile, with one or an odd number of K steps,
 transposed, offset, strided and batched operands; float64 (the generic kernel) on the
 same shapes. NumPy float64 is the oracle. WebGPU only: the choice means nothing elsewhere
 (tests/linalg/ covers the products on every device).
@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import numr as xp
+from numr import _config
 from numr.backends.webgpu.kernels import matmul as K
 from tests.helpers import to_np
 
@@ -28,9 +29,12 @@ RNG = np.random.default_rng(11)
 @pytest.fixture(params=list(enumerate(TILES)), ids=TILES)
 def tile(request):
     """(index, spec) of a tile choice, active for the test (products from 64 x 64 up)."""
-    prev = K.set_tile(request.param[1], min_size=64)
-    yield request.param
-    K.set_tile(prev[0], min_size=prev[1])
+    prev = K.set_tiled_min(64)
+    try:
+        with _config.override(NUMR_WEBGPU_MATMUL_TILE=request.param[1]):
+            yield request.param
+    finally:
+        K.set_tiled_min(prev)
 
 
 def data(shape, dtype):

@@ -17,12 +17,12 @@ invocation reached about 63% of it on an H200).
 from __future__ import annotations
 
 import math
-import os
 import struct
 from typing import Any, Sequence
 
 import numpy as np
 
+from .... import _config
 from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
 from . import expressions as wops
@@ -183,13 +183,13 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
     return "\n".join(lines)
 
 
-# vec4 words per operand and invocation in the fast path (NUMR_WEBGPU_MAP_VEC, read once:
-# a GPU can be swept without code edits). A 256M float32 add on the H200, as a share of
-# CuPy's copy bandwidth (2026-11-30): 2 words 0.888 and 0.849, 4 words 0.834, 8 words 0.834.
-VEC = int(os.environ.get("NUMR_WEBGPU_MAP_VEC", "2"))
-# Below one workgroup's block the scalar kernel serves: speed cannot differ there on a
-# GPU, and on lavapipe the vec4 kernel's bounds loop cost ~3 µs per tiny dispatch.
-VEC_MIN = 4 * VEC * WG
+# vec4 words per operand and invocation in the fast path: NUMR_WEBGPU_MAP_VEC
+# (numr/_config.py, read when a launch plan is made), so a GPU can be swept without code
+# edits. A 256M float32 add on the H200, as a share of CuPy's copy bandwidth
+# (2026-11-30): 2 words 0.888 and 0.849, 4 words 0.834, 8 words 0.834.
+# Below one workgroup's block (4 * vec * WG elements) the scalar kernel serves: speed
+# cannot differ there on a GPU, and on lavapipe the vec4 kernel's bounds loop cost ~3 µs
+# per tiny dispatch.
 _LANES = "xyzw"
 
 
@@ -205,7 +205,7 @@ def vectorizable(specs: tuple, out: DType, strided_out: bool) -> bool:
             and all(lay == "k" or (lay == "c" and _word(d)) for d, lay in specs))
 
 
-def vec_source(expr: str, specs: tuple, out: DType) -> str:
+def vec_source(expr: str, specs: tuple, out: DType, vec: int) -> str:
     """WGSL of the contiguous fast path: operands ('c' or 'k' only) and the output are
     read and written as vec4 words from offsets that are multiples of four.
 
@@ -240,7 +240,7 @@ def vec_source(expr: str, specs: tuple, out: DType) -> str:
                       for c in range(4))
     lines.append(f"fn quad(q: u32{vargs}) -> vec4<{ot}> {{\n  let i = q * 4u;\n"
                  f"  return vec4<{ot}>({lanes});\n}}")
-    span = WG * VEC
+    span = WG * vec
     main = ["@compute @workgroup_size(256)",
             "fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: "
             "vec3<u32>, @builtin(local_invocation_index) l: u32) {",
@@ -250,13 +250,13 @@ def vec_source(expr: str, specs: tuple, out: DType) -> str:
     # A whole block: every load issued before the first store (stores to y may alias
     # the inputs as far as the compiler knows, so it would not hoist them itself).
     main.append(f"  if (base + {span - WG}u < nq) {{")
-    for u in range(VEC):
+    for u in range(vec):
         main += [f"    let v{j}_{u} = x{j}[o{j} + base + {u * WG}u];" for j in arrays]
-    for u in range(VEC):
+    for u in range(vec):
         va = "".join(f", v{j}_{u}" for j in arrays)
         main.append(f"    y[base + {u * WG}u] = quad(base + {u * WG}u{va});")
     main.append("  } else {")
-    main.append(f"    for (var u = 0u; u < {VEC}u; u++) {{")
+    main.append(f"    for (var u = 0u; u < {vec}u; u++) {{")
     main.append(f"      let q = base + u * {WG}u;")
     va = "".join(f", x{j}[o{j} + q]" for j in arrays)
     main.append(f"      if (q < nq) {{ y[q] = quad(q{va}); }}")
@@ -341,12 +341,13 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
     pipe = rt.pipeline(key, lambda: source(name, expr, specs_t, out, ndim, strided_out),
                        nbuf)
     vpipe, vgroups = None, 0
-    if n >= VEC_MIN and vectorizable(specs_t, out, strided_out):
+    vec = _config.settings().webgpu_map_vec
+    if n >= 4 * vec * WG and vectorizable(specs_t, out, strided_out):
         # Note: the key keeps the expression third, where complex.py's runtime wrapper
         # looks for it.
-        vkey = ("map-vec4", name, expr, specs_t, out.name, VEC)
-        vpipe = rt.pipeline(vkey, lambda: vec_source(expr, specs_t, out), nbuf)
-        vgroups = -(-n // (4 * VEC * WG))
+        vkey = ("map-vec4", name, expr, specs_t, out.name, vec)
+        vpipe = rt.pipeline(vkey, lambda: vec_source(expr, specs_t, out, vec), nbuf)
+        vgroups = -(-n // (4 * vec * WG))
     threads = n if strided_out else -(-n // LAYOUT[out.name][2])
     codes = "I" * (1 + ndim)
     for part in parts:

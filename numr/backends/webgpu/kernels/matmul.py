@@ -14,9 +14,9 @@ callers cast to packed dtypes afterwards.
 
 Large float32 products with vec4-readable operands run a second generator of the same
 scheme, :func:`tiled_source`, whose inner loop indexes workgroup memory at constant
-offsets only (see its docstring); its tile is chosen once per process by the variable
-NUMR_WEBGPU_MATMUL_TILE (``128x128x8-w4x8`` by default, ``old``: the generic kernel),
-so a GPU can be swept, e.g.::
+offsets only (see its docstring); its tile is chosen by the variable
+NUMR_WEBGPU_MATMUL_TILE (numr/_config.py; ``128x128x16-w4x8`` by default, ``old``: the
+generic kernel), so a GPU can be swept, e.g.::
 
     for t in old 128x128x8 128x128x8-w4x8 128x128x16-w4x8 128x64x16-w4x8; do echo $t; NUMR_WEBGPU_MATMUL_TILE=$t
     python3 benchmarks/webgpu.py --matmul-size 8192 --skip chain,add | tail -1; done
@@ -29,9 +29,10 @@ it is short.
 
 from __future__ import annotations
 
-import os
+import functools
 import re
 
+from .... import _config
 from ...._dtypes import DType
 from . import expressions as wops
 from .types import LAYOUT, ctype, load_fn
@@ -75,7 +76,7 @@ def _stores(col: str, acc: str, vec_out: bool, lanes: int) -> list[str]:
 # -- tile choice ----------------------------------------------------------------------
 
 # Large float32 products run the "register-tiled" kernel (:func:`tiled_source`), whose
-# tile is chosen once per process by this variable so a GPU can be swept without code
+# tile is chosen by this variable (numr/_config.py) so a GPU can be swept without code
 # edits: ``BMxBNxBK[-wRxC]`` (BM, BN in 64/128, BK in 8/16/32, whole vec4 tile loads
 # per invocation; R x C the invocations one wave covers) or ``old`` (the generic
 # kernel's 128 x 128 x 8 for every large product). The default's 4 x 8 waves read 4 A
@@ -85,11 +86,11 @@ def _stores(col: str, acc: str, vec_out: bool, lanes: int) -> list[str]:
 # of CuPy's TFLOP/s): old 0.459, 128x128x8 0.626, 128x128x8-w4x8 0.615,
 # 128x128x16-w4x8 0.640, 128x64x16-w4x8 0.462.
 TILE_ENV = "NUMR_WEBGPU_MATMUL_TILE"
-DEFAULT_TILE = "128x128x16-w4x8"
 TILED_MIN = 512  # both result sides at least this: smaller products use 64 x 64 tiles
-_choice: dict = {}
+_tiled_min = [TILED_MIN]
 
 
+@functools.lru_cache(maxsize=16)
 def parse_tile(spec: str) -> tuple | None:
     """(BM, BN, BK, TM, TN, "tiled", R) for ``spec``, or None for ``old``. ``spec`` is
     BMxBNxBK, optionally followed by -wRxC: the R x C block of the 16 x 16 invocation
@@ -113,14 +114,11 @@ def parse_tile(spec: str) -> tuple | None:
     return bm, bn, bk, bm // WY, bn // WX, "tiled", wr
 
 
-def set_tile(spec: str | None = None, min_size: int | None = None) -> tuple:
-    """Choose the tile of large float32 products (``spec`` as in TILE_ENV; None: the
-    variable's value or DEFAULT_TILE) and the smallest result side that gets it.
-    Returns the previous (spec, min_size), for tests that switch and restore."""
-    prev = (_choice.get("spec"), _choice.get("min", TILED_MIN))
-    spec = spec or os.environ.get(TILE_ENV) or DEFAULT_TILE
-    _choice.update(spec=spec, cfg=parse_tile(spec),
-                   min=TILED_MIN if min_size is None else min_size)
+def set_tiled_min(size: int) -> int:
+    """Tests: the smallest result side that gets the chosen tile (TILED_MIN by default;
+    smaller, so that lavapipe runs every tile quickly). Returns the previous value."""
+    prev = _tiled_min[0]
+    _tiled_min[0] = size
     return prev
 
 
@@ -135,11 +133,9 @@ def config(d: DType, M: int, N: int, smem: int) -> tuple:
     invocation) for other large 32-bit ones, 64 x 64 (4 x 4) otherwise; BK as deep as
     the workgroup memory limit ``smem`` allows. A 6th entry "tiled" marks the tile
     :func:`matmul_source` gives to :func:`tiled_source` where its operands allow."""
-    if "cfg" not in _choice:
-        set_tile()
     size = 16 if d.name == "complex128" else 8 if d.itemsize == 8 else 4
-    big = M >= _choice["min"] and N >= _choice["min"]
-    cfg = _choice["cfg"]
+    big = M >= _tiled_min[0] and N >= _tiled_min[0]
+    cfg = parse_tile(_config.settings().webgpu_matmul_tile)
     if d.name == "float32" and big and cfg is not None and smem_bytes(cfg) <= smem:
         return cfg
     if d.name in ("float32", "int32", "uint32") and M >= 512 and N >= 512:

@@ -1,5 +1,6 @@
-"""Second-generation CUDA kernels of numr.nn (the default; NUMR_NN_CUDA_KERNELS=old selects
-the first generation in numr.nn._cuda for comparison).
+"""numr.nn's register-tiled CUDA kernels: float16, bfloat16 and float32 rows held in
+registers (numr/nn/_cuda.py sends float64 and rows wider than the tile to the general
+kernels of numr/nn/_cuda_general.py; here ``plan`` returns None for those).
 
 The norms are memory-bound, so every kernel is shaped to keep loads in flight and to wait
 on as few barriers as possible:
@@ -25,7 +26,7 @@ on as few barriers as possible:
   launched as a programmatic dependent of the kernel before it.
 
 Widths beyond the register tile (more than 8 columns per thread at 1024 threads backward,
-16 forward) and float64 use the first-generation kernels. The measurements behind these
+16 forward) and float64 are the general kernels'. The measurements behind these
 choices (and the variants measured and not kept) are in the git history of
 benchmarks/RESULTS.md.
 """
@@ -38,9 +39,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from . import _cuda as old
+from .. import _config
+from ._cuda_common import COMMON_SOURCE, CTYPE, ITEMSIZE, compile_kernel, sm_count
 
-FAST_SOURCE = r"""
+TILED_SOURCE = r"""
 template <typename T, int VEC>
 __device__ __forceinline__ Pack<T, VEC> zero_pack() {
     Pack<T, VEC> p;
@@ -652,10 +654,7 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
 
 """
 
-SOURCE = old.SOURCE + FAST_SOURCE
-
-_ITEMSIZE = old._ITEMSIZE
-_CTYPE = old._CTYPE
+SOURCE = COMMON_SOURCE + TILED_SOURCE
 
 
 # Planning constants per (dtype, norm), the best of the H200 sweeps of 2026-11-30
@@ -680,14 +679,21 @@ _CTYPE = old._CTYPE
 # registers: 86-87% against 84% at 4096 and 1024 wide). float32 layer norm stores s after
 # the sums (fwd_s_late: add_layer at 32768x8192 99.1% against 95.1%). 128 threads a block
 # where rows are narrow enough to share one (float32 rms 16384x1024 98.9% against 96.3%;
-# float16 1-2 points). Twelfth session: every launch a programmatic dependent (fwd_pdl,
-# bwd_main_pdl, bwd_pdl; see pdl_wait).
-_BASE = {"fwd_regs": 16, "fwd_threads": 128, "bwd_cols": 8, "bwd_threads": 512, "bwd_rb": 2,
-         "bwd_sm_threads": 1024, "onepass": 1, "bwd_pf": 1, "bwd_pf_rb": 1,
-         "bwd_pf_bytes": 16, "bwd_pf2_threads": 1024, "bwd_blocks": 0, "bwd_smem": 0,
-         "bwd_smem_group": 0, "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_l2_last": 1,
-         "fwd_add_regs": 0, "fwd_add_sm_threads": 0, "fwd_s_late": 0, "bwd_pdl": 1,
-         "bwd_main_pdl": 1, "fwd_pdl": 1}
+# float16 1-2 points). Twelfth session: every launch a programmatic dependent (see
+# pdl_wait). The constants that no (dtype, norm) sets apart are plain constants:
+FWD_THREADS = 128     # a forward block's threads where rows share one
+BWD_RB = 2            # rows a row-group takes a step where it does not prefetch
+BWD_SM_THREADS = 1024  # the backward's launch bound, threads an SM (without bwd_pf2_threads)
+# Layer norm's mean and variance come from one block sum of shifted data (row_stats,
+# ONEPASS); the backward prefetches the next step's rows, one row a step (bwd_pf), where a
+# row-group is wider than a warp; the grid is every block that stays resident; the
+# forward loads its rows with L2 priority evict_last; every launch a programmatic
+# dependent where the device runs those.
+# The tunable ones (NUMR_NN_CUDA_TUNE), which the tables below set per (dtype, norm):
+_BASE = {"fwd_regs": 16, "bwd_cols": 8, "bwd_threads": 512, "bwd_pf_bytes": 16,
+         "bwd_pf2_threads": 1024, "bwd_smem": 0, "bwd_smem_group": 0,
+         "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_add_regs": 0,
+         "fwd_add_sm_threads": 0, "fwd_s_late": 0}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
 _F16_LAYER = {"fwd_sm_threads": 1536, "fwd_add_regs": 8, "fwd_add_sm_threads": 2048,
               "bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512, "bwd_smem": 1,
@@ -705,31 +711,25 @@ _DEFAULTS = {
 }
 
 
-_ZERO_OK = ("onepass", "bwd_pf", "bwd_blocks", "bwd_smem", "bwd_smem_group", "fwd_sm_threads",
-            "fwd_l2_last", "fwd_add_regs", "fwd_add_sm_threads", "fwd_s_late", "bwd_pdl",
-            "bwd_main_pdl", "fwd_pdl")  # 0: off
+_ZERO_OK = ("bwd_smem", "bwd_smem_group", "fwd_sm_threads", "fwd_add_regs",
+            "fwd_add_sm_threads", "fwd_s_late")  # 0: off
 
 
-def _tune() -> dict[tuple[str, str], dict[str, int]]:
-    """The planning constants; NUMR_NN_CUDA_TUNE="bwd_cols=8,float16/layer:bwd_rb=1" (read
-    once, at import) overrides them: for every table, or for those a scope names (dtype,
+def _tune(spec: str) -> dict[tuple[str, str], dict[str, int]]:
+    """The planning tables; NUMR_NN_CUDA_TUNE="bwd_cols=8,float16/layer:bwd_smem=0"
+    (``spec``; numr/_config.py) overrides them: for every table, or for those a scope names (dtype,
     norm, or both, joined by '/'), so variants can be measured on a GPU without editing
     this file."""
-    import os
-
-    # onepass: layer norm's mean and variance from one block sum (row_stats); 0: two sums.
     # fwd_sm_threads: the forward's launch bound, threads an SM (0: none); fwd_add_regs and
     # fwd_add_sm_threads: fwd_regs and fwd_sm_threads for a forward with a residual (0: the
-    # same). fwd_l2_last: the forward's rows loaded with L2 priority evict_last (0: plain
-    # loads). fwd_s_late: the forward stores s after the sums, with y.
-    # bwd_pf: prefetch the next rows where a thread's row share is at most bwd_pf_bytes
-    # (0: bwd_rb rows a step instead), bwd_pf_rb rows a step then. bwd_blocks: at most
-    # that many backward blocks an SM (0: as many as stay resident; fewer blocks write
-    # fewer partial rows). bwd_smem: the weight/bias gradient partials in shared memory
-    # instead of registers (which then hold more of the rows), where a row-group has at
-    # least bwd_smem_group threads; bwd_smem_pf_bytes is bwd_pf_bytes for that case.
+    # same). fwd_s_late: the forward stores s after the sums, with y.
+    # bwd_pf_bytes: the backward prefetches the next rows where a thread's row share is at
+    # most this (else BWD_RB rows a step). bwd_smem: the weight/bias gradient partials in
+    # shared memory instead of registers (which then hold more of the rows), where a
+    # row-group has at least bwd_smem_group threads; bwd_smem_pf_bytes is bwd_pf_bytes for
+    # that case.
     t = {key: {**_BASE, **d} for key, d in _DEFAULTS.items()}
-    for item in os.environ.get("NUMR_NN_CUDA_TUNE", "").split(","):
+    for item in spec.split(","):
         k, _, v = item.partition("=")
         scope, _, k = k.strip().rpartition(":")
         v = v.strip()
@@ -741,7 +741,16 @@ def _tune() -> dict[tuple[str, str], dict[str, int]]:
     return t
 
 
-TUNE = _tune()
+_tables: dict[str, dict] = {}
+
+
+def tables() -> dict[tuple[str, str], dict[str, int]]:
+    """The planning tables under the settings in force (NUMR_NN_CUDA_TUNE)."""
+    spec = _config.settings().nn_cuda_tune
+    t = _tables.get(spec)
+    if t is None:
+        t = _tables[spec] = _tune(spec)
+    return t
 
 
 @dataclass(frozen=True)
@@ -787,8 +796,8 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
     residual being added. Pure Python (testable anywhere)."""
     if dtype == "float64" or n < 1:
         return None
-    tune = TUNE[dtype, "layer" if center else "rms"]
-    isz = _ITEMSIZE[dtype]
+    tune = tables()[dtype, "layer" if center else "rms"]
+    isz = ITEMSIZE[dtype]
     vec = 16 // isz
     if not aligned or n % vec:
         vec = 1
@@ -805,9 +814,9 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
             tile = _row_tile(nv, max(1, regs // regs_per_pack))
             if tile and (tile[0] <= 512 or not sm):
                 group, iters = tile
-                rows = max(1, min(tune["fwd_threads"], 1024) // group)
+                rows = max(1, min(FWD_THREADS, 1024) // group)
                 return Plan(vec, iters, group, rows, minb=max(1, sm // (group * rows)),
-                            l2_last=bool(tune["fwd_l2_last"]),
+                            l2_last=True,
                             s_late=residual and bool(tune["fwd_s_late"]))
         return None
     # at most 8 columns a thread: two float32 partials each (16 registers)
@@ -826,25 +835,25 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
     if (share <= tune["bwd_smem_pf_bytes" if smem else "bwd_pf_bytes"] and (vec > 1 or iters <= 2)
             and (share <= 16 or group * rows <= tune["bwd_pf2_threads"])):
         # a thread's share of a row is small (bwd_pf_bytes): registers for two rows,
-        # either this step's and the next's (bwd_pf) or two rows a step
+        # either this step's and the next's (prefetch) or two rows a step
         # (warp-wide rows have no barriers to hide: their warps overlap on their own).
         # A share of two packs, with bwd_pf2_threads an SM (the registers it needs), only
         # where the block has no more threads (a 1024-thread block has 64 registers a
         # thread, and spills them).
-        pf = bool(tune["bwd_pf"]) and group > 32
-        rb = tune["bwd_pf_rb"] if pf else tune["bwd_rb"]
-    sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else tune["bwd_sm_threads"]
+        pf = group > 32
+        rb = 1 if pf else BWD_RB
+    sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else BWD_SM_THREADS
     return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem)
 
 
 def _name(direction: str, dtype: str, p: Plan, center: bool, gs: bool = False) -> str:
     c = "true" if center else "false"
-    one = "true" if (center and TUNE[dtype, "layer"]["onepass"]) else "false"
+    one = c  # layer norm: one shifted sum (ONEPASS); rms norm has one sum anyway
     if direction == "fwd":
-        return (f"norm_fwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
+        return (f"norm_fwd2<{CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {c}, "
                 f"{one}, {p.minb}, {'true' if p.l2_last else 'false'}, "
                 f"{'true' if p.s_late else 'false'}>")
-    return (f"norm_bwd2<{_CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
+    return (f"norm_bwd2<{CTYPE[dtype]}, {p.vec}, {p.iters}, {p.group}, {p.rows}, {p.rb}, {c}, "
             f"{one}, {'true' if p.pf else 'false'}, {p.minb}, {'true' if p.smem else 'false'}, "
             f"{'true' if gs else 'false'}>")
 
@@ -853,7 +862,7 @@ _modules: dict[str, Any] = {}
 
 
 def _kernel(name: str):
-    return old.compile_kernel(SOURCE, _modules, name)
+    return compile_kernel(SOURCE, _modules, name)
 
 
 def _resident_blocks(fn, threads: int, dyn_smem: int = 0) -> int:
@@ -985,10 +994,9 @@ def _launch_dependent(fn: int, grid: tuple, block: tuple, smem: int, stream: int
         raise RuntimeError(f"numr.nn: cuLaunchKernelEx failed with CUDA error {status}")
 
 
-def _launcher(dependent: int):
-    """_launch_dependent where asked for (a tunable: 0 launches plainly, for comparison)
-    and the device runs it, else _launch."""
-    return _launch_dependent if dependent and _pdl_ok() else _launch
+def _launcher():
+    """_launch_dependent where the device runs it, else _launch."""
+    return _launch_dependent if _pdl_ok() else _launch
 
 
 # launch shapes per (device, dtype, rows, n, center, flags, aligned): the planning, name
@@ -1003,7 +1011,7 @@ def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
         entry = None
     else:
         fn = _kernel(_name("fwd", dtype.name, p, center))
-        launch = _launcher(TUNE[dtype.name, "layer" if center else "rms"]["fwd_pdl"])
+        launch = _launcher()
         entry = (launch, fn.kernel.ptr, (-(-rows // p.rows), 1), p.block, rows, n, flags)
     _fwd_cache[key] = entry
     return entry
@@ -1025,12 +1033,14 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     aligned = _ptrs(x, y, r, w, b, s) % 16 == 0
     flags = (r is not None) | (w is not None) << 1 | (b is not None) << 2 | (s is not None) << 3
     rows = y.size // n
-    key = (cp.cuda.runtime.getDevice(), dtype, rows, n, center, flags, aligned)
+    # (the settings object too: a tuning override plans afresh)
+    key = (cp.cuda.runtime.getDevice(), dtype, rows, n, center, flags, aligned,
+           _config.settings())
     entry = _fwd_cache.get(key, False)
     if entry is False:
         entry = _fwd_launch(key, dtype, rows, n, aligned, center, flags)
-    if entry is None:
-        return old._norm_forward_old(x, residual, weight, bias, eps, center, want_sum)
+    if entry is None:  # no register tile for these rows: the general kernels'
+        return None
     launch, fn, grid, block, rows, n, flags = entry
     px = x.data.ptr
     launch(fn, grid, block, 0, cp.cuda.get_current_stream().ptr, _PTRS6, px,
@@ -1053,9 +1063,7 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     if dyn > 48 * 1024:  # above the default limit a kernel must opt in
         fn.max_dynamic_shared_size_bytes = dyn
     resident = _resident_blocks(fn, threads, dyn)
-    tune = TUNE[dtype.name, "layer" if center else "rms"]
-    most = tune["bwd_blocks"]
-    cap = old._sm_count() * (min(resident, most) if most else resident)
+    cap = sm_count() * resident
     # deal the row steps evenly: every block gets `per` steps (the last may get fewer)
     steps = -(-rows // (p.rows * p.rb))
     per = -(-steps // cap)
@@ -1064,10 +1072,10 @@ def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
     red = None
     if want_w or want_b:
         v = 4 if n % 4 == 0 else 1  # (the scratch is 256-byte aligned: rows of n floats)
-        red = (_launcher(tune["bwd_pdl"]),
-               _kernel(f"reduce_parts3<{_CTYPE[dtype.name]}, {v}>").kernel.ptr,
+        red = (_launcher(),
+               _kernel(f"reduce_parts3<{CTYPE[dtype.name]}, {v}>").kernel.ptr,
                (-(-n // 32), int(want_w) + int(want_b)), (32 // v, 32), 0 if want_w else 1)
-    entry = (_launcher(tune["bwd_main_pdl"]), fn.kernel.ptr, (grid, 1), p.block, rows, n, flags,
+    entry = (_launcher(), fn.kernel.ptr, (grid, 1), p.block, rows, n, flags,
              red, dyn)
     _bwd_cache[key] = entry
     return entry
@@ -1130,13 +1138,12 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
              | bool(want_bias) << 3)
     rows = gx.size // n
     dev = cp.cuda.runtime.getDevice()
-    key = (dev, dtype, rows, n, center, flags, aligned)
+    key = (dev, dtype, rows, n, center, flags, aligned, _config.settings())
     entry = _bwd_cache.get(key, False)
     if entry is False:
         entry = _bwd_launch(key, dtype, rows, n, aligned, center, flags)
     if entry is None or (want_bias and not center):  # the kernel sums gy for layer only
-        return old._norm_backward_old(grad_y, s, grad_s, weight, eps, center, want_weight,
-                                      want_bias)
+        return None  # the general kernels'
     launch, fn, grid, block, rows, n, flags, red, dyn = entry
     gw, gb = _grad_params(cp, n, dtype, want_weight, want_bias)
     stream = cp.cuda.get_current_stream().ptr
