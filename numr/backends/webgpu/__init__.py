@@ -1,7 +1,7 @@
 """The WebGPU backend: devices ``webgpu:0..N`` are wgpu-py's adapters, arrays are GPU
 buffers with strides (:mod:`.array`), work is recorded and batched (:mod:`.runtime`),
-kernels are WGSL generated from a few templates (:mod:`.kernels`), one module per op
-group beside :mod:`.ops` (see ``ops.GROUPS``).
+kernels are WGSL generated from a few templates (:mod:`.kernels`), the ops are
+module-level functions, one module per op group, collected by :mod:`.ops`.
 
 The backend is present where wgpu-py imports and finds an adapter (any Vulkan, Metal or
 D3D12 GPU, or Mesa's lavapipe on a CPU-only machine).

@@ -21,6 +21,7 @@ from .array import GPUArray
 from .kernels import complex_expr as cx
 from .kernels import expressions as ex
 from .kernels import map as M
+from .kernels.named import positional
 from .kernels import reduce as R
 from .kernels.types import ctype
 
@@ -73,24 +74,27 @@ def _helpers(rt: Any, part: str) -> _Helpers:
     return _Helpers(rt, part)
 
 
-def launch(rt: Any, name: str, expr: str, operands, out: dt.DType, shape: tuple,
+def launch(rt: Any, name: str, expr: str, operands: dict, out: dt.DType, shape: tuple,
            part: str, into: GPUArray | None = None) -> GPUArray:
     """map.launch of a kernel whose expression may call complex helpers (``part``: the
-    complex dtype's part type, f32 or f64)."""
-    r = M.launch(_helpers(rt, part), "c_" + name, expr, operands, out, shape, into=into)
+    complex dtype's part type, f32 or f64); ``operands``: name -> (array or scalar,
+    dtype), the names used in ``expr`` (kernels/named.py)."""
+    expr = positional(expr, tuple(operands))
+    r = M.launch(_helpers(rt, part), "c_" + name, expr, tuple(operands.values()), out,
+                 shape, into=into)
     r.rt = rt  # arrays carry the real runtime, never the wrapper
     return r
 
 
-def operand(x: Any, d: dt.DType, names: list) -> tuple[list, str]:
-    """(operand list, WGSL of the value) of an array or a Python scalar; its WGSL names
-    are taken from the front of ``names`` (one for an array, two for a scalar: its real
-    and imaginary parts)."""
+def operand(x: Any, d: dt.DType, name: str) -> tuple[dict, str]:
+    """({operand name: (value, dtype)}, WGSL of the value) of an array or a Python
+    scalar called ``name``: a scalar is two real operands, ``name_re`` and ``name_im``."""
     if type(x) is GPUArray:
-        return [(x, d)], names.pop(0)
+        return {name: (x, d)}, name
     re_, im = parts(x)
     rd = real_of(d)
-    return [(re_, rd), (im, rd)], f"vec2<{ctype(rd)}>({names.pop(0)}, {names.pop(0)})"
+    return ({f"{name}_re": (re_, rd), f"{name}_im": (im, rd)},
+            f"vec2<{ctype(rd)}>({name}_re, {name}_im)")
 
 
 @functools.cache  # expressions are rebuilt by regular expressions: once per signature

@@ -13,6 +13,7 @@ from . import complex as C
 from .array import GPUArray, new
 from .elementwise import astype
 from .kernels.map import launch
+from .kernels.named import launch as named
 from .kernels.types import convert, ctype
 from .place import Place
 from .transfers import copy
@@ -21,8 +22,8 @@ from .transfers import copy
 def fill(rt, shape: tuple, fill_value, dtype: dt.DType) -> GPUArray:
     """An array of ``shape`` on runtime ``rt`` with every element ``fill_value``."""
     if dtype.kind == "complex":
-        operands, w = C.operand(fill_value, dtype, list("ab"))
-        return C.launch(rt, "fill", w, tuple(operands), dtype, tuple(shape), C.rtype(dtype))
+        operands, w = C.operand(fill_value, dtype, "value")
+        return C.launch(rt, "fill", w, operands, dtype, tuple(shape), C.rtype(dtype))
     return launch(rt, "fill", "a", ((fill_value, dtype),), dtype, tuple(shape))
 
 
@@ -65,13 +66,13 @@ def arange(place: Place, start, stop, step, dtype):
         w = ctype(wide)
         # fenced: a driver contracting a + i * b into one fma (NVIDIA's does) rounds
         # differently from NumPy's start + i * step
-        r = launch(rt, "arange", f"a + fence_{w}({w}(i) * b)",
-                   ((start, wide), (step, wide)), wide, (n,))
+        r = named(rt, "arange", f"start + fence_{w}({w}(i) * step)",
+                  {"start": (start, wide), "step": (step, wide)}, wide, (n,))
         return r if dtype is wide else astype(r, dtype, False)
     n = len(range(start, stop, step))
     t = ctype(dtype)
-    return launch(rt, "arange", f"a + {t}(i) * b", ((start, dtype), (step, dtype)),
-                  dtype, (n,))
+    return named(rt, "arange", f"start + {t}(i) * step",
+                 {"start": (start, dtype), "step": (step, dtype)}, dtype, (n,))
 
 
 def linspace(place: Place, start, stop, num, dtype, endpoint):
@@ -82,42 +83,42 @@ def linspace(place: Place, start, stop, num, dtype, endpoint):
         re_ = linspace(place, r0, r1, num, wide, endpoint)
         im = linspace(place, i0, i1, num, wide, endpoint)
         t = C.rtype(dtype)
-        return C.launch(place.rt, "join", f"vec2<{t}>({t}(a), {t}(b))",
-                        ((re_, wide), (im, wide)), dtype, (num,), t)
+        return C.launch(place.rt, "join", f"vec2<{t}>({t}(re), {t}(im))",
+                        {"re": (re_, wide), "im": (im, wide)}, dtype, (num,), t)
     div = (num - 1) if endpoint else num
     step = (stop - start) / div if div > 0 else 0.0
     last = num - 1 if endpoint and num > 1 else num
     wide = place.wide
     w = ctype(wide)
-    e = f"select(a + fence_{w}({w}(i) * b), c, i == d)"
+    e = f"select(start + fence_{w}({w}(i) * step), stop, i == last)"
     if dtype.kind in ("int", "uint"):
         e = f"floor({e})"  # Note: NumPy rounds integer linspace results towards -inf
-    r = launch(place.rt, "linspace" + dtype.kind, e,
-               ((float(start), wide), (step, wide), (float(stop), wide), (last, dt.uint32)),
-               wide, (num,))
+    r = named(place.rt, "linspace" + dtype.kind, e,
+              {"start": (float(start), wide), "step": (step, wide),
+               "stop": (float(stop), wide), "last": (last, dt.uint32)}, wide, (num,))
     return r if dtype is wide else astype(r, dtype, False)
 
 
 def eye(place: Place, n_rows, n_cols, k, dtype):
-    on = "(i32(i % a) - i32(i / a) == b)"
-    params = ((builtins.max(n_cols, 1), dt.uint32), (k, dt.int32))
+    on = "(i32(i % cols) - i32(i / cols) == k)"
+    params = {"cols": (builtins.max(n_cols, 1), dt.uint32), "k": (k, dt.int32)}
     if dtype.kind == "complex":
         t = C.rtype(dtype)
         e = f"vec2<{t}>(select({t}(0.0), {t}(1.0), {on}), {t}(0.0))"
         return C.launch(place.rt, "eye", e, params, dtype, (n_rows, n_cols), t)
-    return launch(place.rt, "eye", convert(dt.bool, dtype, on), params, dtype,
-                  (n_rows, n_cols))
+    return named(place.rt, "eye", convert(dt.bool, dtype, on), params, dtype,
+                 (n_rows, n_cols))
 
 
 def _triangle(name: str, cmp: str):
     def op(x, k):
         d = x.dtype
         rows, cols = x.shape[-2:]
-        # i is the linear index of the (contiguous) result: col = i % b, row = (i/b) % c
-        e = f"select({ctype(d)}(0), a, i32(i % b) - i32((i / b) % c) {cmp} d)"
-        return launch(x.rt, name, e, ((x, d), (builtins.max(cols, 1), dt.uint32),
-                                      (builtins.max(rows, 1), dt.uint32), (k, dt.int32)),
-                      d, x.shape)
+        # i is the linear index of the (contiguous) result
+        e = f"select({ctype(d)}(0), x, i32(i % cols) - i32((i / cols) % rows) {cmp} k)"
+        return named(x.rt, name, e, {"x": (x, d), "cols": (builtins.max(cols, 1), dt.uint32),
+                                     "rows": (builtins.max(rows, 1), dt.uint32),
+                                     "k": (k, dt.int32)}, d, x.shape)
     op.__name__ = op.__qualname__ = name
     return op
 

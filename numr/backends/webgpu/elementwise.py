@@ -21,6 +21,7 @@ from .kernels import complex_expr as cx
 from .kernels import expressions as ex
 from .kernels import reduce as R
 from .kernels.map import launch
+from .kernels.named import launch as named
 from .kernels.types import KIND, convert, ctype
 from .transfers import to_host
 
@@ -90,7 +91,7 @@ def unary(name: str, rule: str):
             k = table[d] = _entry(x.rt, name, rule, d)
         if k[2] is None:
             return launch(x.rt, name, k[0], ((x, d),), k[1], x.shape)
-        return C.launch(x.rt, name, C.expression(x.rt, name, d, ("a",)), ((x, d),), k[1],
+        return C.launch(x.rt, name, C.expression(x.rt, name, d, ("a",)), {"a": (x, d)}, k[1],
                         x.shape, k[2])
     op.__name__ = op.__qualname__ = name
     return op
@@ -113,10 +114,10 @@ def binary(name: str, rule: str):
             k = table[d] = _entry(rt, name, rule, d)
         if k[2] is None:
             return launch(rt, name, k[0], ((x1, d), (x2, d)), k[1], shape)
-        names = list("abcd")
-        ops1, w1 = C.operand(x1, d, names)
-        ops2, w2 = C.operand(x2, d, names)
-        return C.launch(rt, name, C.expression(rt, name, d, (w1, w2)), tuple(ops1 + ops2),
+        # the tables' operand names: a and b (a complex scalar: a_re, a_im)
+        ops1, w1 = C.operand(x1, d, "a")
+        ops2, w2 = C.operand(x2, d, "b")
+        return C.launch(rt, name, C.expression(rt, name, d, (w1, w2)), {**ops1, **ops2},
                         k[1], shape, k[2])
     op.__name__ = op.__qualname__ = name
     return op
@@ -154,23 +155,23 @@ def round(x, decimals=0):
             launch(rt, "round", expression(rt, "round", d), ((x, d),), d, x.shape)
     # NumPy's way: scale, round half to even, unscale.
     s = 10.0 ** abs(decimals)
-    e = "round(a * b) / b" if decimals > 0 else "round(a / b) * b"
-    return launch(rt, "round" + ("+" if decimals > 0 else "-"), e, ((x, d), (s, d)),
-                  d, x.shape)
+    e = "round(x * scale) / scale" if decimals > 0 else "round(x / scale) * scale"
+    return named(rt, "round" + ("+" if decimals > 0 else "-"), e,
+                 {"x": (x, d), "scale": (s, d)}, d, x.shape)
 
 
 def _round_complex(x, decimals: int):
     d, rt = x.dtype, x.rt
     part = C.rtype(d)
     if decimals == 0:
-        return C.launch(rt, "round", C.expression(rt, "round", d, ("a",)), ((x, d),), d,
+        return C.launch(rt, "round", C.expression(rt, "round", d, ("a",)), {"a": (x, d)}, d,
                         x.shape, part)
     # NumPy's way, part by part: scale, round half to even, unscale.
     s = 10.0 ** builtins.abs(decimals)
-    e = C.expression(rt, "round", d, ("(a * b)" if decimals > 0 else "(a / b)",))
-    e = f"({e}) / b" if decimals > 0 else f"({e}) * b"
+    e = C.expression(rt, "round", d, ("(x * scale)" if decimals > 0 else "(x / scale)",))
+    e = f"({e}) / scale" if decimals > 0 else f"({e}) * scale"
     return C.launch(rt, "round" + ("+" if decimals > 0 else "-"), e,
-                    ((x, d), (s, C.real_of(d))), d, x.shape, part)
+                    {"x": (x, d), "scale": (s, C.real_of(d))}, d, x.shape, part)
 
 
 def _round_int(x, k: int):
@@ -182,11 +183,11 @@ def _round_int(x, k: int):
     if m > np.iinfo(d.name).max:
         return launch(x.rt, "fill", "a", ((0, d),), d, x.shape)
     t = ctype(d)
-    q = f"(a / b - select({t}(0), {t}(1), a - (a / b) * b < {t}(0)))"  # no signed %
-    r = f"(a - {q} * b)"
-    up = f"({r} > b - {r} || ({r} == b - {r} && ({q} & {t}(1)) != {t}(0)))"
-    return launch(x.rt, "round_int", f"({q} + select({t}(0), {t}(1), {up})) * b",
-                  ((x, d), (m, d)), d, x.shape)
+    q = f"(x / m - select({t}(0), {t}(1), x - (x / m) * m < {t}(0)))"  # no signed %
+    r = f"(x - {q} * m)"
+    up = f"({r} > m - {r} || ({r} == m - {r} && ({q} & {t}(1)) != {t}(0)))"
+    return named(x.rt, "round_int", f"({q} + select({t}(0), {t}(1), {up})) * m",
+                 {"x": (x, d), "m": (m, d)}, d, x.shape)
 
 
 def clip(x, lo, hi):
@@ -206,13 +207,12 @@ def where(cond, x1, x2):
     shape = broadcast_shape("where", *[o.shape for o in (cond, x1, x2)
                                        if type(o) is GPUArray])
     if d.kind == "complex":
-        names = list("bcde")
-        ops1, w1 = C.operand(x1, d, names)
-        ops2, w2 = C.operand(x2, d, names)
-        return C.launch(rt, "where", f"select({w2}, {w1}, a)",
-                        tuple([(cond, dt.bool)] + ops1 + ops2), d, shape, C.rtype(d))
-    return launch(rt, "where", "select(c, b, a)", ((cond, dt.bool), (x1, d), (x2, d)),
-                  d, shape)
+        ops1, w1 = C.operand(x1, d, "x1")
+        ops2, w2 = C.operand(x2, d, "x2")
+        return C.launch(rt, "where", f"select({w2}, {w1}, cond)",
+                        {"cond": (cond, dt.bool), **ops1, **ops2}, d, shape, C.rtype(d))
+    return named(rt, "where", "select(x2, x1, cond)",
+                 {"cond": (cond, dt.bool), "x1": (x1, d), "x2": (x2, d)}, d, shape)
 
 
 def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
@@ -225,7 +225,7 @@ def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
             e = f"{ct}(a)"  # each part rounded to the narrower type, or widened
         else:
             e = f"{ct}({convert(src, C.real_of(dtype), 'a')}, 0.0)"
-        return C.launch(rt, "astype", e, ((x, src),), dtype, x.shape, C.rtype(dtype))
+        return C.launch(rt, "astype", e, {"a": (x, src)}, dtype, x.shape, C.rtype(dtype))
     if src.kind == "complex":
         # complex -> bool: nonzero where either part is (NumPy); -> real: the real part
         # (numr refuses that cast above the backend, NumPy keeps the real part).
@@ -233,7 +233,7 @@ def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
             e = "!(a.x == 0.0 && a.y == 0.0)"  # Note: NaN != 0 is false on some drivers
         else:
             e = convert(C.real_of(src), dtype, "a.x")
-        return C.launch(rt, "astype", e, ((x, src),), dtype, x.shape, C.rtype(src))
+        return C.launch(rt, "astype", e, {"a": (x, src)}, dtype, x.shape, C.rtype(src))
     return launch(rt, "astype", convert(src, dtype, "a"), ((x, src),), dtype, x.shape)
 
 

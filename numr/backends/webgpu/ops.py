@@ -7,6 +7,8 @@ transfers.py     from_host, to_host, scalar, DLPack, sync, finfo, iinfo
 reductions.py    sum, prod, max, min, mean, any, all
 manipulation.py  views (reshape, permute_dims, broadcasting, ...) and copies (concat, ...)
 writes.py        basic getitem/setitem, assign
+linalg.py        matmul and the linear algebra that is not a decomposition
+decompositions.py  the decompositions and solvers (kernels/linalg_kernels.py)
 
 Complex dtypes are a branch inside each op (complex.py: how their kernels launch).
 Ops take their runtime from their arrays; those with no array operand (the PLACED
@@ -24,14 +26,16 @@ import importlib
 from types import SimpleNamespace
 from typing import Any
 
-from . import creation, elementwise, manipulation, reductions, transfers, writes
+from . import creation, decompositions, elementwise, linalg, manipulation, reductions
+from . import transfers, writes
 from .kernels import map as M
 from .place import Place
 
-MODULES = (elementwise, transfers, creation, reductions, manipulation, writes)
+MODULES = (elementwise, transfers, creation, reductions, manipulation, writes, linalg,
+           decompositions)
 """The modules whose ``OPS`` (and ``PLACED``) tables make the core of the namespace."""
 
-GROUPS = ("indexing", "statistics", "sorting", "linalg", "decompositions", "fft")
+GROUPS = ("indexing", "statistics", "sorting", "fft")
 """The modules beside this one that add op groups through ``register(ctx)``, in order."""
 
 

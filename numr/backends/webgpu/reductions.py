@@ -70,7 +70,8 @@ def mean(x, axis, keepdims):
     count = float(math.prod(x.shape[k] for k in axes))
     if d.kind == "complex":
         s = sum(x, axes, d, keepdims)
-        return C.launch(x.rt, "mean", "a / b", ((s, d), (count, C.real_of(d))), d, s.shape,
+        return C.launch(x.rt, "mean", "total / count",
+                        {"total": (s, d), "count": (count, C.real_of(d))}, d, s.shape,
                         C.rtype(d))
     # The sum divided in its own last dispatch (kernels/reduce.py); 16-bit floats: the
     # float32 quotient, rounded once (a sum rounded to the dtype first would lose

@@ -33,8 +33,8 @@ def write(name: str, target: GPUArray, value: Any) -> None:
             value = copy(value)
         value = A.broadcast(value, target.shape)
     elif d.kind == "complex":  # a complex scalar: two real parameters (complex.py)
-        operands, w = C.operand(value, d, list("ab"))
-        C.launch(target.rt, "fill", w, tuple(operands), d, target.shape, C.rtype(d),
+        operands, w = C.operand(value, d, "value")
+        C.launch(target.rt, "fill", w, operands, d, target.shape, C.rtype(d),
                  into=target)
         return
     launch(target.rt, "copy", "a", ((value, d),), d, target.shape, into=target)

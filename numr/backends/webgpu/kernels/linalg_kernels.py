@@ -845,47 +845,33 @@ def rank_source(d: DType, out: str) -> str:
 
 # -- general eigenproblems ----------------------------------------------------------------
 
-def eig_source(d: DType, real_input: bool, vectors: bool, stage: str) -> str:
-    """Complex arithmetic throughout (``d`` is the complex result dtype): Householder
-    reduction to Hessenberg form H = Z^H A Z, shifted QR steps (explicit, Givens, with
-    Wilkinson shifts) to the Schur form T, eigenvectors of T by back substitution, then
-    V = Z X normalised (unit norm, largest component real). For real input the
-    eigenvalues are paired afterwards: each is either real (its own conjugate is
-    nearer than any other's) or one of an exact conjugate pair, with conjugate vectors,
-    as LAPACK's real routines give.
-
-    params: nb, n, A offset, w base (S), V base (S), status base (real), H base, Z base,
-    X base, G base (S: 2n per matrix: Givens rotations, then Householder vectors), QR
-    state base (real: hi, iterations, total, 4 per matrix). stage: 'init', 'hess'
-    (reflectors p(20)..p(21)), 'qr' (at most p(21) - p(20) steps), 'tri' and 'zx'
-    (eigenvector columns p(20)..p(21)), 'norm', 'final'."""
-    load = "S(x0[e], T(0.0))" if real_input else "S(x0[2u * e], x0[2u * e + 1u])"
-    extra = f"""fn la(e: u32) -> S {{ return {load}; }}
-var<workgroup> wsc: S;
+_EIG_HELPERS = """var<workgroup> wsc: S;
 var<workgroup> wtau: S;
 var<workgroup> wmu: S;
 var<workgroup> st: vec4<u32>;
-fn csqrt(z: S) -> S {{
+fn csqrt(z: S) -> S {
   let r = ab(z);
-  if (r == T(0.0)) {{ return mk(T(0.0)); }}
+  if (r == T(0.0)) { return mk(T(0.0)); }
   let t = sqrt((r + abs(z.x)) * T(0.5));
-  if (z.x >= T(0.0)) {{ return S(t, z.y / (T(2.0) * t)); }}
+  if (z.x >= T(0.0)) { return S(t, z.y / (T(2.0) * t)); }
   return S(abs(z.y) / (T(2.0) * t), select(-t, t, z.y >= T(0.0)));
-}}
+}
 // the eigenvalue of [[a, b], [c, dd]] nearer to dd (Wilkinson's shift)
-fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
+fn wilkinson(a: S, b: S, c: S, dd: S) -> S {
   let h = (a - dd) * T(0.5);
   let bc = mul(b, c);
-  if (ab1(bc) == T(0.0)) {{ return dd; }}
+  if (ab1(bc) == T(0.0)) { return dd; }
   let disc = csqrt(mul(h, h) + bc);
   var den = h + disc;
-  if (ab1(h - disc) > ab1(den)) {{ den = h - disc; }}
-  if (ab1(den) == T(0.0)) {{ return dd; }}
+  if (ab1(h - disc) > ab1(den)) { den = h - disc; }
+  if (ab1(den) == T(0.0)) { return dd; }
   return dd - dv(bc, den);
-}}
+}
 """
-    cplx_d = d
-    src = prelude(cplx_d, 1, extra=extra) + "\n" + _MAIN + """  let n = p(1u);
+
+# stages init (copy, finiteness), hess (Householder to Hessenberg form) and qr (shifted
+# QR steps to the Schur form T)
+_EIG_SCHUR = """  let n = p(1u);
   let A0 = p(2u) + b * n * n;
   let WB = p(3u) + b * n;
   let VB = p(4u) + b * n * n;
@@ -1027,7 +1013,10 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
     }
   }
   if (l == 0u) { y[QS] = T(hi); y[QS + 1u] = T(its); y[QS + 2u] = T(total); }
-""" + ("" if not vectors else """  //@@TRI
+"""
+
+# eigenvectors of T (back substitution), V = Z X, normalised
+_EIG_VECTORS = """  //@@TRI
   // eigenvectors of T by back substitution, columns p(20)..p(21), one per invocation
   for (var k = p(20u) + l; k < p(21u); k += WG) {
     let lam = ly(H + k * n + k);
@@ -1068,8 +1057,16 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
       sy(VB + i * n + k, v);
     }
   }
-""") + ("  //@@FINAL\n"
-            "  for (var k = l; k < n; k += WG) { sy(WB + k, ly(H + k * n + k)); }\n") + ("" if not real_input else """  storageBarrier();
+"""
+
+_EIG_FINAL = ("  //@@FINAL\n"
+              "  for (var k = l; k < n; k += WG) { sy(WB + k, ly(H + k * n + k)); }\n")
+
+
+def _eig_pairing(vectors: bool) -> str:
+    """WGSL of the final stage's tail for real input: each eigenvalue real, or one of
+    an exact conjugate pair (with conjugate vectors)."""
+    return """  storageBarrier();
   // real input: each eigenvalue is real when its own conjugate is nearer than any other
   // eigenvalue's, else it pairs with the nearest conjugate (when that choice is mutual):
   // the pair becomes exact conjugates, with conjugate vectors. Partners at G's reals.
@@ -1104,6 +1101,26 @@ fn wilkinson(a: S, b: S, c: S, dd: S) -> S {{
 """ + ("" if not vectors else """      for (var r = 0u; r < n; r++) { sy(VB + r * n + dn, cj(ly(VB + r * n + up))); }
 """) + """    }
   }
-""") + """}
 """
+
+
+def eig_source(d: DType, real_input: bool, vectors: bool, stage: str) -> str:
+    """Complex arithmetic throughout (``d`` is the complex result dtype): Householder
+    reduction to Hessenberg form H = Z^H A Z, shifted QR steps (explicit, Givens, with
+    Wilkinson shifts) to the Schur form T, eigenvectors of T by back substitution, then
+    V = Z X normalised (unit norm, largest component real). For real input the
+    eigenvalues are paired afterwards: each is either real (its own conjugate is
+    nearer than any other's) or one of an exact conjugate pair, with conjugate vectors,
+    as LAPACK's real routines give.
+
+    params: nb, n, A offset, w base (S), V base (S), status base (real), H base, Z base,
+    X base, G base (S: 2n per matrix: Givens rotations, then Householder vectors), QR
+    state base (real: hi, iterations, total, 4 per matrix). stage: 'init', 'hess'
+    (reflectors p(20)..p(21)), 'qr' (at most p(21) - p(20) steps), 'tri' and 'zx'
+    (eigenvector columns p(20)..p(21)), 'norm', 'final'."""
+    load = "S(x0[e], T(0.0))" if real_input else "S(x0[2u * e], x0[2u * e + 1u])"
+    extra = f"fn la(e: u32) -> S {{ return {load}; }}\n" + _EIG_HELPERS
+    src = (prelude(d, 1, extra=extra) + "\n" + _MAIN + _EIG_SCHUR
+           + (_EIG_VECTORS if vectors else "") + _EIG_FINAL
+           + (_eig_pairing(vectors) if real_input else "") + "}\n")
     return _stage(src, stage)
