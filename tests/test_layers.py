@@ -53,17 +53,9 @@ def _top(mod: str, names: list[str]) -> set[str]:
     return set(names)
 
 
-# The WebGPU op modules are being rewritten as named functions (issue 25 part 3); their
-# imports of the op tables and LinAlgError move to the bottom modules when that lands.
-# Remove each entry as its file is fixed.
-_REWRITE_PENDING = {"webgpu/decompositions.py", "webgpu/elementwise.py", "webgpu/linalg.py"}
-
-
 def test_backends_never_import_the_namespace_layer():
     bad = []
     for path in sorted((ROOT / "backends").rglob("*.py")):
-        if str(path.relative_to(ROOT / "backends")) in _REWRITE_PENDING:
-            continue
         for mod, names in _imports(path):
             for top in _top(mod, names) - BOTTOM - {"backends"}:
                 bad.append(f"{path.relative_to(ROOT)} imports numr.{top}")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ... import _dtypes as dt
-from ..._elementwise import BINARY, UNARY
+from ..._op_tables import BINARY, UNARY
 from . import complex as C
 from .array import GPUArray
 from .kernels import complex_expr as cx

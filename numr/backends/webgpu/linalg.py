@@ -3,8 +3,8 @@
 matmul, tensordot and outer run the tiled product kernel of :mod:`.kernels.matmul`;
 vecdot, trace and the norms its contraction kernel; transposes and diagonals are views
 (the diagonal copied, as the standard's copy semantics ask). The norms that need
-singular values (2, -2, 'nuc') and negative matrix powers (an inverse) call the
-decompositions module. Complex dtypes are a branch of each op's WGSL term.
+singular values (2, -2, 'nuc') and negative matrix powers (an inverse) call svd.py
+and decompositions.py. Complex dtypes are a branch of each op's WGSL term.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 
 from ... import _dtypes as dt
+from ..._errors import LinAlgError
 from . import array as A
-from . import decompositions
+from . import decompositions, svd
 from .array import GPUArray, new
 from .creation import fill
 from .elementwise import astype, broadcast_shape
@@ -387,7 +388,7 @@ def linalg_matrix_norm(x, keepdims=False, ord="fro"):
         r = contract("norm", sums, None, None, (sums.ndim - 1,), acc,
                      "max" if ord > 0 else "min", "a")
     else:
-        sv = decompositions.linalg_svdvals(x)
+        sv = svd.linalg_svdvals(x)
         fold = {"nuc": "sum", 2: "max", -2: "min"}[ord]
         r = contract("svnorm", sv, None, None, (sv.ndim - 1,), acc, fold, f"{ctype(acc)}(a)")
     r = _cast(r, rd)
@@ -414,8 +415,6 @@ def linalg_matrix_power(x, n):
         return _identities(x)
     base = x
     if n < 0:
-        from ...linalg import LinAlgError
-
         try:
             base = decompositions.linalg_inv(x)
         except LinAlgError as e:  # numr names the function the user called

@@ -8,7 +8,9 @@ reductions.py    sum, prod, max, min, mean, any, all
 manipulation.py  views (reshape, permute_dims, broadcasting, ...) and copies (concat, ...)
 writes.py        basic getitem/setitem, assign
 linalg.py        matmul and the linear algebra that is not a decomposition
-decompositions.py  the decompositions and solvers (kernels/linalg_kernels.py)
+decompositions.py  cholesky, LU (solve, inv, det, slogdet), qr, eigh; how they run
+svd.py           svd, svdvals, pinv, matrix_rank
+eig.py           eig, eigvals
 
 Complex dtypes are a branch inside each op (complex.py: how their kernels launch).
 Ops take their runtime from their arrays; those with no array operand (the PLACED
@@ -26,13 +28,13 @@ import importlib
 from types import SimpleNamespace
 from typing import Any
 
-from . import creation, decompositions, elementwise, linalg, manipulation, reductions
-from . import transfers, writes
+from . import creation, decompositions, eig, elementwise, linalg, manipulation
+from . import reductions, svd, transfers, writes
 from .kernels import map as M
 from .place import Place
 
 MODULES = (elementwise, transfers, creation, reductions, manipulation, writes, linalg,
-           decompositions)
+           decompositions, svd, eig)
 """The modules whose ``OPS`` (and ``PLACED``) tables make the core of the namespace."""
 
 GROUPS = ("indexing", "statistics", "sorting", "fft")
