@@ -7,7 +7,8 @@ one element on WebGPU, a device synchronise on CUDA), median over ``--reps``. Cu
 timed the same way. GB/s = the input's bytes / time; "% copy" compares that with a
 device copy of an array as large, timed the same way on the same device (read + write:
 2 x bytes / time), so 100% means the reduction reads its input as fast as a copy moves
-it. Without CuPy (lavapipe, the CPU), NumPy on the host is the anchor, which shows
+it: CuPy's copy where CuPy is there (the issue's anchor), else numr's own copy on that
+device. Each result is checked against NumPy before it is timed. Without CuPy (lavapipe, the CPU), NumPy on the host is the anchor, which shows
 relative gains between commits of numr, not its standing against CuPy.
 
     python benchmarks/webgpu_reduce.py                              # lavapipe-sized
@@ -139,8 +140,8 @@ def main() -> None:
                 raise AssertionError(f"{name} on {dv}: wrong result")
             t = timed(lambda: f(x), _sync_numr, a.reps, a.inner)
             gbs = nbytes / t / 1e9
-            cells.append(f"{t / ta:.2f} ({t * 1e6:.1f} µs) | {gbs:.1f} "
-                         f"({gbs / copy_gbs[dv, kind]:.0%})")
+            copy = copy_gbs["cupy" if cp else dv, kind]
+            cells.append(f"{t / ta:.2f} ({t * 1e6:.1f} µs) | {gbs:.1f} ({gbs / copy:.0%})")
         print(f"| {name} | {ref} | {' | '.join(cells)} |")
     print("copy GB/s: " + ", ".join(f"{k[0]} {k[1]} {v:.1f}" for k, v in copy_gbs.items()))
 
