@@ -32,6 +32,7 @@ class Settings:
     webgpu_first_bytes: int           # NUMR_WEBGPU_FIRST_BYTES
     webgpu_piece_bytes: int           # NUMR_WEBGPU_PIECE_BYTES
     webgpu_subgroups: bool            # NUMR_WEBGPU_SUBGROUPS
+    webgpu_reduce_vec4: bool          # NUMR_WEBGPU_REDUCE_VEC4
     webgpu_map_vec: int               # NUMR_WEBGPU_MAP_VEC
     webgpu_matmul_tile: str           # NUMR_WEBGPU_MATMUL_TILE
     nn_cpu_pool: bool                 # NUMR_NN_CPU_POOL
@@ -114,6 +115,9 @@ VARIABLES = (
              "0: WebGPU reductions and arg-reductions combine a workgroup's results through "
              "workgroup memory even where the adapter has subgroups (read when a reduction "
              "is planned)"),
+    Variable("NUMR_WEBGPU_REDUCE_VEC4", "webgpu_reduce_vec4", _bool, True, "0/1",
+             "0: WebGPU reductions of contiguous 32-bit rows read scalars instead of vec4 "
+             "words (read when a reduction is planned)"),
     Variable("NUMR_WEBGPU_MAP_VEC", "webgpu_map_vec", _int(1), 2, "int >= 1",
              "vec4 words per invocation in the contiguous elementwise kernel"),
     Variable("NUMR_WEBGPU_MATMUL_TILE", "webgpu_matmul_tile", _str, "128x128x16-w4x8",
@@ -207,3 +211,9 @@ def webgpu_subgroups() -> bool:
     """NUMR_WEBGPU_SUBGROUPS=0: WebGPU reductions combine a workgroup's results through
     workgroup memory even where the adapter has subgroups (the tests run both paths)."""
     return settings().webgpu_subgroups
+
+
+def webgpu_reduce_vec4() -> bool:
+    """NUMR_WEBGPU_REDUCE_VEC4=0: WebGPU reductions of contiguous 32-bit rows read scalar
+    elements instead of vec4 words (for comparing the two on a GPU; the tests run both)."""
+    return settings().webgpu_reduce_vec4

@@ -294,3 +294,32 @@ def _check_trees(subgroups, device):
         got = to_np(xp.sum(xp.asarray(hc, device=device), axis=axis))
         np.testing.assert_allclose(got, np.sum(hc.astype(np.complex128), axis=axis),
                                    rtol=1e-5, atol=1e-2)
+
+
+@pytest.mark.webgpu_only  # NUMR_WEBGPU_REDUCE_VEC4 picks a WebGPU kernel
+@pytest.mark.parametrize("vec4", ["1", "0"])
+def test_vec4_and_scalar_reads(vec4, device):
+    # Contiguous 32-bit rows are read as vec4 words where the offset allows (else, and
+    # with NUMR_WEBGPU_REDUCE_VEC4=0, as scalars): views at every offset mod 4, chunked
+    # full reductions (chunks of whole words), rows of a multiple of 4 and not.
+    from numr import _config
+
+    with _config.override(NUMR_WEBGPU_REDUCE_VEC4=vec4):
+        _check_reads(device)
+
+
+def _check_reads(device):
+    rng = np.random.default_rng(12)
+    h = (rng.standard_normal(200_008) * 10).astype(np.float32)
+    x = xp.asarray(h, device=device)
+    for start in range(5):
+        v, hv = x[start:200_000], h[start:200_000]
+        _check_sum(to_np(xp.sum(v)), hv, None)
+        assert_array(xp.max(v), np.max(hv))
+        np.testing.assert_allclose(to_np(xp.mean(v)), np.mean(hv.astype(np.float64)),
+                                   rtol=1e-6)
+    m = rng.integers(-1000, 1000, size=(33, 4100), dtype=np.int32)
+    xm = xp.asarray(m, device=device)
+    for v, hv in [(xm, m), (xm[:, 4:], m[:, 4:]), (xm[1:, 3:-1], m[1:, 3:-1])]:
+        assert_array(xp.sum(v, axis=1), np.sum(hv, axis=1))
+        assert_array(xp.min(v, axis=1), np.min(hv, axis=1))

@@ -288,7 +288,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArr
     split into chunks as kernels/reduce.py plans a reduction of the same shape; the
     launch of each signature is cached in ``rt.plans``."""
     sig = ("argreduce", kind, x.dtype, x.shape, x.strides, axes, index,
-           _config.webgpu_subgroups())
+           _config.settings())  # the switches in force (hashed by identity)
     lp = rt.plans.get(sig)
     if lp is None:
         lp = _build(rt, kind, x.dtype, x.shape, x.strides, axes, index)

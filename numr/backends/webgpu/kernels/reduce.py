@@ -7,7 +7,9 @@ GPU's memory stays busy; float sums with Kahan compensation in each, so a long s
 keeps its digits), combines them pairwise, then a tree in workgroup memory combines the
 team's partial results (pairwise). Where a team is the whole workgroup and the adapter
 has subgroups (:func:`subgroups`), a shuffle tree in each subgroup and one slot per
-subgroup replace that tree (one barrier instead of eight). Reduced and kept axes are any subsets:
+subgroup replace that tree (one barrier instead of eight). Contiguous 32-bit rows
+(full reductions, sums over the last axis) are read as vec4 words where the offset is
+a multiple of 4 (:func:`vectorizable`; 2 words, 8 accumulators an iteration). Reduced and kept axes are any subsets:
 both are decoded from strides, so no transpose is materialised. Results are written in
 the unpacked compute type (i32/u32/f32/...); numr's dtype is reached with a cast
 afterwards.
@@ -216,9 +218,43 @@ def _pairwise(names: list) -> str:
     return names[0]
 
 
+def _vec_walk(T: int, UV: int, fold: str) -> str:
+    """The walk of :func:`source` over vec4 words: ``UV`` words (4 UV elements and
+    accumulators) per iteration, then single words (R and the chunks are multiples of
+    4, so a word below j1 lies wholly below it)."""
+    def folds(w: int) -> str:
+        return "\n      ".join(f"let v{4 * w + c} = w{w}.{'xyzw'[c]};\n      "
+                                f"{fold.format(u=4 * w + c)}" for c in range(4))
+    words = "\n      ".join(f"let w{w} = x0[u32(ej + {w} * jump) >> 2u];" for w in range(UV))
+    body = "\n      ".join(folds(w) for w in range(UV))
+    return f"""let jump = {4 * T};
+    var ej = base + i32(j0 + 4u * q);
+    var j = j0 + 4u * q;
+    loop {{
+      if (j >= j1 || j1 - j <= {(UV - 1) * 4 * T}u) {{ break; }}
+      {words}
+      {body}
+      j = j + {UV * 4 * T}u;
+      ej = ej + {UV} * jump;
+    }}
+    for (; j < j1; j = j + {4 * T}u) {{
+      let w0 = x0[u32(ej) >> 2u];
+      {folds(0)}
+      ej = ej + jump;
+    }}"""
+
+
+def vectorizable(d: DType, columns: bool, R: int, kstrides: tuple, rstrides: tuple) -> bool:
+    """Whether a reduction may read vec4 words (given an offset that is a multiple of
+    4): 32-bit elements reduced in their own type, one contiguous reduced axis of a
+    multiple of 4 elements, every kept stride a multiple of 4, the rows layout."""
+    return (d.name in ("float32", "int32", "uint32") and not columns and R % 4 == 0
+            and tuple(rstrides) == (1,) and all(s % 4 == 0 for s in kstrides))
+
+
 def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
            columns: bool = False, split: bool = False, kahan: bool = False,
-           shuffle: bool = False, mean: bool = False) -> str:
+           shuffle: bool = False, mean: bool = False, vec: bool = False) -> str:
     """WGSL of the reduction of ``d`` elements into ``acc`` values by teams of ``T``
     invocations (lanes ``WG / T`` apart with ``columns``, else neighbours).
 
@@ -231,7 +267,9 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
     (see :func:`_tree`). The defaults give one workgroup per output, which complex.py's
     product kernel edits (``return x + y;`` and ``var acc = ...(0);``). ``mean`` (a
     float sum, not ``split``): each result is divided by the parameter after the
-    layout's (f32, or f64 in two words), with the elementwise divide's own WGSL."""
+    layout's (f32, or f64 in two words), with the elementwise divide's own WGSL.
+    ``vec`` (see :func:`vectorizable`): the input is read as vec4 words, lane ``q``
+    taking elements ``4 q .. 4 q + 3`` of every ``4 T``, one accumulator a component."""
     comb, helpers = _combine(kind, acc)
     conv = "v{u}" if ctype(d) == acc else f"{acc}(v{{u}})"
     load = "select(0u, 1u, ld(e{u}))" if d.name == "bool" else "ld(e{u})"
@@ -277,10 +315,31 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
              "u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
              if shuffle else "")
     load0 = load.format(u=0)
+    walk = f"""{setup}
+    var j = j0 + q;
+    // {U} loads in flight per iteration while they all lie below j1
+    loop {{
+      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
+      {offs}
+      {body}
+      j = j + {U * T}u;
+      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
+    }}
+    for (; j < j1; j = j + {T}u) {{
+      {offset(0)}
+      let v0 = {load0};
+      {fold.format(u=0)}
+      {advance}
+    }}"""
+    if vec:
+        walk = _vec_walk(T, U // 4, fold)
+        binding = f"var<storage, read> x0: array<vec4<{acc}>>;"
+    else:
+        binding = f"var<storage, read> x0: array<{LAYOUT[d.name][0]}>;\n" + \
+            load_fn("ld", "x0", d)
     return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
 fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
-@group(0) @binding(1) var<storage, read> x0: array<{LAYOUT[d.name][0]}>;
-{load_fn("ld", "x0", d)}
+@group(0) @binding(1) {binding}
 @group(0) @binding(2) var<storage, read_write> y: array<{acc}>;
 {shared}
 {helpers}
@@ -300,22 +359,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     {span}
     {_decode("oo", ks, nk)}
     let base = bitcast<i32>(p(2u)) + eoo;
-    {setup}
-    var j = j0 + q;
-    // {U} loads in flight per iteration while they all lie below j1
-    loop {{
-      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
-      {offs}
-      {body}
-      j = j + {U * T}u;
-      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
-    }}
-    for (; j < j1; j = j + {T}u) {{
-      {offset(0)}
-      let v0 = {load0};
-      {fold.format(u=0)}
-      {advance}
-    }}
+    {walk}
     {finish}
   }}
   acc = {_pairwise(accs)};
@@ -387,6 +431,8 @@ class Stage(NamedTuple):
     params: list
     groups: int
     nbytes: int
+    vpipe: Any = None  # the vec4 kernel, where vectorizable: used at offsets 4 k
+    scalar: Any = None  # with vpipe: makes the scalar kernel (pipe is None) when needed
 
 
 class Launch(NamedTuple):
@@ -421,20 +467,32 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     G = WG // T
     sh = T == WG and acc in SHUFFLED and subgroups(rt)
     size = acc_dtype.itemsize
+    vec = _config.webgpu_reduce_vec4() and vectorizable(d, columns, R, kstrides, rstrides)
+
+    def pipes(split: bool, mean: bool) -> tuple:
+        def make(v: bool):
+            return rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, split, sh, mean,
+                                v),
+                               lambda: source(kind, d, acc, nk, nr, T, columns, split,
+                                              kahan, sh, mean, v), 2)
+        if vec:  # the scalar kernel compiled only for an input at an odd offset
+            return None, make(True), (lambda: make(False))
+        return make(False), None, None
+
     if C == 1:
         mean = count is not None
-        pipe = rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, False, sh, mean),
-                           lambda: source(kind, d, acc, nk, nr, T, columns, False, kahan,
-                                          sh, mean), 2)
+        pipe, vpipe, scalar = pipes(False, mean)
         div = scalar_words(float(count), acc_dtype) if mean else []
-        stage = Stage(pipe, [nout, R, *words, *div], -(-nout // G), nout * size)
+        stage = Stage(pipe, [nout, R, *words, *div], -(-nout // G), nout * size, vpipe,
+                      scalar)
         return Launch((stage,), out_shape, c_strides(out_shape), acc_dtype, nout)
     chunk = -(-R // C)
+    if vec:
+        chunk = -(-chunk // 4) * 4  # whole vec4 words a chunk
     C = -(-R // chunk)
-    pipe = rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, True, sh),
-                       lambda: source(kind, d, acc, nk, nr, T, columns, True, kahan, sh), 2)
+    pipe, vpipe, scalar = pipes(True, False)
     first = Stage(pipe, [nout * C, R, *words, nout, chunk], -(-nout * C // G),
-                  nout * C * size)
+                  nout * C * size, vpipe, scalar)
     part = (C, *out_shape)
     merge = _build(rt, kind, acc_dtype, part, c_strides(part), (0,), False, count)
     return merge._replace(stages=(first, *merge.stages))
@@ -443,8 +501,8 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
 def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool) -> GPUArray:
     """The hot path: the launch of this signature from ``rt.plans`` (built once), then
     one record per stage (each allocating its output)."""
-    sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, _config.webgpu_subgroups(),
-           mean)
+    sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, mean,
+           _config.settings())  # the switches in force (hashed by identity)
     lp = rt.plans.get(sig)
     if lp is None:
         count = math.prod(x.shape[k] for k in axes) if mean else None
@@ -456,13 +514,17 @@ def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool) -> GPUArra
         return new(rt, lp.shape, lp.dtype)
     block = x.storage.block
     storage = None
+    off = x.offset
     for k, st in enumerate(lp.stages):
         params = st.params
-        if k == 0 and x.offset:
+        if k == 0 and off:
             params = params.copy()
-            params[2] = x.offset & 0xFFFFFFFF
+            params[2] = off & 0xFFFFFFFF
+        pipe = st.pipe
+        if st.vpipe is not None:
+            pipe = st.scalar() if k == 0 and off & 3 else st.vpipe
         # ``storage`` (the previous stage's output) stays referenced until this records
-        storage = rt.record(st.pipe, [block], params, st.groups, None, st.nbytes)
+        storage = rt.record(pipe, [block], params, st.groups, None, st.nbytes)
         block = storage.block
     return GPUArray(storage, rt, lp.shape, lp.strides, 0, lp.dtype, lp.size)
 
