@@ -670,8 +670,9 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 # DLPack
 # ---------------------------------------------------------------------------------------
 
-# DLPack device types numr can import from, and the numr device kind for each.
-_DL_KINDS = {1: "cpu", 3: "cpu", 2: "cuda", 13: "cuda"}  # CPU, CUDA host, CUDA, managed
+# DLPack device types numr can import from, and the numr device kind for each: the
+# registry's (numr/backends/__init__.py).
+from .backends import DLPACK_KINDS as _DL_KINDS, device_name as _device_name  # noqa: E402
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
@@ -698,7 +699,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         raise BufferError(f"from_dlpack: numr cannot import data from DLPack device "
                           f"type {int(dl_type)}")
     try:
-        src = get_device("cpu" if kind == "cpu" else f"{kind}:{int(dl_index)}", "from_dlpack")
+        src = get_device(_device_name(kind, int(dl_index)), "from_dlpack")
     except ValueError as e:
         raise BufferError(str(e)) from None
     dev = src if device is None else get_device(device, "from_dlpack")

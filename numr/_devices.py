@@ -46,7 +46,7 @@ class Device:
         self.defaults = backend.default_dtypes(index) if backend is not None else {}
         # the dtypes this device holds, exactly
         self.dtypes = frozenset(backend.dtypes(index)) if backend is not None else frozenset()
-        self._name = spec if spec == "cpu" else f"{spec}:{index}"
+        self._name = _registry().device_name(spec, index)
         return self
 
     @property
@@ -81,17 +81,15 @@ _devices: dict[tuple[str, int], Device] = {}
 _default: list[Device] = []
 _local = threading.local()  # .device: this thread's default inside `with default_device()`
 
-# What each kind needs, for the error when it is absent.
-_NEEDS = {
-    "cuda": ("cupy", "CuPy and an NVIDIA GPU: pip install '.[cuda12]' or '.[cuda13]' from "
-             "a checkout of numr"),
-    "webgpu": ("wgpu", "wgpu and a WebGPU adapter: pip install '.[webgpu]' from a checkout "
-               "of numr"),
-}
+def _registry():
+    from . import backends  # the registry of device kinds (numr/backends/__init__.py)
+
+    return backends
 
 
 def _absent(kind: str) -> str:
-    package, needs = _NEEDS.get(kind, (None, "its backend"))
+    k = _registry().REGISTRY[kind]
+    package, needs = k.package, k.needs
     if package is not None and importlib.util.find_spec(package) is None:
         return f"{package} is not installed; the {kind} backend needs {needs}"
     return f"no {kind} device on this machine; the {kind} backend needs {needs}"
@@ -125,10 +123,14 @@ def get_device(spec: Any, func: str = "device") -> Device:
             index = int(idx) if idx else 0
         except ValueError:
             raise ValueError(f"{func}: cannot parse device {spec!r}") from None
-        if kind not in ("cpu", "cuda", "webgpu"):
-            raise ValueError(f"{func}: unknown device {spec!r}; expected 'cpu', 'cuda:N' or 'webgpu:N'")
-        if kind == "cpu" and index != 0:
-            raise ValueError(f"{func}: unknown device {spec!r}; the CPU is 'cpu'")
+        registry = _registry().REGISTRY
+        if kind not in registry:
+            names = [k if not v.indexed else f"{k}:N" for k, v in registry.items()]
+            raise ValueError(f"{func}: unknown device {spec!r}; expected "
+                             f"{', '.join(repr(n) for n in names[:-1])} or {names[-1]!r}")
+        if not registry[kind].indexed and index != 0:
+            raise ValueError(f"{func}: unknown device {spec!r}; the "
+                             f"{'CPU' if kind == 'cpu' else kind} is {kind!r}")
         try:
             return _make(kind, index)
         except ValueError as e:

@@ -28,7 +28,8 @@ def _emulate_gpu():
 if os.environ.get("NUMR_TEST_EMULATE_GPU") == "1":
     _emulate_gpu()
 
-_CANDIDATES = ["cpu", "cuda:0", "webgpu:0"]
+# The first device of every kind the registry knows (cpu, cuda:0, webgpu:0).
+_CANDIDATES = [backends.device_name(kind, 0) for kind in backends.KINDS]
 
 
 def _available(spec):

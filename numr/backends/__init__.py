@@ -2,7 +2,8 @@
 
 A backend serves one kind of device. Adding one (Metal, ROCm) means writing one module
 that defines ``BACKEND``, an object with the attributes below, and naming it in
-``_MODULES``; no namespace function changes.
+``REGISTRY`` (below: the only place numr lists device kinds); no namespace function
+changes.
 
 The backend object
 ------------------
@@ -15,6 +16,8 @@ The backend object
                                "indexing"}`` -> numr dtype.
 ``make_ops(device)``           the operations bound to one device, stored as
                                ``device.ops``; numr calls them, nothing else does.
+                               It returns ``_derived.complete(ops)``: the backend's
+                               primitives plus the derived ops it did not define.
 ``device_name(index)``         the adapter's or processor's name, a str.
 ``memory_info(index)``         ``{"in_use", "pooled", "total"}``: bytes of the arrays
                                alive, bytes the backend's pool holds for reuse, the
@@ -50,7 +53,35 @@ Conventions every op follows:
 * ``reshape(a, shape, copy=False)`` returns ``None`` when no view is possible, and numr
   raises the ValueError;
 * ``isin`` and ``diff`` (``prepend``/``append``) may receive a Python scalar already
-  checked to fit the other operand's dtype.
+  checked to fit the other operand's dtype;
+* native arrays' ``.dtype`` is a numr dtype or the ``numpy.dtype`` of one.
+
+Primitives and derived ops
+--------------------------
+A backend writes the primitives. The ops that every backend would compose the same way
+are written once in ``numr/backends/_derived.py`` and added by ``complete`` (a backend
+may still define one itself where its own is faster; it says so where it does):
+
+=========================================  =============================================
+derived op                                 composed from
+=========================================  =============================================
+``empty_like zeros_like ones_like          ``empty zeros ones full`` of ``x.shape``
+full_like``
+``zeros ones``                             ``full``
+``matrix_transpose moveaxis``              ``permute_dims``
+``mean``                                   ``sum``, ``divide``
+``unique_all unique_counts                 ``unique(x, first=, inverse=, counts=)``
+unique_inverse unique_values``
+``linalg_matrix_power``                    ``matmul``, ``linalg_inv``, ``eye``,
+                                           ``broadcast_to``, ``astype``
+``linalg_outer``                           ``reshape``, ``multiply``
+``fft_fftshift fft_ifftshift``             ``roll``
+=========================================  =============================================
+
+``unique(x, first=False, inverse=False, counts=False)`` is the one primitive of the set
+functions' family: the sorted distinct values (NaNs distinct), then, each where asked and
+in this order, the index of each value's first occurrence, the inverse indices (x's
+shape) and the counts, the index arrays of the device's default index dtype.
 
 Besides those, every backend provides these ops:
 
@@ -77,15 +108,40 @@ Besides those, every backend provides these ops:
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, NamedTuple
 
-KINDS = ("cpu", "cuda", "webgpu")
+class Kind(NamedTuple):
+    """What numr knows of a device kind before (and without) loading its backend."""
+    module: str                 # the backend module, which defines BACKEND
+    package: str | None         # the package it needs (for the error when it is absent)
+    needs: str                  # how to get it, for that error
+    indexed: bool               # devices named "kind:N" (False: one device, "cpu")
+    dlpack_types: tuple = ()    # DLPack device types numr imports onto this kind
 
-_MODULES = {
-    "cpu": "numr.backends.numpy",
-    "cuda": "numr.backends.cupy",
-    "webgpu": "numr.backends.webgpu",
+
+# The registry: every device kind numr knows, in the order all_devices() lists them.
+# The rest of numr asks here (device names, errors, DLPack imports, the tests' devices).
+REGISTRY = {
+    "cpu": Kind("numr.backends.numpy", None, "NumPy", False,
+                (1, 3)),                     # kDLCPU, kDLCUDAHost
+    "cuda": Kind("numr.backends.cupy", "cupy",
+                 "CuPy and an NVIDIA GPU: pip install '.[cuda12]' or '.[cuda13]' from "
+                 "a checkout of numr", True,
+                 (2, 13)),                   # kDLCUDA, kDLCUDAManaged
+    "webgpu": Kind("numr.backends.webgpu", "wgpu",
+                   "wgpu and a WebGPU adapter: pip install '.[webgpu]' from a checkout "
+                   "of numr", True),
 }
+
+KINDS = tuple(REGISTRY)
+
+# DLPack device type -> the numr device kind that imports it.
+DLPACK_KINDS = {t: kind for kind, k in REGISTRY.items() for t in k.dlpack_types}
+
+
+def device_name(kind: str, index: int) -> str:
+    """How a device prints: ``cpu``, ``cuda:0``, ``webgpu:1``."""
+    return f"{kind}:{index}" if REGISTRY[kind].indexed else kind
 
 _loaded: dict[str, Any] = {}
 
@@ -97,7 +153,7 @@ def load_backend(kind: str) -> Any:
         return _loaded[kind]
     backend = None
     try:
-        module = importlib.import_module(_MODULES[kind])
+        module = importlib.import_module(REGISTRY[kind].module)
     except (ImportError, OSError):  # the package, or a shared library it needs, is absent
         module = None
     if module is not None:

@@ -72,6 +72,7 @@ def build_ops(device: Any, xp: Any, compat: Any, held: tuple) -> SimpleNamespace
     for group in _GROUPS:
         ops.update(importlib.import_module(f"{__name__}.{group}").build(c))
     from .bfloat16 import wrap_ops
+    from .._derived import complete
 
     wrap_ops(c, ops)
-    return SimpleNamespace(**ops)
+    return complete(SimpleNamespace(**ops))

@@ -44,9 +44,6 @@ def build(c) -> dict:
     def zeros(shape, dtype):
         return xp.zeros(shape, dtype=native[dtype])
 
-    def ones(shape, dtype):
-        return xp.ones(shape, dtype=native[dtype])
-
     def full(shape, fill_value, dtype):
         t = native[dtype]
         v = c.fill_value(fill_value, t)
@@ -55,20 +52,6 @@ def build(c) -> dict:
             r[...] = v
             return r
         return xp.full(shape, fill_value, dtype=t)
-
-    def empty_like(x, dtype):
-        return xp.empty_like(x, dtype=native[dtype])
-
-    def zeros_like(x, dtype):
-        return xp.zeros_like(x, dtype=native[dtype])
-
-    def ones_like(x, dtype):
-        return xp.ones_like(x, dtype=native[dtype])
-
-    def full_like(x, fill_value, dtype):
-        if c.fill_value(fill_value, native[dtype]) is not fill_value:
-            return full(x.shape, fill_value, dtype)
-        return xp.full_like(x, fill_value, dtype=native[dtype])
 
     def eye(n_rows, n_cols, k, dtype):
         return xp.eye(n_rows, n_cols, k=k, dtype=native[dtype])
@@ -98,7 +81,8 @@ def build(c) -> dict:
     def triu(x, k):
         return xp.triu(x, k=k)
 
-    return {"arange": arange, "empty": empty, "zeros": zeros, "ones": ones, "full": full,
-            "empty_like": empty_like, "zeros_like": zeros_like, "ones_like": ones_like,
-            "full_like": full_like, "eye": eye, "linspace": linspace,
+    # zeros overrides the derived full(shape, 0): the libraries get zeroed memory from
+    # the allocator (calloc) without writing it. ones and the *_like ops are derived.
+    return {"arange": arange, "empty": empty, "zeros": zeros, "full": full,
+            "eye": eye, "linspace": linspace,
             "meshgrid": meshgrid, "tril": tril, "triu": triu}

@@ -8,7 +8,7 @@ numr has resolved every argument before these run (every other backend gets the 
     lengths, one per axis of the non-empty tuple ``axes`` (>= 0, distinct);
 ``fft_fftfreq(n, d, dtype)``, ``fft_rfftfreq(n, d, dtype)``: n >= 1, d a nonzero float,
     dtype a real floating numr dtype;
-``fft_fftshift(a, axes)``, ``fft_ifftshift(a, axes)``: axes a non-empty tuple.
+(``fft_fftshift`` and ``fft_ifftshift`` are derived from roll: numr/backends/_derived.py.)
 
 ``norm`` is one of "backward", "ortho", "forward", and the input already has the dtype
 to transform (complex for c2c and c2r transforms, float32/float64 for r2c ones). The
@@ -87,12 +87,6 @@ def build(c) -> dict:
     def rfftfreq(n, d, dtype):
         return out(fft.rfftfreq(n, d), c.native[dtype])
 
-    def fftshift(a, axes):
-        return c.arr(fft.fftshift(a, axes=axes))
-
-    def ifftshift(a, axes):
-        return c.arr(fft.ifftshift(a, axes=axes))
-
     return {
         "fft_fft": one_axis(fft.fft, complex_of),
         "fft_ifft": one_axis(fft.ifft, complex_of),
@@ -106,6 +100,4 @@ def build(c) -> dict:
         "fft_irfftn": irfftn,
         "fft_fftfreq": fftfreq,
         "fft_rfftfreq": rfftfreq,
-        "fft_fftshift": fftshift,
-        "fft_ifftshift": ifftshift,
     }

@@ -64,7 +64,7 @@ def _named(scope: dict) -> dict:
             if name.startswith("linalg_") or name in _MAIN}
 
 
-_MAIN = ("matmul", "matrix_transpose", "tensordot", "vecdot")
+_MAIN = ("matmul", "tensordot", "vecdot")
 
 
 def _tools(c) -> SimpleNamespace:
@@ -205,18 +205,16 @@ def _tools(c) -> SimpleNamespace:
 
 
 def _products(c, t) -> dict:
-    """matmul, matrix_transpose, tensordot, vecdot."""
+    """matmul, tensordot, vecdot."""
     xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
     lift, out, guarded = t.lift, t.out, t.guarded
     real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
     svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
     nan_in_nan_out = t.nan_in_nan_out
+
     def matmul(a, b):
         r = _matmul(a, b)
         return r if type(r) is ndarray else asarray(r)
-
-    def matrix_transpose(a):
-        return xp.swapaxes(a, -1, -2)
 
     def tensordot(a, b, axes):
         return c.arr(xp.tensordot(a, b, axes=axes))
@@ -236,6 +234,7 @@ def _factorizations(c, t) -> dict:
     real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
     svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
     nan_in_nan_out = t.nan_in_nan_out
+
     @guarded("cholesky", "a matrix is not positive definite")
     def linalg_cholesky(a, upper=False):
         low = la.cholesky(lift(a))
@@ -287,12 +286,13 @@ def _factorizations(c, t) -> dict:
 
 
 def _inverses(c, t) -> dict:
-    """inv, solve, matrix_power."""
+    """inv, solve."""
     xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
     lift, out, guarded = t.lift, t.out, t.guarded
     real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
     svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
     nan_in_nan_out = t.nan_in_nan_out
+
     @guarded("inv", "a matrix is singular")
     @nonfinite_passes
     def linalg_inv(a):
@@ -316,25 +316,6 @@ def _inverses(c, t) -> dict:
             r = la.solve(a2, b2)
         return out(r[..., 0] if vector else r, a.dtype)
 
-    @guarded("matrix_power", "a matrix is singular")
-    def linalg_matrix_power(a, n):
-        if n == 0:
-            eye = xp.eye(a.shape[-1], dtype=a.dtype)
-            return xp.broadcast_to(eye, a.shape).copy()
-        base = out(la.inv(lift(a)), a.dtype) if n < 0 else a
-        n = abs(n)
-        # Square-and-multiply with batched matmul (NumPy's and CuPy's own
-        # matrix_power differ on stacks).
-        result = None
-        while True:
-            if n & 1:
-                result = base if result is None else _matmul(result, base)
-            n >>= 1
-            if not n:
-                break
-            base = _matmul(base, base)
-        return result.copy() if result is a else result
-
     return _named(locals())
 
 
@@ -345,6 +326,7 @@ def _singular_values(c, t) -> dict:
     real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
     svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
     nan_in_nan_out = t.nan_in_nan_out
+
     @guarded("svd", "the singular value computation did not converge")
     def linalg_svd(a, full_matrices=True):
         u, s, vh = svd(a, "svd", full_matrices=full_matrices)
@@ -393,12 +375,14 @@ def _singular_values(c, t) -> dict:
 
 
 def _others(c, t) -> dict:
-    """cross, det, diagonal, outer, trace, vector_norm."""
+    """cross, det, diagonal, trace, vector_norm (matrix_transpose, matrix_power and outer
+    are derived: numr/backends/_derived.py)."""
     xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
     lift, out, guarded = t.lift, t.out, t.guarded
     real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
     svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
     nan_in_nan_out = t.nan_in_nan_out
+
     def linalg_cross(a, b, axis):
         neg = axis - max(a.ndim, b.ndim)
         return c.arr(xp.cross(a, b, axis=neg))
@@ -409,9 +393,6 @@ def _others(c, t) -> dict:
     def linalg_diagonal(a, offset=0):
         # A copy: NumPy's diagonal is a read-only view, CuPy's a writable one.
         return xp.diagonal(a, offset=offset, axis1=-2, axis2=-1).copy()
-
-    def linalg_outer(a, b):
-        return xp.outer(a, b)
 
     def linalg_trace(a, offset=0, dtype=None):
         d = c.native[dtype]

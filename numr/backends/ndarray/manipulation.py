@@ -49,9 +49,6 @@ def build(c) -> dict:
     def permute_dims(a, axes):
         return xp.transpose(a, axes)
 
-    def moveaxis(a, source, destination):
-        return xp.moveaxis(a, source, destination)
-
     def reshape(a, shape, *, copy):
         if copy:
             return a.copy().reshape(shape)  # a contiguous copy always reshapes as a view
@@ -89,5 +86,5 @@ def build(c) -> dict:
     return {"broadcast_to": broadcast_to, "broadcast_arrays": broadcast_arrays,
             "concat": concat, "stack": stack, "unstack": unstack,
             "expand_dims": expand_dims, "squeeze": squeeze, "permute_dims": permute_dims,
-            "moveaxis": moveaxis, "reshape": reshape, "flip": flip, "roll": roll,
+            "reshape": reshape, "flip": flip, "roll": roll,
             "repeat": repeat, "tile": tile}

@@ -1,6 +1,6 @@
-"""isin and unique_* for NumPy-like modules.
+"""isin and unique for NumPy-like modules (the unique_* ops are derived from unique).
 
-unique_*: NaNs stay distinct (``equal_nan=False``; NumPy 2 merges them by default),
+unique: NaNs stay distinct (``equal_nan=False``; NumPy 2 merges them by default),
 inverse indices take ``x``'s shape, and every index array has the device's default index
 dtype. isin: one operand may be a Python scalar, already checked to fit the other's dtype.
 """
@@ -15,20 +15,22 @@ def build(c) -> dict:
     def idx(a):
         return a.astype(index, copy=False)
 
-    def unique_all(a):
-        v, i, inv, n = compat.unique_all(a)
-        return v, idx(i), idx(inv), idx(n)
-
-    def unique_counts(a):
-        v, n = compat.unique_counts(a)
-        return v, idx(n)
-
-    def unique_inverse(a):
-        v, inv = compat.unique_inverse(a)
-        return v, idx(inv)
-
-    def unique_values(a):
-        return compat.unique_values(a)
+    def unique(a, first=False, inverse=False, counts=False):
+        # The library call that computes no more than asked: a sort alone for the values
+        # (unique_all's argsort is 20x slower on 10^6 floats).
+        if first or (inverse and counts):
+            v, i, inv, n = compat.unique_all(a)
+            parts = (i, inv, n)
+        elif inverse:
+            v, inv = compat.unique_inverse(a)
+            parts = (None, inv, None)
+        elif counts:
+            v, n = compat.unique_counts(a)
+            parts = (None, None, n)
+        else:
+            return (compat.unique_values(a),)
+        wanted = (first, inverse, counts)
+        return (v,) + tuple(idx(p) for p, w in zip(parts, wanted) if w)
 
     def isin(a, b, invert):
         if type(a) is not c.ndarray:
@@ -37,5 +39,4 @@ def build(c) -> dict:
             b = xp.asarray(b, dtype=a.dtype)
         return arr(xp.isin(a, b, invert=invert))
 
-    return {"unique_all": unique_all, "unique_counts": unique_counts,
-            "unique_inverse": unique_inverse, "unique_values": unique_values, "isin": isin}
+    return {"unique": unique, "isin": isin}

@@ -52,6 +52,8 @@ def build(c) -> dict:
     def min(a, axis, keepdims):
         return arr(xp.min(a, axis=axis, keepdims=keepdims))
 
+    # mean overrides the derived sum / count: the libraries accumulate float16 in float32
+    # (the derived mean would sum in float16).
     def mean(a, axis, keepdims):
         if _reduced_count(a, axis) == 0:
             with _quiet():

@@ -52,9 +52,10 @@ class WebGPUBackend:
                 "integral": i64, "indexing": i64}
 
     def make_ops(self, device):
+        from .._derived import complete
         from .ops import build
 
-        return build(device, self.dtypes(device.index))
+        return complete(build(device, self.dtypes(device.index)))
 
     def device_name(self, index: int) -> str:
         from .runtime import adapters
