@@ -3,9 +3,9 @@ reduction of the same shape (teams of ``T`` lanes, neighbours or 32+ outputs apa
 columns; few long reductions in chunks, merged by a second dispatch).
 
 Like :mod:`.reduce`, each invocation of a team folds a strided share of the reduced
-elements (4 independent best pairs, so 4 loads are in flight), then a tree in workgroup
-memory (or subgroup shuffles, where the team is the workgroup and the adapter has
-them) combines the team's partial results, but a partial result is a (value, index)
+elements (8 independent best pairs for 32-bit values, else 4: as many loads in
+flight), then a tree in workgroup memory (or subgroup shuffles, where the team is the
+workgroup and the adapter has them) combines the team's partial results, but a partial result is a (value, index)
 pair. The index is the linear (row-major) position in the reduced axes, which for
 "every axis" is the flat index NumPy returns. Ties keep the smaller index, and a NaN
 beats every number (the first NaN wins), as in NumPy, whatever the order of combining.
@@ -173,7 +173,7 @@ def source(kind: str, d: DType, out: str, nk: int, nr: int, T: int, columns: boo
         nan = (f"  let an = {isnan(vt, 'av')}; let bn = {isnan(vt, 'bv')};\n"
                "  if (an || bn) { return select(bn, bi < ai, an && bn); }\n")
     G = WG // T
-    U = 1 if merge else 4
+    U = 1 if merge else (8 if vt in ("f32", "i32", "u32") else 4)  # loads in flight
     ks, rs = 3, 3 + 2 * nk
     pc = 3 + 2 * nk + 2 * nr
     if columns:
