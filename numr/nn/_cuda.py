@@ -23,42 +23,37 @@ from ._cuda_common import available  # noqa: F401  (for tests and benchmarks)
 
 def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
     """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays; None for NumPy arrays."""
-    if isinstance(x, np.ndarray):
+    if type(x) is np.ndarray:
         return None
-    import cupy
-
+    args = (x, residual, weight, bias, eps, center, want_sum)
     dev = x.data.device_id
-    if dev == cupy.cuda.runtime.getDevice():
-        return _forward(x, residual, weight, bias, eps, center, want_sum)
-    with cupy.cuda.Device(dev):
-        return _forward(x, residual, weight, bias, eps, center, want_sum)
+    cp = _cuda_tiled._cupy()
+    if dev == cp.cuda.runtime.getDevice():  # (the common case: no device switch)
+        return _forward(args, dev)
+    with cp.cuda.Device(dev):
+        return _forward(args, dev)
 
 
-def _forward(x, residual, weight, bias, eps, center, want_sum):
-    out = _cuda_tiled.norm_forward(x, residual, weight, bias, eps, center, want_sum)
-    if out is None:
-        out = _cuda_general.norm_forward(x, residual, weight, bias, eps, center, want_sum)
-    return out
+def _forward(args: tuple, dev: int):
+    out = _cuda_tiled.norm_forward(*args, dev=dev)
+    return _cuda_general.norm_forward(*args) if out is None else out
 
 
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
                   want_bias: bool):
     """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy
     arrays; None for NumPy arrays."""
-    if isinstance(s, np.ndarray):
+    if type(s) is np.ndarray:
         return None
-    import cupy
-
     args = (grad_y, s, grad_s, weight, eps, center, want_weight, want_bias)
     dev = s.data.device_id
-    if dev == cupy.cuda.runtime.getDevice():
-        return _backward(*args)
-    with cupy.cuda.Device(dev):
-        return _backward(*args)
+    cp = _cuda_tiled._cupy()
+    if dev == cp.cuda.runtime.getDevice():
+        return _backward(args, dev)
+    with cp.cuda.Device(dev):
+        return _backward(args, dev)
 
 
-def _backward(*args):
-    out = _cuda_tiled.norm_backward(*args)
-    if out is None:
-        out = _cuda_general.norm_backward(*args)
-    return out
+def _backward(args: tuple, dev: int):
+    out = _cuda_tiled.norm_backward(*args, dev=dev)
+    return _cuda_general.norm_backward(*args) if out is None else out

@@ -1017,8 +1017,10 @@ def _fwd_launch(key, dtype, rows, n, aligned, center, flags):
     return entry
 
 
-def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool):
-    """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays."""
+def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: bool,
+                 dev: Optional[int] = None):
+    """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays on the current GPU (``dev``,
+    where the caller knows it), or None where the rows have no register tile."""
     cp = _cupy()
     shape, dtype = x.shape, x.dtype
     n = shape[-1]
@@ -1034,7 +1036,9 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     flags = (r is not None) | (w is not None) << 1 | (b is not None) << 2 | (s is not None) << 3
     rows = y.size // n
     # (the settings object too: a tuning override plans afresh)
-    key = (cp.cuda.runtime.getDevice(), dtype, rows, n, center, flags, aligned,
+    if dev is None:
+        dev = cp.cuda.runtime.getDevice()
+    key = (dev, dtype, rows, n, center, flags, aligned,
            _config.settings())
     entry = _fwd_cache.get(key, False)
     if entry is False:
@@ -1120,8 +1124,10 @@ def _grad_params(cp, n: int, dtype, want_weight: bool, want_bias: bool):
 
 
 def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weight: bool,
-                  want_bias: bool):
-    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy."""
+                  want_bias: bool, dev: Optional[int] = None):
+    """(grad_s_total, grad_weight, grad_bias) as numr.nn._cpu.norm_backward, on CuPy
+    arrays on the current GPU (``dev``, where the caller knows it), or None where the
+    general kernels serve."""
     cp = _cupy()
     shape, dtype = s.shape, s.dtype
     n = shape[-1]
@@ -1137,7 +1143,8 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     flags = ((gs is not None) | (w is not None) << 1 | bool(want_weight) << 2
              | bool(want_bias) << 3)
     rows = gx.size // n
-    dev = cp.cuda.runtime.getDevice()
+    if dev is None:
+        dev = cp.cuda.runtime.getDevice()
     key = (dev, dtype, rows, n, center, flags, aligned, _config.settings())
     entry = _bwd_cache.get(key, False)
     if entry is False:

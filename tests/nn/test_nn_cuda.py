@@ -245,6 +245,46 @@ def test_cuda_kernels_run_on_the_arrays_gpu(dtype, n):
             _close(got, ref, dtype, what)
 
 
+def test_kernels_are_called_with_the_arrays_gpu_current(monkeypatch):
+    """The device guard (plain Python, with a stand-in for CuPy): arrays on GPU 1 while GPU
+    0 is current run their kernels inside cupy.cuda.Device(1) and with dev=1; arrays on
+    the current GPU run without a switch. Where the tiled kernels decline (None), the
+    general ones run under the same device."""
+    from types import SimpleNamespace
+
+    current = [0]
+    calls = []
+
+    class Device:
+        def __init__(self, i):
+            self.i = i
+
+        def __enter__(self):
+            self.prev, current[0] = current[0], self.i
+
+        def __exit__(self, *exc):
+            current[0] = self.prev
+
+    runtime = SimpleNamespace(getDevice=lambda: current[0])
+    monkeypatch.setattr(F, "_cp", SimpleNamespace(cuda=SimpleNamespace(runtime=runtime,
+                                                                        Device=Device)))
+    tiled = lambda *a, dev: calls.append(("tiled", dev, current[0])) or (  # noqa: E731
+        None if a[0].declines else ("tiled",))
+    general = lambda *a: calls.append(("general", current[0])) or ("general",)  # noqa: E731
+    for m in (F.norm_forward, F.norm_backward):
+        monkeypatch.setattr(F, m.__name__, tiled)
+    for m in (G.norm_forward, G.norm_backward):
+        monkeypatch.setattr(G, m.__name__, general)
+    on = lambda dev, declines=False: SimpleNamespace(  # noqa: E731
+        data=SimpleNamespace(device_id=dev), declines=declines)
+    assert _cuda.norm_forward(on(1), None, None, None, 1e-5, True, False) == ("tiled",)
+    assert _cuda.norm_backward(on(1, True), on(1, True), None, None, 1e-5, True, False,
+                               False) == ("general",)
+    assert _cuda.norm_forward(on(0), None, None, None, 1e-5, True, False) == ("tiled",)
+    assert calls == [("tiled", 1, 1), ("tiled", 1, 1), ("general", 1), ("tiled", 0, 0)]
+    assert current == [0]
+
+
 def test_numpy_arrays_take_the_composite_path():
     """NUMR_TEST_EMULATE_GPU serves cuda:0 with NumPy: the CUDA kernel functions decline
     (None), so numr.nn runs its composite path there."""
