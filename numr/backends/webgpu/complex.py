@@ -98,14 +98,10 @@ def operand(x: Any, d: dt.DType, name: str) -> tuple[dict, str]:
 
 
 @functools.cache  # expressions are rebuilt by regular expressions: once per signature
-def _expression(name: str, d: dt.DType, args: tuple, wide: bool) -> str | None:
-    return cx.expression(name, rtype(d), args, wide)
-
-
 def expression(rt: Any, name: str, d: dt.DType, args: tuple) -> str:
     """The WGSL of op ``name`` on complex dtype ``d`` for operand expressions ``args``
     (complex64's pow and expm1 compute in f64 where the device holds float64)."""
-    e = _expression(name, d, args, "shader-f64" in rt.features)
+    e = cx.expression(name, rtype(d), args, "shader-f64" in rt.features)
     if e is None:
         raise TypeError(f"{name}: dtype {d} is not supported on webgpu:{rt.index}")
     if "f64" in e:
