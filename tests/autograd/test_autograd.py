@@ -318,13 +318,17 @@ def test_training_steps_do_not_grow_memory(device):
             w -= 0.1 * w.grad
         w.zero_grad()
 
-    for _ in range(20):
+    # warm (plans, pools and caches fill over the first steps), and synchronised before
+    # each measure: work still in flight holds its arrays, more of them on a loaded machine
+    for _ in range(100):
         step()
+    numr.synchronize(device)
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     for _ in range(200):
         step()
+    numr.synchronize(device)
     gc.collect()
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
