@@ -12,13 +12,6 @@ from numr.backends._derived import DERIVED, complete
 
 from tests.helpers import on, to_np
 
-# Derived ops a backend still defines itself, whose primitive it lacks so far: the
-# WebGPU set functions are one internal unique() not yet exposed as the primitive (the
-# WebGPU op modules are being rewritten, issue 25 part 3).
-NO_PRIMITIVE_YET = {"webgpu": {"unique_all", "unique_counts", "unique_inverse",
-                               "unique_values"}}
-
-
 def _primitives_only(device):
     """A stand-in device whose ops are ``device``'s primitives plus the derived layer."""
     ops = SimpleNamespace(**{n: f for n, f in vars(device.ops).items() if n not in DERIVED})
@@ -65,8 +58,6 @@ def test_derived_ops_agree_with_the_device(device):
     own, derived = _calls(device), _calls(_primitives_only(device))
     problems = []
     for name in sorted(DERIVED):
-        if name in NO_PRIMITIVE_YET.get(device.kind, ()):
-            continue
         want, got = _leaves(own[name]()), _leaves(derived[name]())
         if len(want) != len(got):
             problems.append(f"{name}: {len(got)} results, the device's own op gives {len(want)}")

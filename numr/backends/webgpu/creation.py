@@ -35,30 +35,6 @@ def full(place: Place, shape, fill_value, dtype):
     return fill(place.rt, shape, fill_value, dtype)
 
 
-def zeros(place: Place, shape, dtype):
-    return fill(place.rt, shape, 0, dtype)
-
-
-def ones(place: Place, shape, dtype):
-    return fill(place.rt, shape, 1, dtype)
-
-
-def empty_like(x, dtype):
-    return new(x.rt, x.shape, dtype)
-
-
-def full_like(x, fill_value, dtype):
-    return fill(x.rt, x.shape, fill_value, dtype)
-
-
-def zeros_like(x, dtype):
-    return fill(x.rt, x.shape, 0, dtype)
-
-
-def ones_like(x, dtype):
-    return fill(x.rt, x.shape, 1, dtype)
-
-
 def arange(place: Place, start, stop, step, dtype):
     rt, wide = place.rt, place.wide
     if dtype.kind == "float":
@@ -142,8 +118,7 @@ def meshgrid(*arrays, indexing):
     return tuple(out)
 
 
-OPS = {"empty_like": empty_like, "full_like": full_like, "zeros_like": zeros_like,
-       "ones_like": ones_like, "tril": tril, "triu": triu, "meshgrid": meshgrid}
-PLACED = {"empty": empty, "full": full, "zeros": zeros, "ones": ones, "arange": arange,
-          "linspace": linspace, "eye": eye}
+# zeros, ones and the *_like ops are derived from empty and full (numr/backends/_derived.py).
+OPS = {"tril": tril, "triu": triu, "meshgrid": meshgrid}
+PLACED = {"empty": empty, "full": full, "arange": arange, "linspace": linspace, "eye": eye}
 """Ops that take the Place first."""

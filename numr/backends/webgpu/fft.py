@@ -214,12 +214,6 @@ def register(ctx) -> None:
                        wide, (count,))
         return r if dtype is wide else ops["astype"](r, dtype, False)
 
-    def shift(sign: int):
-        def op(a, axes):
-            return ops["roll"](a, tuple(sign * (a.shape[ax] // 2) for ax in axes),
-                               axis=tuple(axes))
-        return op
-
     ops.update(
         fft_fft=one(False, "c", "c", False, False),
         fft_ifft=one(True, "c", "c", False, True),
@@ -229,5 +223,5 @@ def register(ctx) -> None:
         fft_ihfft=one(True, "r", "c", True, True),
         fft_fftn=fftn, fft_ifftn=ifftn, fft_rfftn=rfftn, fft_irfftn=irfftn,
         fft_fftfreq=lambda n, d, dtype: freq(False, n, d, dtype),
-        fft_rfftfreq=lambda n, d, dtype: freq(True, n, d, dtype),
-        fft_fftshift=shift(1), fft_ifftshift=shift(-1))
+        fft_rfftfreq=lambda n, d, dtype: freq(True, n, d, dtype))
+    # fftshift and ifftshift are derived from roll (numr/backends/_derived.py).

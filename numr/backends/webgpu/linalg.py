@@ -1,10 +1,10 @@
 """WebGPU ops: matmul & co and the linear algebra that is not a decomposition.
 
-matmul, tensordot and outer run the tiled product kernel of :mod:`.kernels.matmul`;
-vecdot, trace and the norms its contraction kernel; transposes and diagonals are views
-(the diagonal copied, as the standard's copy semantics ask). The norms that need
-singular values (2, -2, 'nuc') and negative matrix powers (an inverse) call svd.py
-and decompositions.py. Complex dtypes are a branch of each op's WGSL term.
+matmul and tensordot run the tiled product kernel of :mod:`.kernels.matmul`; vecdot,
+trace and the norms its contraction kernel; diagonals are views, copied (as the
+standard's copy semantics ask). The norms that need singular values (2, -2, 'nuc') call
+svd.py. Complex dtypes are a branch of each op's WGSL term. matrix_transpose, outer and
+matrix_power are derived from these (numr/backends/_derived.py).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 import math
 
 from ... import _dtypes as dt
-from ..._errors import LinAlgError
 from . import array as A
-from . import decompositions, svd
+from . import svd
 from .array import GPUArray, new
 from .creation import fill
 from .elementwise import astype, broadcast_shape
@@ -171,10 +170,6 @@ def matmul(x1, x2):
     return _cast(r, d)
 
 
-def matrix_transpose(x):
-    return A.permute(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
-
-
 def tensordot(x1, x2, axes):
     first, second = (tuple(v) for v in axes)
     free1 = [i for i in range(x1.ndim) if i not in first]
@@ -286,15 +281,6 @@ def linalg_trace(x, offset=0, dtype=None):
     return _cast(contract("trace", v, None, None, (v.ndim - 1,), acc, "sum", term), dtype)
 
 
-def linalg_outer(x1, x2):
-    # Products, not sums of one product: a zero times a negative stays -0.
-    d = x1.dtype
-    shape = (x1.shape[0], x2.shape[0])
-    e = _cmul("x1", "x2", ctype(d)) if d.kind == "complex" else "x1 * x2"
-    return named(x1.rt, "outer", e,
-                 {"x1": (x1.view(shape, (x1.strides[0], 0), x1.offset), d),
-                  "x2": (x2.view(shape, (0, x2.strides[0]), x2.offset), d)}, d, shape)
-
 
 def linalg_cross(x1, x2, axis):
     d = x1.dtype
@@ -395,43 +381,6 @@ def linalg_matrix_norm(x, keepdims=False, ord="fro"):
     return A.expand(r, (nd - 2, nd - 1)) if keepdims else r
 
 
-# -- matrix_power ---------------------------------------------------------------------
-
-def _identities(x: GPUArray) -> GPUArray:
-    """Identity matrices of x's shape and dtype."""
-    d = x.dtype
-    on = "(i % n) == ((i / n) % n)"
-    if d.kind == "complex":
-        ct = ctype(d)
-        e = f"select({ct}(), {ct}(1.0, 0.0), {on})"
-    else:
-        e = convert(dt.bool, d, on)
-    return named(x.rt, "identity", e, {"n": (max(x.shape[-1], 1), dt.uint32)}, d, x.shape)
-
-
-def linalg_matrix_power(x, n):
-    d = x.dtype
-    if n == 0:
-        return _identities(x)
-    base = x
-    if n < 0:
-        try:
-            base = decompositions.linalg_inv(x)
-        except LinAlgError as e:  # numr names the function the user called
-            raise LinAlgError(f"matrix_power: a matrix is singular ({e})") from None
-        n = -n
-    # Square and multiply.
-    result = None
-    while True:
-        if n & 1:
-            result = base if result is None else _cast(product(result, base), d)
-        n >>= 1
-        if not n:
-            break
-        base = _cast(product(base, base), d)
-    return copy(result) if result is x else result
-
-
 def _literal(v: float, ct: str) -> str:
     """WGSL for the value v rounded to ct, by its bits: naga refuses a decimal literal
     that f32 cannot hold (ord=2.5e243 overflows to inf, as it does in NumPy float32)."""
@@ -446,9 +395,8 @@ def _literal(v: float, ct: str) -> str:
     return f"bitcast<f32>({bits:#x}u)"
 
 
-OPS = {"matmul": matmul, "matrix_transpose": matrix_transpose, "tensordot": tensordot,
-       "vecdot": vecdot, "linalg_matmul": matmul, "linalg_matrix_transpose": matrix_transpose,
-       "linalg_tensordot": tensordot, "linalg_vecdot": vecdot, "linalg_cross": linalg_cross,
-       "linalg_diagonal": linalg_diagonal, "linalg_trace": linalg_trace,
-       "linalg_outer": linalg_outer, "linalg_vector_norm": linalg_vector_norm,
-       "linalg_matrix_norm": linalg_matrix_norm, "linalg_matrix_power": linalg_matrix_power}
+# matrix_transpose, outer and matrix_power are derived (numr/backends/_derived.py).
+OPS = {"matmul": matmul, "tensordot": tensordot, "vecdot": vecdot,
+       "linalg_cross": linalg_cross, "linalg_diagonal": linalg_diagonal,
+       "linalg_trace": linalg_trace, "linalg_vector_norm": linalg_vector_norm,
+       "linalg_matrix_norm": linalg_matrix_norm}

@@ -64,14 +64,6 @@ def flat(x: GPUArray) -> GPUArray:
     return reshape(x, (x.size,))
 
 
-def moveaxis(x, source, destination):
-    src, dst = _axes(source), _axes(destination)
-    order = [k for k in range(x.ndim) if k not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return A.permute(x, tuple(order))
-
-
 def unstack(x, *, axis):
     head = (slice(None),) * axis
     return tuple(A.basic_index(x, head + (i,)) for i in range(x.shape[axis]))
@@ -191,5 +183,5 @@ def tile(x, repetitions):
 
 OPS = {"permute_dims": permute_dims, "broadcast_to": broadcast_to,
        "broadcast_arrays": broadcast_arrays, "expand_dims": expand_dims, "squeeze": squeeze,
-       "flip": flip, "reshape": reshape, "moveaxis": moveaxis, "unstack": unstack,
+       "flip": flip, "reshape": reshape, "unstack": unstack,
        "concat": concat, "stack": stack, "roll": roll, "repeat": repeat, "tile": tile}

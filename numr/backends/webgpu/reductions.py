@@ -64,6 +64,7 @@ def all(x, axis, keepdims):
     return _reduce("min", x, axis, dt.bool, keepdims)
 
 
+# mean overrides the derived sum / count: the sum's last dispatch divides (one dispatch less).
 def mean(x, axis, keepdims):
     d = x.dtype
     axes = axes_of(x, axis)

@@ -202,18 +202,6 @@ def register(ctx) -> None:
             res.append(out)
         return tuple(res)
 
-    def unique_all(x):
-        return unique(x, first=True, inverse=True, counts=True)
-
-    def unique_counts(x):
-        return unique(x, counts=True)
-
-    def unique_inverse(x):
-        return unique(x, inverse=True)
-
-    def unique_values(x):
-        return unique(x)[0]
-
     # -- isin ------------------------------------------------------------------------------
 
     def isin(x1, x2, invert):
@@ -234,6 +222,9 @@ def register(ctx) -> None:
             [words, out.size, a.offset, m, invert], words)
         return out
 
-    ctx.ops.update(sort=sort, argsort=argsort, searchsorted=searchsorted,
-                   unique_all=unique_all, unique_counts=unique_counts,
-                   unique_inverse=unique_inverse, unique_values=unique_values, isin=isin)
+    def unique_op(x, first=False, inverse=False, counts=False):
+        return unique(x, True, first, inverse, counts)
+
+    # unique is the primitive of the unique_* ops (derived: numr/backends/_derived.py).
+    ctx.ops.update(sort=sort, argsort=argsort, searchsorted=searchsorted, unique=unique_op,
+                   isin=isin)
