@@ -614,37 +614,9 @@ def eigh_source(d: DType, vectors: bool, stage: str) -> str:
     return _stage(src, stage)
 
 
-def svd_source(d: DType, vectors: bool, stage: str) -> str:
-    """One-sided Jacobi on the tall one of A (m >= n) or A^H (m < n), columns stored
-    contiguously. params: nb, m, n, A offset, W base (S, max(m,n)^2 per matrix), V base
-    (S, min^2), rotation base (real), U out base (S), S out base (real), Vh out base
-    (S), full, status base (real), temp base (S, max(m,n) per matrix), good-mask base
-    (real, max(m,n) per matrix)."""
-    cplx = d.kind == "complex"
-    extra = _jacobi_extra(cplx) + _BEFORE + "var<workgroup> wneed: u32;\n"
-    src = prelude(d, 1, extra=extra) + "\n"
-    src += _MAIN + """  let m = p(1u); let n = p(2u);
-  let tr = m < n;
-  let mp = max(m, n); let np = min(m, n);
-  let full = p(10u) == 1u;
-  let MC = select(np, mp, full);
-  let N2 = np + (np & 1u); let NP = N2 / 2u; let NR = N2 - 1u;
-  let A0 = p(3u) + b * m * n;
-  let W = p(4u) + b * mp * mp;
-  let V = p(5u) + b * np * np;
-  let RP = p(6u) + b * (NP * 10u + 2u);
-  let TMP = p(12u) + b * mp;
-  let GOOD = p(13u) + b * mp;
-  let late = p(14u) == 1u;
-  //@@INIT
-  if (l == 0u) { y[RP + NP * 10u] = T(0.0); y[RP + NP * 10u + 1u] = T(0.0); }
-  for (var e = l; e < mp * np; e += WG) {
-    let col = e / mp; let i = e % mp;
-    if (tr) { sy(W + e, cj(lx0(A0 + col * n + i))); } else { sy(W + e, lx0(A0 + i * n + col)); }
-  }
-""" + ("""  for (var e = l; e < np * np; e += WG) { sy(V + e, mk(select(T(0.0), T(1.0), e / np == e % np))); }
-""" if vectors else "") + """  storageBarrier();
-""" + _SWEEP_HEAD + """      for (var q = l; q < NP; q += WG) {
+# a sweep round's rotations: each pair (i, j) of columns of W, its Gram entries and
+# the rotation that orthogonalises them (or, in late sweeps, a negligible column zeroed)
+_SVD_ROTATIONS = """      for (var q = l; q < NP; q += WG) {
         let ij = pair(q, r, N2); let i = ij.x; let j = ij.y;
         let o = RP + q * 10u;
         y[o] = T(0.0);
@@ -697,42 +669,11 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
         }
       }
       storageBarrier();
-      let rows = mp + """ + ("np" if vectors else "0u") + """;
-      for (var e = l; e < NP * rows; e += WG) {
-        let q = e / rows; let k = e % rows; let o = RP + q * 10u;
-        let f = y[o];
-        if (f != T(0.0)) {
-          let ij = pair(q, r, N2);
-          if (f == T(2.0) || f == T(3.0)) {
-            // a negligible column of W set to zero (V stays as it is)
-            if (k < mp) { sy(W + select(ij.y, ij.x, f == T(2.0)) * mp + k, mk(T(0.0))); }
-          } else if (k < mp) { rotate_cols(o, W + ij.x * mp + k, W + ij.y * mp + k); }
-          else { rotate_cols(o, V + ij.x * np + k - mp, V + ij.y * np + k - mp); }
-        }
-      }
-      storageBarrier();
-""" + _SWEEP_TAIL + """  // singular values (unsorted) at RP + k, their ranks (descending) at RP + np + k
-  for (var k = l; k < np; k += WG) {
-    // the norm scaled by the largest component, as LAPACK's nrm2: squares of a tiny
-    // column would underflow
-    var mx = T(0.0);
-    for (var i = 0u; i < mp; i++) { mx = max(mx, am(ly(W + k * mp + i))); }
-    let f = scale_of(mx);
-    var s = T(0.0);
-    for (var i = 0u; i < mp; i++) { s = s + aq(ly(W + k * mp + i) / f); }
-    y[RP + k] = f * sqrt(s);
-  }
-  if (l == 0u) { y[p(11u) + b] = T(unconverged); }
-  storageBarrier();
-  for (var k = l; k < np; k += WG) {
-    let sk = y[RP + k];
-    var rank = 0u;
-    for (var i = 0u; i < np; i++) { if (before(-y[RP + i], i, -sk, k)) { rank++; } }
-    y[RP + np + k] = T(rank);
-    y[p(8u) + b * np + rank] = sk;
-    if (isnan_T(sk)) { y[p(11u) + b] = T(1.0); }
-  }
-""" + ("" if not vectors else """  // normalise; zero columns (and those beyond np) are completed to an orthonormal set
+"""
+
+# normalise U's columns, complete them to an orthonormal set (stage complete), write
+# U and Vh in the order of the sorted singular values (stage out)
+_SVD_VECTORS = """  // normalise; zero columns (and those beyond np) are completed to an orthonormal set
   for (var e = l; e < mp * MC; e += WG) {
     let k = e / mp;
     if (k < np) {
@@ -802,8 +743,75 @@ def svd_source(d: DType, vectors: bool, stage: str) -> str:
     let pos = u32(y[RP + np + k]);
     if (tr) { sy(U + i * np + pos, ly(V + e)); } else { sy(VH + pos * np + i, cj(ly(V + e))); }
   }
-""") + """}
 """
+
+
+def svd_source(d: DType, vectors: bool, stage: str) -> str:
+    """One-sided Jacobi on the tall one of A (m >= n) or A^H (m < n), columns stored
+    contiguously. params: nb, m, n, A offset, W base (S, max(m,n)^2 per matrix), V base
+    (S, min^2), rotation base (real), U out base (S), S out base (real), Vh out base
+    (S), full, status base (real), temp base (S, max(m,n) per matrix), good-mask base
+    (real, max(m,n) per matrix)."""
+    cplx = d.kind == "complex"
+    extra = _jacobi_extra(cplx) + _BEFORE + "var<workgroup> wneed: u32;\n"
+    src = prelude(d, 1, extra=extra) + "\n"
+    src += _MAIN + """  let m = p(1u); let n = p(2u);
+  let tr = m < n;
+  let mp = max(m, n); let np = min(m, n);
+  let full = p(10u) == 1u;
+  let MC = select(np, mp, full);
+  let N2 = np + (np & 1u); let NP = N2 / 2u; let NR = N2 - 1u;
+  let A0 = p(3u) + b * m * n;
+  let W = p(4u) + b * mp * mp;
+  let V = p(5u) + b * np * np;
+  let RP = p(6u) + b * (NP * 10u + 2u);
+  let TMP = p(12u) + b * mp;
+  let GOOD = p(13u) + b * mp;
+  let late = p(14u) == 1u;
+  //@@INIT
+  if (l == 0u) { y[RP + NP * 10u] = T(0.0); y[RP + NP * 10u + 1u] = T(0.0); }
+  for (var e = l; e < mp * np; e += WG) {
+    let col = e / mp; let i = e % mp;
+    if (tr) { sy(W + e, cj(lx0(A0 + col * n + i))); } else { sy(W + e, lx0(A0 + i * n + col)); }
+  }
+""" + ("""  for (var e = l; e < np * np; e += WG) { sy(V + e, mk(select(T(0.0), T(1.0), e / np == e % np))); }
+""" if vectors else "") + """  storageBarrier();
+""" + _SWEEP_HEAD + _SVD_ROTATIONS + """      let rows = mp + """ + ("np" if vectors else "0u") + """;
+      for (var e = l; e < NP * rows; e += WG) {
+        let q = e / rows; let k = e % rows; let o = RP + q * 10u;
+        let f = y[o];
+        if (f != T(0.0)) {
+          let ij = pair(q, r, N2);
+          if (f == T(2.0) || f == T(3.0)) {
+            // a negligible column of W set to zero (V stays as it is)
+            if (k < mp) { sy(W + select(ij.y, ij.x, f == T(2.0)) * mp + k, mk(T(0.0))); }
+          } else if (k < mp) { rotate_cols(o, W + ij.x * mp + k, W + ij.y * mp + k); }
+          else { rotate_cols(o, V + ij.x * np + k - mp, V + ij.y * np + k - mp); }
+        }
+      }
+      storageBarrier();
+""" + _SWEEP_TAIL + """  // singular values (unsorted) at RP + k, their ranks (descending) at RP + np + k
+  for (var k = l; k < np; k += WG) {
+    // the norm scaled by the largest component, as LAPACK's nrm2: squares of a tiny
+    // column would underflow
+    var mx = T(0.0);
+    for (var i = 0u; i < mp; i++) { mx = max(mx, am(ly(W + k * mp + i))); }
+    let f = scale_of(mx);
+    var s = T(0.0);
+    for (var i = 0u; i < mp; i++) { s = s + aq(ly(W + k * mp + i) / f); }
+    y[RP + k] = f * sqrt(s);
+  }
+  if (l == 0u) { y[p(11u) + b] = T(unconverged); }
+  storageBarrier();
+  for (var k = l; k < np; k += WG) {
+    let sk = y[RP + k];
+    var rank = 0u;
+    for (var i = 0u; i < np; i++) { if (before(-y[RP + i], i, -sk, k)) { rank++; } }
+    y[RP + np + k] = T(rank);
+    y[p(8u) + b * np + rank] = sk;
+    if (isnan_T(sk)) { y[p(11u) + b] = T(1.0); }
+  }
+""" + (_SVD_VECTORS if vectors else "") + "}\n"
     return _stage(src, stage)
 
 
