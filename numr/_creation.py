@@ -24,6 +24,8 @@ import numpy as np  # host-side inference of Python data only; never for computa
 
 from . import _dtypes as dt
 from ._array import Array
+# DLPack device types numr imports from, and the device kind of each: the registry's.
+from .backends import DLPACK_KINDS as _DL_KINDS, device_name as _device_name
 from ._checks import check_cast as _check_cast, check_dtype, resolve_device  # noqa: F401
 from ._devices import get_device
 from ._transfer import convert as _convert, move
@@ -670,9 +672,6 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 # DLPack
 # ---------------------------------------------------------------------------------------
 
-# DLPack device types numr can import from, and the numr device kind for each: the
-# registry's (numr/backends/__init__.py).
-from .backends import DLPACK_KINDS as _DL_KINDS, device_name as _device_name  # noqa: E402
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:

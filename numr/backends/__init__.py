@@ -69,6 +69,7 @@ derived op                                 composed from
 full_like``
 ``zeros ones``                             ``full``
 ``matrix_transpose moveaxis``              ``permute_dims``
+``unstack``                                ``getitem``
 ``mean``                                   ``sum``, ``divide``
 ``unique_all unique_counts                 ``unique(x, first=, inverse=, counts=)``
 unique_inverse unique_values``

@@ -75,6 +75,13 @@ def _moveaxis(ops):
     return moveaxis
 
 
+def _unstack(ops):
+    def unstack(x, *, axis):
+        head = (slice(None),) * axis
+        return tuple(ops.getitem(x, head + (i,)) for i in range(x.shape[axis]))
+    return unstack
+
+
 # --- statistics and sets ------------------------------------------------------------------
 
 def _mean(ops):
@@ -145,7 +152,7 @@ def _shift(sign: int) -> Callable:
 DERIVED: dict[str, Callable[[Any], Callable]] = {
     "empty_like": _empty_like, "zeros_like": _zeros_like, "ones_like": _ones_like,
     "full_like": _full_like, "zeros": _zeros, "ones": _ones,
-    "matrix_transpose": _matrix_transpose, "moveaxis": _moveaxis,
+    "matrix_transpose": _matrix_transpose, "moveaxis": _moveaxis, "unstack": _unstack,
     "mean": _mean,
     "unique_all": _unique_all, "unique_counts": _unique_counts,
     "unique_inverse": _unique_inverse, "unique_values": _unique_values,

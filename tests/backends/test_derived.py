@@ -31,6 +31,7 @@ def _calls(dev):
         "ones": lambda: numr.ones((3,), dtype=numr.bool, device=dev),
         "matrix_transpose": lambda: numr.matrix_transpose(t),
         "moveaxis": lambda: numr.moveaxis(t, (0, 1), (2, 0)),
+        "unstack": lambda: (numr.unstack(t, axis=1), numr.unstack(v)),
         "mean": lambda: (numr.mean(t, axis=(0, 2)), numr.mean(v)),
         "unique_all": lambda: numr.unique_all(v),
         "unique_counts": lambda: numr.unique_counts(v),

@@ -35,11 +35,6 @@ def build(c) -> dict:
     def stack(arrays, *, axis):
         return xp.stack(arrays, axis=axis)
 
-    def unstack(a, *, axis):
-        # Index with a trailing Ellipsis: a 1-D array then gives 0-d arrays, not scalars.
-        head = (slice(None),) * axis
-        return tuple(a[head + (i, Ellipsis)] for i in range(a.shape[axis]))
-
     def expand_dims(a, axis):
         return xp.expand_dims(a, axis)
 
@@ -84,7 +79,7 @@ def build(c) -> dict:
         return xp.tile(a, repetitions)
 
     return {"broadcast_to": broadcast_to, "broadcast_arrays": broadcast_arrays,
-            "concat": concat, "stack": stack, "unstack": unstack,
+            "concat": concat, "stack": stack,
             "expand_dims": expand_dims, "squeeze": squeeze, "permute_dims": permute_dims,
             "reshape": reshape, "flip": flip, "roll": roll,
             "repeat": repeat, "tile": tile}

@@ -1,7 +1,8 @@
 """WebGPU ops: the manipulation functions. Views where strides allow (permute_dims,
-broadcasting, expand_dims, squeeze, flip, reshape of contiguous data, moveaxis,
-unstack); copies through strided writes of map kernels otherwise (concat, stack, roll,
-repeat, tile). Every dtype, complex included, moves the same way."""
+broadcasting, expand_dims, squeeze, flip, reshape of contiguous data); copies through
+strided writes of map kernels otherwise (concat, stack, roll, repeat, tile). Every
+dtype, complex included, moves the same way. moveaxis and unstack are derived
+(numr/backends/_derived.py)."""
 
 from __future__ import annotations
 
@@ -62,11 +63,6 @@ def reshape(x, shape, *, copy=None):
 
 def flat(x: GPUArray) -> GPUArray:
     return reshape(x, (x.size,))
-
-
-def unstack(x, *, axis):
-    head = (slice(None),) * axis
-    return tuple(A.basic_index(x, head + (i,)) for i in range(x.shape[axis]))
 
 
 def concat(arrays, *, axis):
@@ -183,5 +179,5 @@ def tile(x, repetitions):
 
 OPS = {"permute_dims": permute_dims, "broadcast_to": broadcast_to,
        "broadcast_arrays": broadcast_arrays, "expand_dims": expand_dims, "squeeze": squeeze,
-       "flip": flip, "reshape": reshape, "unstack": unstack,
+       "flip": flip, "reshape": reshape,
        "concat": concat, "stack": stack, "roll": roll, "repeat": repeat, "tile": tile}
