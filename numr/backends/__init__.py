@@ -58,9 +58,11 @@ Conventions every op follows:
 
 Primitives and derived ops
 --------------------------
-A backend writes the primitives. The ops that every backend would compose the same way
-are written once in ``numr/backends/_derived.py`` and added by ``complete`` (a backend
-may still define one itself where its own is faster; it says so where it does):
+A backend writes the primitives: every op named above except the derived ones of this
+table, plus ``unique`` (below). The derived ops, which every backend would compose the
+same way, are written once in ``numr/backends/_derived.py`` and added by ``complete``
+(a backend may still define one itself where its own is faster; it says so where it
+does: the NumPy-like adapter's ``zeros`` and ``mean``, WebGPU's ``mean``):
 
 =========================================  =============================================
 derived op                                 composed from
