@@ -322,17 +322,21 @@ def test_training_steps_do_not_grow_memory(device):
     # each measure: work still in flight holds its arrays, more of them on a loaded machine
     for _ in range(100):
         step()
+    # Two windows of 200 steps: pools that fill with the peak of work in flight grow in the
+    # first (52 KB on the H200's webgpu), a leak grows in both.
     numr.synchronize(device)
     gc.collect()
     tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    for _ in range(200):
-        step()
-    numr.synchronize(device)
-    gc.collect()
-    after = tracemalloc.get_traced_memory()[0]
+    growth = []
+    for _ in range(2):
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(200):
+            step()
+        numr.synchronize(device)
+        gc.collect()
+        growth.append(tracemalloc.get_traced_memory()[0] - before)
     tracemalloc.stop()
-    assert after - before < 50_000, after - before
+    assert growth[1] < 50_000, growth
 
 
 def test_hessian_with_several_arguments(device):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as _np
+
 from types import SimpleNamespace
 from typing import Any
 
@@ -47,10 +49,11 @@ class Context:
         return "f" if d == self.bf16 else d.kind
 
     def fill_value(self, v, dtype):
-        """``v`` as written by a fill: a Python float or complex with a -0.0 part becomes a
+        """``v`` as written by a fill: a float or complex (Python's or NumPy's scalar) with a
+        -0.0 part becomes a
         0-d array, since CuPy's fill clears memory for any value equal to zero and so
         writes +0.0; every other value passes as it is."""
-        if type(v) in (float, complex) and v == 0 and (
+        if isinstance(v, (float, complex, _np.floating, _np.complexfloating)) and v == 0 and (
                 math.copysign(1.0, complex(v).real) < 0 or math.copysign(1.0, complex(v).imag) < 0):
             return self.xp.asarray(v, dtype=dtype)
         return v

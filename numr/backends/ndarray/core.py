@@ -83,6 +83,8 @@ def build(c) -> dict:
     getslice = operator.getitem  # a[slice] is always an array, never a NumPy scalar
 
     def setitem(a, key, value):
+        if on_cupy and not writable(a):   # CuPy would write (the namespace's fast path)
+            raise ValueError("setitem: the array is read-only")
         if type(value) is float or type(value) is complex:  # arrays skip the call
             value = c.fill_value(value, a.dtype)
         a[key] = value
