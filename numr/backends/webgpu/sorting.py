@@ -17,8 +17,16 @@ from ... import _dtypes as dt
 from . import array as A
 from .array import GPUArray, new
 from .kernels import map as M
+from .kernels import radix as R
 from .kernels import sort as K
 from .pieces import MAX_ELEMENTS
+
+
+# Rows longer than one bitonic block (which sorts in a single workgroup-memory kernel)
+# with one-word keys (every dtype of at most 32 bits) take the radix sort: beyond a block
+# the bitonic network adds a global pass per stage pair (~120 passes at 16M), the radix
+# sort stays at 3 kernels and a scan per key byte. 64-bit and complex keys stay bitonic.
+RADIX_MIN = K.BLOCK
 
 
 def register(ctx) -> None:
@@ -46,6 +54,8 @@ def register(ctx) -> None:
         ``src``, sorted (stable; see kernels/sort.py): (pairs Storage, P, words per pair)."""
         d = src.dtype
         S = K.key_words(d) + 1
+        if S == 2 and n > RADIX_MIN:
+            return radix_pairs(src, rows, n, descending)
         P = 1 << (n - 1).bit_length() if n > 1 else 1
         total = rows * P
         if total * S > MAX_ELEMENTS:  # the kernels index the pairs' u32 words
@@ -71,6 +81,30 @@ def register(ctx) -> None:
             run(("local", S), local, [pairs], [total, P, k, k], groups * K.WG)
             k *= 2
         return pairs, P, S
+
+    def radix_pairs(src: GPUArray, rows: int, n: int, descending: bool):
+        """sorted_pairs by the stable LSD radix sort of kernels/radix.py (one-word keys):
+        unpadded rows, so P = n; one 8-bit pass per byte of the dtype."""
+        d = src.dtype
+        total = rows * n
+        T = -(-n // R.TILE)
+        groups = rows * T
+        if max(2 * total, groups * R.RADIX) > MAX_ELEMENTS:
+            raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {2 * total} "
+                              f"words of (key, index) pairs on {ctx.device}; at most "
+                              f"{MAX_ELEMENTS}")
+        a = rt.alloc(total * 8)
+        run(("pairs", d.name), lambda: K.pairs_source(d), [src, a],
+            [total, n, n, src.offset, 0xFFFFFFFF if descending else 0], total)
+        b = rt.alloc(total * 8)
+        counts = rt.alloc(groups * R.RADIX * 4)
+        for shift in range(0, 8 * d.itemsize, 8):
+            params = [groups, n, T, shift]
+            run(("radix-hist",), R.histogram_source, [a, counts], params, groups * R.WG)
+            scan(counts, groups * R.RADIX)
+            run(("radix-scatter",), R.scatter_source, [a, counts, b], params, groups * R.WG)
+            a, b = b, a
+        return a, n, 2
 
     def gather(src: GPUArray, count: int, reads: dict, pos_fn: str, params: list) -> GPUArray:
         """A 1-D array of ``count`` elements of src's dtype: element k is src's element
