@@ -1,7 +1,9 @@
 """WebGPU ops: sort, argsort, searchsorted, unique_* and isin (registered by ops.build;
 see ops.GROUPS).
 
-All of them rest on one bitonic sort of (order key, index) pairs (kernels/sort.py):
+All of them rest on one stable sort of (order key, index) pairs (kernels/sort.py): a
+bitonic network, or for one-word keys on rows longer than RADIX_MIN the LSD radix sort of
+kernels/radix.py, which leaves the same pairs in the same order (P = n, unpadded):
 sort and argsort read rows out of it, unique_* mark where sorted keys change and scan
 those marks, isin sorts x2 and binary-searches it. Semantics follow the NumPy adapter
 (numr/backends/ndarray/{sorting,searching,sets}.py): stable sorts, NaN last ascending and

@@ -1,0 +1,41 @@
+"""Sorting rows around the WebGPU radix sort's boundaries (numr/backends/webgpu/
+kernels/radix.py): the switch from the bitonic network (rows of 512), its scatter chunks
+(256) and tiles (2048), on every device, NumPy's stable sort as the oracle. Few distinct
+values, so stability (ties in index order, ascending and descending) is what is tested."""
+
+import numpy as np
+import pytest
+
+import numr as xp
+from tests.sorting.test_sort_long_rows import SPECIAL, check_sort
+
+
+@pytest.mark.parametrize("n", [511, 512, 513, 767, 2047, 2048, 2049, 4353])
+def test_sort_sizes_around_radix_tiles(device, n):
+    rng = np.random.default_rng(n)
+    h = rng.choice(SPECIAL, size=(2, n)).astype(np.float32)
+    x = xp.asarray(h, device=device)
+    check_sort(x, h, -1, n % 2 == 1, device)
+
+
+@pytest.mark.parametrize("dtype", [xp.int32, xp.uint32, xp.float32, xp.int16, xp.uint8])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_radix_dtypes_both_axes(device, dtype, descending):
+    rng = np.random.default_rng(3)
+    info = np.iinfo(dtype.name) if dtype != xp.float32 else np.finfo(np.float32)
+    vals = np.array([info.min, info.max, 0, 1, 2, 1000 % int(info.max)], dtype=dtype.name)
+    h = rng.choice(vals, size=(3, 2100))
+    x = xp.asarray(h, device=device)
+    check_sort(x, h, 1, descending, device)
+    check_sort(xp.asarray(np.ascontiguousarray(h.T), device=device), h.T, 0, descending,
+               device)
+
+
+def test_sort_radix_wide_values(device):
+    """Keys differing in every byte (each of the four passes decides some order)."""
+    rng = np.random.default_rng(4)
+    h = rng.integers(-2**31, 2**31, size=5000, dtype=np.int64).astype(np.int32)
+    h[::9] = h[3]  # and ties
+    x = xp.asarray(h, device=device)
+    check_sort(x, h, 0, False, device)
+    check_sort(x, h, 0, True, device)
