@@ -1,0 +1,54 @@
+"""Measures numr.special's accuracy on every non-CPU device here, with the samples and
+the error measure of tests/special/test_special.py, and prints the docs' table
+(docs/special.md): the largest error in eps per function, device and dtype, and any
+special-value (NaN / inf / sign) mismatches.
+
+    python tools/special_accuracy.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numr  # noqa: E402
+from numr import special  # noqa: E402
+from tests.special import test_special as T  # noqa: E402
+
+
+def measure(dev, name):
+    args, floor = T._samples(name)
+    cells = []
+    for d in (numr.float32, numr.float64):
+        if d not in dev.dtypes:
+            cells.append("-")
+            continue
+        nd = np.dtype(d.name)
+        with np.errstate(all="ignore"):
+            host = [a.astype(nd) for a in args]
+        try:
+            r = getattr(special, name)(*[numr.asarray(h, device=dev) for h in host])
+        except NotImplementedError:
+            cells.append("not there")
+            continue
+        got = np.asarray(r.to_device("cpu"))
+        err, bad = T._error(name, got, T._device_reference(name, host, got, dev, d), nd, floor)
+        cells.append(f"{err:.3g}" + (f" ({len(bad)} special values differ)" if len(bad) else ""))
+    return cells
+
+
+def main():
+    devs = [d for d in numr.__array_namespace_info__().devices() if d.kind != "cpu"]
+    head = " | ".join(f"{d} f32 | {d} f64" for d in devs)
+    print(f"| function | {head} |\n|---|" + "---:|" * (2 * len(devs)))
+    for name in T.CASES:
+        cells = [c for d in devs for c in measure(d, name)]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
