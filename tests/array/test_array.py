@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import numr
-from helpers import assert_array, to_np
+from tests.helpers import assert_array, to_np
 
 
 def test_attributes(device):
@@ -268,3 +268,29 @@ def test_read_only_views_refuse_writes(device):
     assert_array(c, [[5.0, 2.0], [1.0, 2.0], [1.0, 2.0]])
     b[0] = 7.0  # the base stays writable, and the view sees it
     assert_array(x, [[7.0, 2.0]] * 3)
+
+
+# --- from the WebGPU backend's tests, on every device -------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32",
+                                   "uint32", "float16", "float32"])
+def test_round_trip_and_views(dtype, device):
+    h = (np.arange(60) % 7 - 3).astype(dtype).reshape(3, 4, 5)
+    a = numr.asarray(h, device=device)
+    np.testing.assert_array_equal(to_np(a), h)
+    np.testing.assert_array_equal(to_np(a[1:, ::-2, 3]), h[1:, ::-2, 3])
+    np.testing.assert_array_equal(to_np(numr.permute_dims(a, (2, 0, 1))), h.transpose(2, 0, 1))
+    np.testing.assert_array_equal(to_np(numr.flip(a, axis=1)), h[:, ::-1])
+    np.testing.assert_array_equal(to_np(numr.reshape(a, (12, 5))), h.reshape(12, 5))
+
+
+def test_in_place_operators_use_assign(device):
+    h = np.arange(12, dtype=np.int16).reshape(3, 4)
+    a = numr.asarray(h, device=device)
+    view = a[1]
+    a += numr.asarray(np.arange(4, dtype=np.int16), device=device)
+    a *= 3
+    h += np.arange(4, dtype=np.int16)
+    h *= 3
+    np.testing.assert_array_equal(to_np(a), h)
+    np.testing.assert_array_equal(to_np(view), h[1])   # written in place, views see it

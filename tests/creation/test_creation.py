@@ -633,3 +633,42 @@ def test_from_dlpack_malformed_producers(device):
         numr.from_dlpack(_BadDevice(), device=device)
     with pytest.raises(TypeError, match=r"from_dlpack: _BadCapsule.__dlpack__\(\) gave no"):
         numr.from_dlpack(_BadCapsule(), device=device)
+
+
+# --- from the WebGPU backend's tests, on every device -------------------------------
+
+def test_astype_and_creation(device):
+    h = np.array([-1.5, 0.2, 2.7, 300.0], np.float32)
+    a = numr.asarray(h, device=device)
+    # floats out of an integer range saturate (numr's rule, README Semantics), NumPy wraps
+    want = {"int8": [-1, 0, 2, 127], "uint8": [0, 0, 2, 255]}
+    for d in ("int8", "uint8", "int32", "bool", "float16"):
+        np.testing.assert_array_equal(to_np(numr.astype(a, getattr(numr, d))),
+                                      np.asarray(want.get(d, h.astype(d)), dtype=d))
+    np.testing.assert_array_equal(
+        to_np(numr.full((3, 2), -0.0, device=device, dtype=numr.float32)),
+        np.full((3, 2), -0.0, np.float32))
+    assert np.signbit(to_np(numr.full((2,), -0.0, device=device, dtype=numr.float32))).all()
+    np.testing.assert_array_equal(to_np(numr.arange(2, 20, 3, device=device, dtype=numr.int16)),
+                                  np.arange(2, 20, 3, dtype=np.int16))
+    np.testing.assert_allclose(to_np(numr.arange(0.5, 3, 0.25, device=device, dtype=numr.float32)),
+                               np.arange(0.5, 3, 0.25), rtol=1e-7)
+    np.testing.assert_allclose(to_np(numr.linspace(-1, 2, 7, device=device, dtype=numr.float32)),
+                               np.linspace(-1, 2, 7), rtol=1e-7)
+    np.testing.assert_array_equal(to_np(numr.eye(4, 6, k=-1, device=device, dtype=numr.uint8)),
+                                  np.eye(4, 6, k=-1, dtype=np.uint8))
+
+
+def test_meshgrid(device):
+    x = np.arange(3, dtype=np.float32)
+    y = np.arange(4, dtype=np.float32) * 2
+    z = np.arange(2, dtype=np.float32) - 5
+    ax, ay, az = (numr.asarray(v, device=device) for v in (x, y, z))
+    for indexing in ("xy", "ij"):
+        got = numr.meshgrid(ax, ay[::-1], az, indexing=indexing)
+        want = np.meshgrid(x, y[::-1], z, indexing=indexing)
+        assert len(got) == 3
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(to_np(g), w)
+    (single,) = numr.meshgrid(ax)
+    np.testing.assert_array_equal(to_np(single), x)

@@ -636,3 +636,33 @@ def test_full_beyond_float32_range(device):
     assert_array(xp.full(3, 1e300, dtype=xp.float32, device=device), [math.inf] * 3)
     assert_array(xp.full(2, -1e39, dtype=xp.float32, device=device), [-math.inf] * 2)
     assert_array(xp.full(2, 1e39, dtype=xp.float16, device=device), [math.inf] * 2)
+
+
+# --- from the WebGPU backend's tests, on every device -------------------------------
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "uint32", "float16", "float32"])
+def test_binary_ops_broadcast_strided(dtype, device):
+    rng = np.random.default_rng(1)
+    h1 = rng.integers(-20, 20, (4, 5)).astype(dtype)
+    h2 = rng.integers(1, 9, (5,)).astype(dtype)
+    a, b = xp.asarray(h1, device=device), xp.asarray(h2, device=device)
+    for name in ("add", "subtract", "multiply", "maximum", "minimum", "floor_divide",
+                 "remainder", "less", "equal"):
+        got = to_np(getattr(xp, name)(a.T[::-1].T, b))
+        want = getattr(np, name)(h1[:, ::-1], h2)
+        np.testing.assert_array_equal(got, want.astype(got.dtype), err_msg=name)
+    np.testing.assert_array_equal(to_np(a + 3), h1 + np.asarray(3, dtype))
+
+
+def test_integer_and_bool_ops(device):
+    h = np.array([-128, -5, 0, 7, 127], dtype=np.int8)
+    a = xp.asarray(h, device=device)
+    np.testing.assert_array_equal(to_np(-a), -h)
+    np.testing.assert_array_equal(to_np(xp.abs(a)), np.abs(h))
+    np.testing.assert_array_equal(to_np(a << 3), h << 3)
+    np.testing.assert_array_equal(to_np(a >> 9), h >> 9)
+    np.testing.assert_array_equal(to_np(a ** 2), h ** 2)
+    bh = h > 0
+    b = a > 0
+    np.testing.assert_array_equal(to_np(b), bh)
+    np.testing.assert_array_equal(to_np(xp.logical_xor(b, ~b)), np.ones(5, bool))

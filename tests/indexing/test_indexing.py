@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import numr
-from helpers import assert_array
+from tests.helpers import assert_array, to_np
 
 BASE = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
 
@@ -209,3 +209,43 @@ def test_numpy_index_arrays_are_refused_by_numr(device):
         with pytest.raises(IndexError, match="setitem: a numpy.ndarray index"):
             x[key] = 0.0
     assert x[np.int64(1)].shape == (3,) and x[np.array(2)].shape == (3,)
+
+
+# --- from the WebGPU backend's tests, on every device -------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float16", "int32", "float32"])
+def test_setitem_basic_keys(dtype, device):
+    """Packed dtypes (bool, 8/16-bit) write single elements of shared words: the strided
+    store merges bits atomically, so neighbours must survive."""
+    rng = np.random.default_rng(4)
+    h = rng.integers(0, 5, (5, 6, 7)).astype(dtype)
+    a = numr.asarray(h, device=device)
+    v = rng.integers(0, 5, (6, 1)).astype(dtype)
+    for key, value in [((1, slice(None), slice(2, 7, 2)), v),
+                       ((slice(None, None, -2), 3), v[:, 0][:7]),
+                       ((Ellipsis, 4), 1),
+                       ((0, None, slice(1, 3)), v[:2]),
+                       ((slice(1, 4), slice(None, None, 3), slice(None, None, -1)), 0)]:
+        if isinstance(value, np.ndarray) and h[key].shape[-1] != value.shape[-1] \
+                and value.shape[-1] != 1:
+            value = value[..., :1]
+        h[key] = value
+        a[key] = numr.asarray(value, device=device) if isinstance(value, np.ndarray) else \
+            (bool(value) if dtype == "bool" else value)
+        np.testing.assert_array_equal(to_np(a), h, err_msg=str(key))
+
+
+def test_setitem_overlap_scalar_and_errors(device):
+    h = np.arange(10, dtype=np.float32)
+    a = numr.asarray(h, device=device)
+    a[1:] = a[:-1]          # overlapping source and destination: the source is read first
+    h[1:] = h[:-1].copy()
+    np.testing.assert_array_equal(to_np(a), h)
+    a[::3] = -0.0
+    h[::3] = -0.0
+    np.testing.assert_array_equal(np.signbit(to_np(a)), np.signbit(h))
+    with pytest.raises(ValueError, match="setitem"):
+        a[:4] = numr.ones((3,), device=device, dtype=numr.float32)
+    a[numr.asarray([1, 2], device=device)] = 7.0   # integer-array keys scatter on the GPU
+    h[[1, 2]] = 7.0
+    np.testing.assert_array_equal(to_np(a), h)

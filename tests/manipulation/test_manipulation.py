@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr
 from numr._manipulation import AxisError, normalize_axes, normalize_axis
-from helpers import assert_array, to_np
+from tests.helpers import assert_array, to_np
 
 DTYPES = [numr.bool, numr.int8, numr.uint16, numr.int64, numr.float32, numr.float64,
           numr.complex64]
@@ -409,3 +409,36 @@ def test_results_are_arrays(device):
     for out in (numr.squeeze(x, 0), numr.squeeze(numr.reshape(x, (2, 1))[:1], (0, 1))):
         assert isinstance(out, numr.Array)
         assert isinstance(to_np(out), np.ndarray)
+
+
+# --- from the WebGPU backend's tests, on every device -------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "float16", "float32"])
+def test_joins_and_copies(dtype, device):
+    rng = np.random.default_rng(5)
+    h1 = rng.integers(0, 9, (3, 4, 5)).astype(dtype)
+    h2 = rng.integers(0, 9, (3, 2, 5)).astype(dtype)
+    a1, a2 = numr.asarray(h1, device=device), numr.asarray(h2, device=device)
+    eq = np.testing.assert_array_equal
+    eq(to_np(numr.concat([a1, a2, a1[:, ::-1]], axis=1)),
+       np.concatenate([h1, h2, h1[:, ::-1]], axis=1))
+    eq(to_np(numr.concat([a1, a2], axis=None)), np.concatenate([h1.ravel(), h2.ravel()]))
+    for axis in (0, 2, 3):
+        eq(to_np(numr.stack([a1, numr.permute_dims(a1[::-1], (0, 1, 2))], axis=axis)),
+           np.stack([h1, h1[::-1]], axis=axis))
+    for i, part in enumerate(numr.unstack(a1, axis=1)):
+        eq(to_np(part), h1[:, i])
+    eq(to_np(numr.moveaxis(a1, (0, 2), (2, 0))), np.moveaxis(h1, (0, 2), (2, 0)))
+    eq(to_np(numr.roll(a1, 2, axis=1)), np.roll(h1, 2, axis=1))
+    eq(to_np(numr.roll(a1, (-1, 7, 1), axis=(0, 2, 0))), np.roll(h1, (-1, 7, 1), axis=(0, 2, 0)))
+    eq(to_np(numr.roll(a1[:, 1], 4)), np.roll(h1[:, 1], 4))
+    eq(to_np(numr.repeat(a1, 3, axis=1)), np.repeat(h1, 3, axis=1))
+    eq(to_np(numr.repeat(a1[0], 2)), np.repeat(h1[0], 2))
+    counts = np.array([2, 2, 0, 1, 3])
+    eq(to_np(numr.repeat(a1, numr.asarray(counts, device=device), axis=2)),
+       np.repeat(h1, counts, axis=2))
+    eq(to_np(numr.tile(a1[0], (2, 1, 3))), np.tile(h1[0], (2, 1, 3)))
+    eq(to_np(numr.tile(a1, (2,))), np.tile(h1, (2,)))
+    for k in (-2, 0, 1, 9):
+        eq(to_np(numr.tril(a1, k=k)), np.tril(h1, k=k))
+        eq(to_np(numr.triu(a1[:, ::-1], k=k)), np.triu(h1[:, ::-1], k=k))

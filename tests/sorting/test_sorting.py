@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import numr
-from helpers import assert_array
+from tests.helpers import assert_array
 
 REAL = [numr.bool, numr.int8, numr.uint8, numr.int16, numr.uint32, numr.int64,
         numr.uint64, numr.float16, numr.float32, numr.float64]

@@ -290,3 +290,23 @@ def test_reductions_match_numpy(case, device):
         assert_array(getattr(xp, func)(x, axis=axis, keepdims=keepdims),
                      getattr(np, func)(h, axis=axis, keepdims=keepdims),
                      dtype=xp.float64, device=device, rtol=1e-9, atol=1e-9)
+
+
+# --- from the WebGPU backend's tests, on every device -------------------------------
+
+def test_reductions_any_axes(device):
+    rng = np.random.default_rng(2)
+    h = rng.standard_normal((6, 7, 300)).astype(np.float32)
+    a = xp.asarray(h, device=device)
+    for axis in ((0,), (2,), (0, 2), (1, 2), (0, 1, 2)):
+        np.testing.assert_allclose(to_np(xp.sum(a, axis=axis)), h.astype(np.float64).sum(axis),
+                                   rtol=2e-5, atol=2e-4)
+        np.testing.assert_array_equal(to_np(xp.max(a, axis=axis)), h.max(axis))
+        np.testing.assert_array_equal(to_np(xp.min(a, axis=axis, keepdims=True)),
+                                      h.min(axis, keepdims=True))
+    ih = rng.integers(-3, 4, (5, 9)).astype(np.int8)
+    ia = xp.asarray(ih, device=device)
+    np.testing.assert_array_equal(to_np(xp.sum(ia, axis=1)), ih.sum(1))
+    np.testing.assert_array_equal(to_np(xp.any(ia > 2, axis=0)), (ih > 2).any(0))
+    np.testing.assert_array_equal(to_np(xp.all(ia > -3, axis=1)), (ih > -3).all(1))
+    assert float(xp.mean(a)) == pytest.approx(float(h.astype(np.float64).mean()), abs=1e-5)

@@ -10,7 +10,7 @@ import pytest
 
 import numr
 from numr.backends import load_backend
-from helpers import assert_array, to_np
+from tests.helpers import assert_array, to_np
 
 pytest.importorskip("cupy", reason="CuPy is not installed")
 _CUDA = load_backend("cuda")

@@ -36,18 +36,6 @@ def test_dtypes_follow_adapter_features():
     assert {xp.float32, xp.int32, xp.uint8, xp.bool} <= held
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32",
-                                   "uint32", "float16", "float32"])
-def test_round_trip_and_views(dtype):
-    h = (np.arange(60) % 7 - 3).astype(dtype).reshape(3, 4, 5)
-    a = xp.asarray(h, device=D)
-    np.testing.assert_array_equal(host(a), h)
-    np.testing.assert_array_equal(host(a[1:, ::-2, 3]), h[1:, ::-2, 3])
-    np.testing.assert_array_equal(host(xp.permute_dims(a, (2, 0, 1))), h.transpose(2, 0, 1))
-    np.testing.assert_array_equal(host(xp.flip(a, axis=1)), h[:, ::-1])
-    np.testing.assert_array_equal(host(xp.reshape(a, (12, 5))), h.reshape(12, 5))
-
-
 def test_views_share_the_buffer():
     a = xp.asarray(np.arange(24, dtype=np.float32).reshape(4, 6), device=D)
     s = a._data.storage
@@ -55,73 +43,6 @@ def test_views_share_the_buffer():
               xp.squeeze(xp.expand_dims(a, axis=0), axis=0), xp.flip(a, axis=0),
               xp.reshape(a, (2, 12))):
         assert v._data.storage is s
-
-
-@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "uint32", "float16", "float32"])
-def test_binary_ops_broadcast_strided(dtype):
-    rng = np.random.default_rng(1)
-    h1 = rng.integers(-20, 20, (4, 5)).astype(dtype)
-    h2 = rng.integers(1, 9, (5,)).astype(dtype)
-    a, b = xp.asarray(h1, device=D), xp.asarray(h2, device=D)
-    for name in ("add", "subtract", "multiply", "maximum", "minimum", "floor_divide",
-                 "remainder", "less", "equal"):
-        got = host(getattr(xp, name)(a.T[::-1].T, b))
-        want = getattr(np, name)(h1[:, ::-1], h2)
-        np.testing.assert_array_equal(got, want.astype(got.dtype), err_msg=name)
-    np.testing.assert_array_equal(host(a + 3), h1 + np.asarray(3, dtype))
-
-
-def test_integer_and_bool_ops():
-    h = np.array([-128, -5, 0, 7, 127], dtype=np.int8)
-    a = xp.asarray(h, device=D)
-    np.testing.assert_array_equal(host(-a), -h)
-    np.testing.assert_array_equal(host(xp.abs(a)), np.abs(h))
-    np.testing.assert_array_equal(host(a << 3), h << 3)
-    np.testing.assert_array_equal(host(a >> 9), h >> 9)
-    np.testing.assert_array_equal(host(a ** 2), h ** 2)
-    bh = h > 0
-    b = a > 0
-    np.testing.assert_array_equal(host(b), bh)
-    np.testing.assert_array_equal(host(xp.logical_xor(b, ~b)), np.ones(5, bool))
-
-
-def test_astype_and_creation():
-    h = np.array([-1.5, 0.2, 2.7, 300.0], np.float32)
-    a = xp.asarray(h, device=D)
-    # floats out of an integer range saturate (numr's rule, README Semantics), NumPy wraps
-    want = {"int8": [-1, 0, 2, 127], "uint8": [0, 0, 2, 255]}
-    for d in ("int8", "uint8", "int32", "bool", "float16"):
-        np.testing.assert_array_equal(host(xp.astype(a, getattr(xp, d))),
-                                      np.asarray(want.get(d, h.astype(d)), dtype=d))
-    np.testing.assert_array_equal(host(xp.full((3, 2), -0.0, device=D, dtype=xp.float32)),
-                                  np.full((3, 2), -0.0, np.float32))
-    assert np.signbit(host(xp.full((2,), -0.0, device=D, dtype=xp.float32))).all()
-    np.testing.assert_array_equal(host(xp.arange(2, 20, 3, device=D, dtype=xp.int16)),
-                                  np.arange(2, 20, 3, dtype=np.int16))
-    np.testing.assert_allclose(host(xp.arange(0.5, 3, 0.25, device=D, dtype=xp.float32)),
-                               np.arange(0.5, 3, 0.25), rtol=1e-7)
-    np.testing.assert_allclose(host(xp.linspace(-1, 2, 7, device=D, dtype=xp.float32)),
-                               np.linspace(-1, 2, 7), rtol=1e-7)
-    np.testing.assert_array_equal(host(xp.eye(4, 6, k=-1, device=D, dtype=xp.uint8)),
-                                  np.eye(4, 6, k=-1, dtype=np.uint8))
-
-
-def test_reductions_any_axes():
-    rng = np.random.default_rng(2)
-    h = rng.standard_normal((6, 7, 300)).astype(np.float32)
-    a = xp.asarray(h, device=D)
-    for axis in ((0,), (2,), (0, 2), (1, 2), (0, 1, 2)):
-        np.testing.assert_allclose(host(xp.sum(a, axis=axis)), h.astype(np.float64).sum(axis),
-                                   rtol=2e-5, atol=2e-4)
-        np.testing.assert_array_equal(host(xp.max(a, axis=axis)), h.max(axis))
-        np.testing.assert_array_equal(host(xp.min(a, axis=axis, keepdims=True)),
-                                      h.min(axis, keepdims=True))
-    ih = rng.integers(-3, 4, (5, 9)).astype(np.int8)
-    ia = xp.asarray(ih, device=D)
-    np.testing.assert_array_equal(host(xp.sum(ia, axis=1)), ih.sum(1))
-    np.testing.assert_array_equal(host(xp.any(ia > 2, axis=0)), (ih > 2).any(0))
-    np.testing.assert_array_equal(host(xp.all(ia > -3, axis=1)), (ih > -3).all(1))
-    assert float(xp.mean(a)) == pytest.approx(float(h.astype(np.float64).mean()), abs=1e-5)
 
 
 # Max ULP error vs float64 NumPy, float32, measured on lavapipe (README "WebGPU status").
@@ -269,56 +190,6 @@ def test_unheld_dtype_is_a_type_error():
 
 # -- writes, DLPack, sync ----------------------------------------------------------------
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float16", "int32", "float32"])
-def test_setitem_basic_keys(dtype):
-    """Packed dtypes (bool, 8/16-bit) write single elements of shared words: the strided
-    store merges bits atomically, so neighbours must survive."""
-    rng = np.random.default_rng(4)
-    h = rng.integers(0, 5, (5, 6, 7)).astype(dtype)
-    a = xp.asarray(h, device=D)
-    v = rng.integers(0, 5, (6, 1)).astype(dtype)
-    for key, value in [((1, slice(None), slice(2, 7, 2)), v),
-                       ((slice(None, None, -2), 3), v[:, 0][:7]),
-                       ((Ellipsis, 4), 1),
-                       ((0, None, slice(1, 3)), v[:2]),
-                       ((slice(1, 4), slice(None, None, 3), slice(None, None, -1)), 0)]:
-        if isinstance(value, np.ndarray) and h[key].shape[-1] != value.shape[-1] \
-                and value.shape[-1] != 1:
-            value = value[..., :1]
-        h[key] = value
-        a[key] = xp.asarray(value, device=D) if isinstance(value, np.ndarray) else \
-            (bool(value) if dtype == "bool" else value)
-        np.testing.assert_array_equal(host(a), h, err_msg=str(key))
-
-
-def test_setitem_overlap_scalar_and_errors():
-    h = np.arange(10, dtype=np.float32)
-    a = xp.asarray(h, device=D)
-    a[1:] = a[:-1]          # overlapping source and destination: the source is read first
-    h[1:] = h[:-1].copy()
-    np.testing.assert_array_equal(host(a), h)
-    a[::3] = -0.0
-    h[::3] = -0.0
-    np.testing.assert_array_equal(np.signbit(host(a)), np.signbit(h))
-    with pytest.raises(ValueError, match="setitem"):
-        a[:4] = xp.ones((3,), device=D, dtype=xp.float32)
-    a[xp.asarray([1, 2], device=D)] = 7.0   # integer-array keys scatter on the GPU
-    h[[1, 2]] = 7.0
-    np.testing.assert_array_equal(host(a), h)
-
-
-def test_in_place_operators_use_assign():
-    h = np.arange(12, dtype=np.int16).reshape(3, 4)
-    a = xp.asarray(h, device=D)
-    view = a[1]
-    a += xp.asarray(np.arange(4, dtype=np.int16), device=D)
-    a *= 3
-    h += np.arange(4, dtype=np.int16)
-    h *= 3
-    np.testing.assert_array_equal(host(a), h)
-    np.testing.assert_array_equal(host(view), h[1])   # written in place, views see it
-
-
 def test_arrays_freed_by_the_cycle_collector_keep_their_buffers():
     """An array reachable only from a reference cycle is freed by the cyclic collector,
     which used to release its wgpu buffer while the pool took the block back: the next
@@ -431,52 +302,9 @@ def test_dlpack_host_copy():
 
 # -- manipulation copies -----------------------------------------------------------------
 
-@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "float16", "float32"])
-def test_joins_and_copies(dtype):
-    rng = np.random.default_rng(5)
-    h1 = rng.integers(0, 9, (3, 4, 5)).astype(dtype)
-    h2 = rng.integers(0, 9, (3, 2, 5)).astype(dtype)
-    a1, a2 = xp.asarray(h1, device=D), xp.asarray(h2, device=D)
-    eq = np.testing.assert_array_equal
-    eq(host(xp.concat([a1, a2, a1[:, ::-1]], axis=1)),
-       np.concatenate([h1, h2, h1[:, ::-1]], axis=1))
-    eq(host(xp.concat([a1, a2], axis=None)), np.concatenate([h1.ravel(), h2.ravel()]))
-    for axis in (0, 2, 3):
-        eq(host(xp.stack([a1, xp.permute_dims(a1[::-1], (0, 1, 2))], axis=axis)),
-           np.stack([h1, h1[::-1]], axis=axis))
-    for i, part in enumerate(xp.unstack(a1, axis=1)):
-        eq(host(part), h1[:, i])
-    eq(host(xp.moveaxis(a1, (0, 2), (2, 0))), np.moveaxis(h1, (0, 2), (2, 0)))
-    eq(host(xp.roll(a1, 2, axis=1)), np.roll(h1, 2, axis=1))
-    eq(host(xp.roll(a1, (-1, 7, 1), axis=(0, 2, 0))), np.roll(h1, (-1, 7, 1), axis=(0, 2, 0)))
-    eq(host(xp.roll(a1[:, 1], 4)), np.roll(h1[:, 1], 4))
-    r = xp.roll(a1, 0, axis=0)
-    assert r._data.storage is not a1._data.storage       # roll always copies
-    eq(host(xp.repeat(a1, 3, axis=1)), np.repeat(h1, 3, axis=1))
-    eq(host(xp.repeat(a1[0], 2)), np.repeat(h1[0], 2))
-    counts = np.array([2, 2, 0, 1, 3])
-    eq(host(xp.repeat(a1, xp.asarray(counts, device=D), axis=2)),
-       np.repeat(h1, counts, axis=2))
-    eq(host(xp.tile(a1[0], (2, 1, 3))), np.tile(h1[0], (2, 1, 3)))
-    eq(host(xp.tile(a1, (2,))), np.tile(h1, (2,)))
-    for k in (-2, 0, 1, 9):
-        eq(host(xp.tril(a1, k=k)), np.tril(h1, k=k))
-        eq(host(xp.triu(a1[:, ::-1], k=k)), np.triu(h1[:, ::-1], k=k))
-
-
-def test_meshgrid():
-    x = np.arange(3, dtype=np.float32)
-    y = np.arange(4, dtype=np.float32) * 2
-    z = np.arange(2, dtype=np.float32) - 5
-    ax, ay, az = (xp.asarray(v, device=D) for v in (x, y, z))
-    for indexing in ("xy", "ij"):
-        got = xp.meshgrid(ax, ay[::-1], az, indexing=indexing)
-        want = np.meshgrid(x, y[::-1], z, indexing=indexing)
-        assert len(got) == 3
-        for g, w in zip(got, want):
-            np.testing.assert_array_equal(host(g), w)
-    (single,) = xp.meshgrid(ax)
-    np.testing.assert_array_equal(host(single), x)
+def test_roll_copies():
+    a = xp.asarray(np.arange(6, dtype=np.float32), device=D)
+    assert xp.roll(a, 0)._data.storage is not a._data.storage
 
 
 def test_launch_plans_are_reused():
