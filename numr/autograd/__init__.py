@@ -135,6 +135,18 @@ from ._functional import (  # noqa: E402,F401
     grad, value_and_grad, vjp, jvp, jacobian, hessian, hvp, checkpoint,
 )
 
+
+
+def __getattr__(name: str):
+    # numr.autograd.special on first use (it builds a wrapper per special function and
+    # registers their rules; plain autograd users need not pay for it)
+    if name == "special":
+        import importlib
+
+        return importlib.import_module(__name__ + ".special")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = _NAMES + [
     "Var", "no_grad", "enable_grad", "is_grad_enabled", "register", "differentiable",
     "grad", "value_and_grad", "vjp", "jvp", "jacobian", "hessian", "hvp", "checkpoint",

@@ -4,6 +4,7 @@ from typing import Any
 
 from . import fft as fft
 from . import linalg as linalg
+from . import special as special
 from ._functional import checkpoint as checkpoint
 from ._functional import grad as grad
 from ._functional import hessian as hessian

@@ -6,8 +6,8 @@ Rules are written with namespace functions and the special functions themselves,
 they run on every device and, under ``create_graph=True``, are differentiable again
 where the rule's own functions have rules. Derivatives in parameters that have no
 closed form (the order ``a`` of gammainc, ``a, b`` of betainc, ``df`` of stdtr, ``v`` of
-chdtr) raise NotImplementedError when asked for; psi's derivative (trigamma) is not in
-numr.special, so psi and digamma have no rule.
+chdtr, the integer order ``n`` of polygamma) raise NotImplementedError when asked for;
+passed as constants they need none.
 """
 
 from __future__ import annotations
@@ -75,6 +75,10 @@ _RULES = {
     "ndtri": (lambda xp, g, ans, p: g * _SQRT_2PI * xp.exp(0.5 * ans * ans),),
     "gammaln": (lambda xp, g, ans, x: g * _S(xp).psi(x),),
     "gamma": (lambda xp, g, ans, x: g * ans * _S(xp).psi(x),),
+    "psi": (lambda xp, g, ans, x: g * _S(xp).polygamma(1, x),),
+    "digamma": (lambda xp, g, ans, x: g * _S(xp).polygamma(1, x),),
+    "polygamma": (_no("polygamma", "n"),
+                  lambda xp, g, ans, n, x: g * _S(xp).polygamma(n + 1, x)),
     "entr": (lambda xp, g, ans, x: g * (-xp.log(x) - 1),),
     "xlogy": (lambda xp, g, ans, x, y: g * xp.log(y), lambda xp, g, ans, x, y: g * x / y),
     "xlog1py": (lambda xp, g, ans, x, y: g * xp.log1p(y),
@@ -120,7 +124,6 @@ _RULES = {
 __all__ = list(_sp.FUNCTIONS)
 
 for _name in _sp.FUNCTIONS:
-    if _name in _RULES:  # psi and digamma have none: a tracked Var raises TypeError
-        register("special." + _name, vjp=_RULES[_name])
+    register("special." + _name, vjp=_RULES[_name])
     globals()[_name] = differentiable("special." + _name, getattr(_sp, _name))
 del _name
