@@ -36,11 +36,20 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any) -> np.nda
     with np.errstate(all="ignore"):
         out = np.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
     if name in _AT_INF:
-        # Note: SciPy 1.17 gives nan for i0(+-inf) and i1(+-inf); numr gives the limits,
-        # the same on every device.
+        # Note: SciPy 1.17 gives nan for i0(+-inf), i1(+-inf), j0, j1 (+-inf) and y0, y1
+        # (+inf); numr gives the limits, the same on every device.
         x = args[0]
         out = np.where(np.isinf(x), _AT_INF[name](x), out)
     return out
 
 
-_AT_INF = {"i0": np.abs, "i1": lambda x: x}
+def _zero(x):
+    return np.zeros_like(x)
+
+
+def _zero_above(x):
+    return np.where(x > 0, 0.0, np.nan)
+
+
+_AT_INF = {"i0": np.abs, "i1": lambda x: x, "j0": _zero, "j1": _zero, "y0": _zero_above,
+           "y1": _zero_above}

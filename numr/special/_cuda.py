@@ -156,8 +156,12 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
 
 def _limits(xp, name: str, args: list, out):
     """NaN in, NaN out (cupyx's gammainc(nan, 0) is 0; SciPy's betaln(-inf, nan) is inf, so
-    betaln keeps its own), and i0 and i1 at +-inf: their limits, as on the other devices
-    (SciPy gives nan)."""
+    betaln keeps its own), and i0, i1, j0, j1 at +-inf and y0, y1 at +inf: their limits,
+    as on the other devices (SciPy gives nan)."""
+    if name in ("j0", "j1"):
+        out = xp.where(xp.isinf(args[0]), xp.asarray(0.0, dtype=out.dtype), out)
+    elif name in ("y0", "y1"):
+        out = xp.where(args[0] == xp.inf, xp.asarray(0.0, dtype=out.dtype), out)
     if name == "i0":
         out = xp.where(xp.isinf(args[0]), xp.abs(args[0]), out)
     elif name == "i1":

@@ -20,18 +20,19 @@ mp.mp.dps = 40
 TOL = 3e-17
 
 
-def cheb_fit(f, lo: float, hi: float, n: int = 48) -> list[float]:
+def cheb_fit(f, lo: float, hi: float, n: int = 48, absolute: bool = False) -> list[float]:
     """Chebyshev coefficients (float64) of f on [lo, hi], in t = (2v - lo - hi)/(hi - lo),
-    truncated where the rest is below TOL of the function's smallest value."""
+    truncated where the rest is below TOL of the function's smallest value (``absolute``:
+    of its largest, for functions with zeros inside, whose error is absolute there)."""
     nodes = [mp.cos(mp.pi * (k + mp.mpf(0.5)) / n) for k in range(n)]
     vals = [f((mp.mpf(hi) - lo) / 2 * t + (mp.mpf(hi) + lo) / 2) for t in nodes]
     coeffs = []
     for j in range(n):
         s = mp.fsum(vals[k] * mp.cos(j * mp.pi * (k + mp.mpf(0.5)) / n) for k in range(n))
         coeffs.append(s * (1 if j else mp.mpf(1) / 2) * 2 / n)
-    if abs(coeffs[-1]) + abs(coeffs[-2]) > TOL * min(abs(v) for v in vals) / 100:
+    floor = TOL * (max if absolute else min)(abs(v) for v in vals)
+    if abs(coeffs[-1]) + abs(coeffs[-2]) > floor / 100:
         raise RuntimeError(f"no fit of degree < {n} on [{lo}, {hi}]")
-    floor = TOL * min(abs(v) for v in vals)
     m = n
     while m > 2 and mp.fsum(abs(c) for c in coeffs[m - 1:]) < floor:
         m -= 1
@@ -62,7 +63,34 @@ def tables() -> dict:
     # sqrt(x) i0e(x), sqrt(x) i1e(x) for x >= 8, in v = 8 / x
     t["I0E_BIG"] = cheb_fit(lambda v: mp.sqrt(8 / v) * mp.exp(-8 / v) * mp.besseli(0, 8 / v), 0.0, 1.0)
     t["I1E_BIG"] = cheb_fit(lambda v: mp.sqrt(8 / v) * mp.exp(-8 / v) * mp.besseli(1, 8 / v), 0.0, 1.0)
+    _bessel(t)
     return t
+
+
+def _bessel(t: dict) -> None:
+    """J0 J1 Y0 Y1 on [2, 4] and [4, 8] (absolute fits: they cross zero there); for
+    x >= 8 Hankel's P and x Q (J0 = (P (cos x + sin x) - Q (sin x - cos x)) / sqrt(pi x),
+    Y0 likewise) in 8 / x; e^x K0, e^x K1 on [1, 2], [2, 4], [4, 8] and sqrt(x) e^x K
+    in 8 / x beyond."""
+    mp.mp.dps = 50
+    for nu in (0, 1):
+        for name, f in (("J", mp.besselj), ("Y", mp.bessely)):
+            t[f"{name}{nu}_MID"] = [(lo, hi, cheb_fit(lambda x: f(nu, x), lo, hi, 60, True))
+                                    for lo, hi in ((2.0, 4.0), (4.0, 8.0))]
+
+        def pq(v, nu=nu):
+            x = 8 / v
+            chi = x - (2 * nu + 1) * mp.pi / 4
+            j, y = mp.besselj(nu, x), mp.bessely(nu, x)
+            s = mp.sqrt(mp.pi * x / 2)
+            return s * (j * mp.cos(chi) + y * mp.sin(chi)), x * s * (y * mp.cos(chi) - j * mp.sin(chi))
+        t[f"P{nu}_BIG"] = cheb_fit(lambda v: pq(v)[0], 0.0, 1.0, 60)
+        t[f"Q{nu}_BIG"] = cheb_fit(lambda v: pq(v)[1], 0.0, 1.0, 60)
+        t[f"K{nu}E_MID"] = [(lo, hi, cheb_fit(lambda x: mp.exp(x) * mp.besselk(nu, x), lo, hi, 60))
+                            for lo, hi in ((1.0, 2.0), (2.0, 4.0), (4.0, 8.0))]
+        t[f"K{nu}E_BIG"] = cheb_fit(
+            lambda v: mp.sqrt(8 / v) * mp.exp(8 / v) * mp.besselk(nu, 8 / v), 0.0, 1.0, 60)
+    mp.mp.dps = 40
 
 
 def _chop(v, bits: int) -> float:

@@ -34,6 +34,9 @@ EXPR = {
     "betainc": "spbetainc_T(a, b, c)", "betaincc": "spbetaincc_T(a, b, c)",
     "stdtr": "spstdtr_T(a, b)", "betaln": "spbetaln_T(a, b)", "beta": "spbeta_T(a, b)",
     "ellipk": "spellipk_T(a)", "ellipe": "spellipe_T(a)",
+    "j0": "spj0_T(a)", "j1": "spj1_T(a)", "y0": "spy0_T(a)", "y1": "spy1_T(a)",
+    "k0": "spk_T(a, false, false)", "k1": "spk_T(a, true, false)",
+    "k0e": "spk_T(a, false, true)", "k1e": "spk_T(a, true, true)",
     "i0": "spi0_T(a)", "i0e": "spi0e_T(a)", "i1": "spi1_T(a)", "i1e": "spi1e_T(a)",
 }
 

@@ -691,4 +691,136 @@ H["sppolygamma_T"] = """fn sppolygamma_T(n: T, x: T) -> T {
   return sgn * sppgsum_T(n, x);
 }"""
 
+# -- Bessel functions J0 J1 Y0 Y1 and K0 K1 (numr/special/_fit.py derives the fits) ----------
+# |x| <= 2: the power series in z = x^2 / 4 (A&S 9.1.10-9.1.11, 9.1.88-9.1.89 for Y with
+# psi(k + 1) + psi(k + 2) and the harmonic numbers as exact rationals; 9.6.10-9.6.11 for K,
+# used to x <= 1). [2, 8]: Chebyshev fits of J and Y themselves (their error is absolute
+# where they cross zero, as SciPy's). x >= 8: Hankel's form with P and x Q fitted in 8 / x
+# and sin x, cos x of the exact x (numr's sin/cos reduce exactly), so large x keep their
+# phase. K: e^x K on [1, 8] and sqrt(x) e^x K in 8 / x beyond, fitted.
+_HARM = [0.0]
+for _k in range(1, 22):
+    _HARM.append(_HARM[-1] + 1 / _k)
+# psi(k + 1) + psi(k + 2) = 2 H_k + 1 / (k + 1) - 2 euler
+_EULER = 0.5772156649015329
+_PSI12 = [2 * _HARM[k] + 1 / (k + 1) - 2 * _EULER for k in range(21)]
+_FK2 = [1 / math.factorial(k) ** 2 for k in range(21)]
+_FKK1 = [1 / (math.factorial(k) * math.factorial(k + 1)) for k in range(21)]
+
+
+def _alt(c: list) -> list:
+    return [v * (-1) ** k for k, v in enumerate(c)]
+
+
+H["spj0s_T"] = f"fn spj0s_T(z: T) -> T {{ return {horner(_alt(_FK2), 'z')}; }}"
+H["spj1s_T"] = f"fn spj1s_T(z: T) -> T {{ return {horner(_alt(_FKK1), 'z')}; }}"
+# sum (-1)^(k+1) H_k z^k / k!^2 (k >= 1) and sum (-1)^k (psi(k+1) + psi(k+2)) z^k / (k! (k+1)!)
+H["spy0s_T"] = f"fn spy0s_T(z: T) -> T {{ return z * ({horner([(-1) ** k * _HARM[k + 1] * _FK2[k + 1] for k in range(20)], 'z')}); }}"
+H["spy1s_T"] = f"fn spy1s_T(z: T) -> T {{ return {horner(_alt([p * f for p, f in zip(_PSI12, _FKK1)]), 'z')}; }}"
+# the same sums without the signs, for K (z <= 1/4: 12 terms)
+H["spk0s_T"] = f"fn spk0s_T(z: T) -> T {{ return z * ({horner([_HARM[k + 1] * _FK2[k + 1] for k in range(12)], 'z')}); }}"
+H["spk1s_T"] = f"fn spk1s_T(z: T) -> T {{ return {horner([p * f for p, f in zip(_PSI12[:13], _FKK1)], 'z')}; }}"
+for _nu in (0, 1):
+    for _nm in ("J", "Y"):
+        _pieces, _chain = _piecewise(f"sp{_nm.lower()}{_nu}m", getattr(tb, f"{_nm}{_nu}_MID"))
+        H.update(_pieces)
+        H[f"sp{_nm.lower()}{_nu}mid_T"] = f"fn sp{_nm.lower()}{_nu}mid_T(x: T) -> T {{\n{_chain}\n  return T(0.0);\n}}"
+    _pieces, _chain = _piecewise(f"spk{_nu}em", getattr(tb, f"K{_nu}E_MID"))
+    H.update(_pieces)
+    H[f"spk{_nu}emid_T"] = f"fn spk{_nu}emid_T(x: T) -> T {{\n{_chain}\n  return T(0.0);\n}}"
+    for _nm in ("P", "Q", "K"):
+        _tab = f"{_nm}{_nu}E_BIG" if _nm == "K" else f"{_nm}{_nu}_BIG"
+        H[f"sp{_nm.lower()}{_nu}big_T"] = cheb(f"sp{_nm.lower()}{_nu}big_T", getattr(tb, _tab))
+# vec2(J_nu(x), Y_nu(x)) for finite x >= 8: (P cos chi - Q sin chi, P sin chi + Q cos chi)
+# / sqrt(pi x / 2), chi = x - pi/4 (nu = 0) or x - 3 pi/4 (nu = 1), expanded in sin x, cos x
+H["spjybig_T"] = f"""fn spjybig_T(x: T, one: bool) -> vec2<T> {{
+  let t = T(16.0) / x - T(1.0);
+  var p = T(0.0);
+  var q = T(0.0);
+  if (one) {{ p = spp1big_T(t); q = spq1big_T(t) / x; }} else {{ p = spp0big_T(t); q = spq0big_T(t) / x; }}
+  let s = sin_T(x);
+  let c = cos_T(x);
+  // cos chi, sin chi times sqrt 2
+  let cc = select(c + s, s - c, one);
+  let sc = select(s - c, -(s + c), one);
+  let r = T({1 / SQRTPI!r}) / sqrt_T(x);
+  return vec2<T>((p * cc - q * sc) * r, (p * sc + q * cc) * r);
+}}"""
+H["spj0_T"] = """fn spj0_T(x0: T) -> T {
+  if (isnan_T(x0)) { return x0; }
+  let x = abs(x0);
+  if (isinf_T(x)) { return T(0.0); }
+  if (x <= T(2.0)) { return spj0s_T(T(0.25) * x * x); }
+  if (x < T(8.0)) { return spj0mid_T(x); }
+  return spjybig_T(x, false).x;
+}"""
+H["spj1_T"] = """fn spj1_T(x0: T) -> T {
+  if (isnan_T(x0)) { return x0; }
+  let x = abs(x0);
+  var r = T(0.0);
+  if (isinf_T(x)) { r = T(0.0); }
+  else if (x <= T(2.0)) { r = T(0.5) * x * spj1s_T(T(0.25) * x * x); }
+  else if (x < T(8.0)) { r = spj1mid_T(x); }
+  else { r = spjybig_T(x, true).x; }
+  return select(r, -r, x0 < T(0.0));
+}"""
+H["spy0_T"] = f"""fn spy0_T(x: T) -> T {{
+  if (isnan_T(x) || x < T(0.0)) {{ return nan_T(); }}
+  if (x == T(0.0)) {{ return -bitcast<T>(EXPO); }}
+  if (isinf_T(x)) {{ return T(0.0); }}
+  if (x <= T(2.0)) {{
+    let z = T(0.25) * x * x;
+    return T({2 / math.pi!r}) * ((log_T(T(0.5) * x) + T({_EULER!r})) * spj0s_T(z) + spy0s_T(z));
+  }}
+  if (x < T(8.0)) {{ return spy0mid_T(x); }}
+  return spjybig_T(x, false).y;
+}}"""
+H["spy1_T"] = f"""fn spy1_T(x: T) -> T {{
+  if (isnan_T(x) || x < T(0.0)) {{ return nan_T(); }}
+  if (x == T(0.0)) {{ return -bitcast<T>(EXPO); }}
+  if (isinf_T(x)) {{ return T(0.0); }}
+  if (x <= T(2.0)) {{
+    let z = T(0.25) * x * x;
+    let j1 = T(0.5) * x * spj1s_T(z);
+    return T({-2 / math.pi!r}) / x + T({2 / math.pi!r}) * log_T(T(0.5) * x) * j1
+         - x * T({1 / (2 * math.pi)!r}) * spy1s_T(z);
+  }}
+  if (x < T(8.0)) {{ return spy1mid_T(x); }}
+  return spjybig_T(x, true).y;
+}}"""
+# e^x K_nu(x) (scaled) for finite x > 0; the caller multiplies by e^-x for K itself
+H["spke_T"] = f"""fn spke_T(x: T, one: bool) -> T {{
+  if (x <= T(1.0)) {{
+    let z = T(0.25) * x * x;
+    var k = T(0.0);
+    if (one) {{
+      let i1 = T(0.5) * x * spi1s_T(z);
+      k = T(1.0) / x + log_T(T(0.5) * x) * i1 - T(0.25) * x * spk1s_T(z);
+    }} else {{
+      k = -(log_T(T(0.5) * x) + T({_EULER!r})) * spi0s_T(z) + spk0s_T(z);
+    }}
+    return k * exp_T(x);
+  }}
+  if (x < T(8.0)) {{ return select(spk0emid_T(x), spk1emid_T(x), one); }}
+  let t = T(16.0) / x - T(1.0);
+  return select(spk0big_T(t), spk1big_T(t), one) / sqrt_T(x);
+}}"""
+# K itself: the small-x series unscaled (K0 = -log(x / 2) ... to the overflow of 1 / x)
+H["spk_T"] = f"""fn spk_T(x: T, one: bool, scaled: bool) -> T {{
+  if (isnan_T(x) || x < T(0.0)) {{ return nan_T(); }}
+  if (x == T(0.0)) {{ return bitcast<T>(EXPO); }}
+  if (isinf_T(x)) {{ return T(0.0); }}
+  if (scaled) {{ return spke_T(x, one); }}
+  if (x <= T(1.0)) {{
+    let z = T(0.25) * x * x;
+    if (one) {{
+      return T(1.0) / x + log_T(T(0.5) * x) * (T(0.5) * x * spi1s_T(z)) - T(0.25) * x * spk1s_T(z);
+    }}
+    return -(log_T(T(0.5) * x) + T({_EULER!r})) * spi0s_T(z) + spk0s_T(z);
+  }}
+  // e^-x in two halves: K is still normal where e^-x alone is subnormal
+  let h = exp_T(T(-0.5) * x);
+  return spke_T(x, one) * h * h;
+}}"""
+
 ex.add_helpers(H)

@@ -50,6 +50,16 @@ _B = _grid(("u", -50, 50, 401), ("l", 1e-30, 7e2, 50, "both"), ("v", [750, -750]
 # betainc's three arguments: (a, b) pairs against x
 _AB = _grid(("v", [0.0, 0.1, 1, 2.5, 40, 200]), ("v", _EDGE[2:]))
 _XB = _grid(("u", 0, 1, 11), ("l", 1e-30, 0.5, 6), ("v", [1 - 1e-10, 1.5, -0.5]), ("v", [np.nan]))
+_J = _grid(("u", -30, 30, 601), ("l", 1e-30, 30, 40, "both"), ("v", [2.0, 8.0]), ("v", _EDGE))
+_K = _grid(("u", -1, 30, 311), ("l", 1e-30, 1e300, 60), ("v", [1.0, 2.0, 8.0, 700, 750, -1]),
+           ("v", _EDGE))
+
+
+def _amplitude(host):
+    with np.errstate(all="ignore"):
+        return np.minimum(1.0, np.sqrt(2 / (np.pi * np.abs(host[0].astype(np.float64)))))
+
+
 CASES = {
     "erf": (_X, None, 0), "erfc": (_X, None, 0), "erfcx": (_X, None, 0),
     "ndtr": (_grid(("u", -40, 10, 501), ("l", 1e-30, 1e30, 40, "both"), ("v", _EDGE)), None, 0),
@@ -64,6 +74,11 @@ CASES = {
     # psi(x) for x < 0: absolute near its negative zeros, as gammaln
     "psi": (_grid(("u", -20, 40, 601), ("l", 1e-30, 1e300, 60), ("u", 1.2, 1.7, 101),
                   ("v", _EDGE)), None, 1.0),
+    # polygamma(n, x): orders against x (x < 0: absolute near the zeros, as psi); -inf is
+    # left out: SciPy 1.17 gives polygamma(1, -inf) = inf, numr NaN (no limit: poles)
+    "polygamma": (_grid(("v", [0, 1, 2, 3, 5, 1.5, -1, np.nan])),
+                  _grid(("u", -20, 40, 241), ("l", 1e-30, 1e300, 40),
+                        ("v", [0.0, -0.0, -1.0, -2.5, np.inf, np.nan])), 1.0),
     "ndtri": (_P, None, 0), "erfinv": (_grid(("u", -1, 1, 401), ("l", 1e-30, 1, 40, "both"),
                                              ("v", [1 - 1e-15, -1 + 1e-12, 1.5]), ("v", _EDGE)), None, 0),
     "erfcinv": (_grid(("u", 0, 2, 401), ("l", 1e-300, 1, 60), ("v", [2 - 1e-15, 2.5, -0.5]),
@@ -83,6 +98,13 @@ CASES = {
                      ("v", _EDGE)), None, 0),
     "xlogy": (_grid(("u", -3, 3, 25), ("v", _EDGE)), _grid(("l", 1e-300, 1e300, 30), ("u", -1, 2, 7), ("v", _EDGE)), 0),
     "xlog1py": (_grid(("u", -3, 3, 25), ("v", _EDGE)), _grid(("l", 1e-300, 1e300, 30), ("u", -2, 2, 9), ("v", _EDGE)), 0),
+    # Bessel J, Y: against SciPy to |x| = 30 (SciPy's own error grows with x: 12 eps of the
+    # amplitude at 60, 1e3 at 1e4, 1e-12 at 1e5; numr's large x are checked against mpmath
+    # below); the error relative
+    # to max(|f|, the amplitude sqrt(2 / (pi x))): it is absolute at the zeros (SciPy's too)
+    "j0": (_J, None, _amplitude), "j1": (_J, None, _amplitude),
+    "y0": (_J, None, _amplitude), "y1": (_J, None, _amplitude),
+    "k0": (_K, None, 0), "k1": (_K, None, 0), "k0e": (_K, None, 0), "k1e": (_K, None, 0),
     "rel_entr": (_grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)),
                  _grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)), 0),
 }
@@ -102,6 +124,7 @@ BOUNDS = {
     "xlogy": {"webgpu": (1, 0.5)}, "xlog1py": {"webgpu": (1, 0.5)},
     "rel_entr": {"webgpu": (1, 1)},
     "gamma": {"webgpu": (21.5, 23), "cuda": (1, 4)}, "psi": {"webgpu": (5, 7)},
+    "polygamma": {"webgpu": (7.5, 7)},
     "ndtri": {"webgpu": (2.25, 2.25), "cuda": (1, 3)}, "erfinv": {"webgpu": (2.75, 2.25), "cuda": (1, 2.25)},
     "erfcinv": {"webgpu": (2.75, 3.25), "cuda": (1, 3)},
     "i0": {"webgpu": (2.5, 2.5), "cuda": (1, 3)}, "i0e": {"webgpu": (1.5, 2.25), "cuda": (1, 2.5)},
@@ -117,6 +140,11 @@ BOUNDS = {
     "betaln": {"webgpu": (2800, 2650), "cuda": (1, 2650)},
     # m close to 1: 1 - sum 2^(n-1) c_n^2 cancels
     "ellipk": {"webgpu": (2, 2)}, "ellipe": {"webgpu": (2.5, 45), "cuda": (1, 610)},
+    # float64 J and Y: SciPy's own error (against mpmath: 4.3 eps at 11.65 for j0, 12.3
+    # at 4.68 for y0, 8.4 for y1, 4.9 for j1; numr's at most 2.1 there)
+    "j0": {"webgpu": (1.5, 5)}, "j1": {"webgpu": (2.25, 5.5)}, "y0": {"webgpu": (2, 12.5)},
+    "y1": {"webgpu": (2.75, 5.5)}, "k0": {"webgpu": (2.25, 3.5)}, "k1": {"webgpu": (2, 3)},
+    "k0e": {"webgpu": (1.25, 3.5)}, "k1e": {"webgpu": (1.25, 2)},
 }
 _DEFAULT = (2, 2)
 
@@ -156,7 +184,9 @@ def _error(name, got, ref, d, floor):
 
 # Where SciPy 1.17's value is wrong, the right one (numr gives it): the limits of I0 and
 # I1 at infinity (SciPy: nan).
-OVERRIDE = {"i0": {np.inf: np.inf, -np.inf: np.inf}, "i1": {np.inf: np.inf, -np.inf: -np.inf}}
+OVERRIDE = {"i0": {np.inf: np.inf, -np.inf: np.inf}, "i1": {np.inf: np.inf, -np.inf: -np.inf},
+            "j0": {np.inf: 0.0, -np.inf: 0.0}, "j1": {np.inf: 0.0, -np.inf: 0.0},
+            "y0": {np.inf: 0.0}, "y1": {np.inf: 0.0}}
 
 
 def _reference(name, host):
@@ -194,12 +224,38 @@ def test_accuracy_against_scipy(device, name):
         assert r.dtype == d and r.device == device
         got = np.asarray(r.to_device("cpu"))
         ref = _device_reference(name, host, got, device, d)
-        err, bad = _error(name, got, ref, nd, floor)
+        err, bad = _error(name, got, ref, nd, floor(host) if callable(floor) else floor)
         where = [tuple(float(h[i]) for h in host) + (float(got[i]), float(ref[i]))
                  for i in bad[:5]]
         assert not len(bad), f"{name} {d} on {device}: special values differ at {where}"
         bound = BOUNDS.get(name, {}).get(device.kind, _DEFAULT)[d == numr.float64]
         assert err <= bound, f"{name} {d} on {device}: {err:.3g} eps > {bound}"
+
+
+def test_bessel_at_large_arguments_against_mpmath(device):
+    """J0 J1 Y0 Y1 beyond SciPy's reach (its phase x - pi/4 is rounded): numr keeps the
+    exact x's phase (sin and cos reduce exactly); error relative to the amplitude."""
+    if device.kind != "webgpu":
+        pytest.skip("the CPU and CUDA compute J and Y with SciPy's and CuPy's cephes, whose "
+                    "phase x - pi/4 is rounded (1e-12 off at 1e5): numr's own WGSL only")
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 40
+    xs = np.asarray([62.0, 1e3 + 0.7, 1e4 + 0.5, 1e5 + 0.3, 3.3e10, 1e15, 2.0**60 + 3,
+                     7.7e100, 1e300])
+    for name, f in (("j0", mp.besselj), ("j1", mp.besselj), ("y0", mp.bessely),
+                    ("y1", mp.bessely)):
+        ref = np.asarray([float(f(int(name[1]), mp.mpf(float(v)))) for v in xs])
+        amp = np.sqrt(2 / (np.pi * xs))
+        for d in _dtypes(device):
+            nd = np.dtype(d.name)
+            x = xs.astype(nd)
+            keep = np.isfinite(x)
+            r = getattr(special, name)(numr.asarray(x[keep], device=device))
+            got = np.asarray(r.to_device("cpu")).astype(np.float64)
+            rf = ref if nd == np.float64 else np.asarray(
+                [float(f(int(name[1]), mp.mpf(float(v)))) for v in x[keep]])
+            err = np.abs(got - rf) / amp[keep] / np.finfo(nd).eps
+            assert err.max() <= 2, f"{name} {d} on {device}: {err.max():.3g} eps"
 
 
 def test_broadcasting_scalars_and_dtypes(device):
@@ -252,7 +308,8 @@ _FD = {  # name -> sample points per argument (the derivative taken in the last 
     "erfinv": ([-0.9, 0.2, 0.7],), "erfcinv": ([0.1, 0.8, 1.7],), "expit": ([-3.0, 0.5, 4.0],),
     "logit": ([0.1, 0.5, 0.8],), "softplus": ([-3.0, 0.5, 4.0],), "ndtr": ([-3.0, 0.2, 2.0],),
     "log_ndtr": ([-8.0, -1.0, 2.0],), "ndtri": ([0.01, 0.4, 0.9],),
-    "gammaln": ([0.3, 2.5, 12.0],), "gamma": ([0.3, 2.5, 6.0],), "entr": ([0.1, 1.5, 4.0],),
+    "gammaln": ([0.3, 2.5, 12.0],), "psi": ([0.3, 2.5, 12.0],), "digamma": ([-0.4, 1.5],),
+    "polygamma": ([1.0, 2.0, 0.0], [0.3, 2.5, 12.0]), "gamma": ([0.3, 2.5, 6.0],), "entr": ([0.1, 1.5, 4.0],),
     "i0": ([-2.0, 0.5, 9.0],), "i0e": ([-2.0, 0.5, 9.0],), "i1": ([-2.0, 0.0, 9.0],),
     "i1e": ([-2.0, 0.5, 9.0],),
     "xlogy": ([0.5, 2.0, -1.0], [0.3, 1.5, 4.0]), "xlog1py": ([0.5, 2.0, -1.0], [0.3, 1.5, 4.0]),
@@ -263,13 +320,16 @@ _FD = {  # name -> sample points per argument (the derivative taken in the last 
     "betaincc": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7], [0.2, 0.5, 0.9]),
     "stdtr": ([1.0, 4.0, 30.0], [-2.0, 0.5, 3.0]),
     "ellipk": ([-2.0, 0.1, 0.7],), "ellipe": ([-2.0, 0.1, 0.7],),
+    "j0": ([-2.0, 0.5, 9.0],), "j1": ([-2.0, 0.0, 9.0],), "y0": ([0.5, 3.0, 9.0],),
+    "y1": ([0.5, 3.0, 9.0],), "k0": ([0.5, 3.0, 9.0],), "k1": ([0.5, 3.0, 9.0],),
+    "k0e": ([0.5, 3.0, 9.0],), "k1e": ([0.5, 3.0, 9.0],),
 }
 
 
 @pytest.mark.parametrize("name", list(_FD))
 def test_autograd_rule_against_finite_differences(device, name):
     ag = pytest.importorskip("numr.autograd")
-    from numr.autograd import special as asp
+    asp = ag.special  # an attribute after 'import numr.autograd' (imported lazily)
 
     if numr.float64 not in device.dtypes:
         pytest.skip("the check is in float64")
@@ -301,4 +361,14 @@ def test_autograd_parameters_without_a_derivative_say_so():
     np.testing.assert_allclose(np.asarray(g), [1.0 * np.exp(-1.0), 3.0 * np.exp(-3.0)])
 
 
-_FD_WEBGPU = {"erf", "expit", "gammaln", "xlogy", "gammainc", "i1"}
+_FD_WEBGPU = {"erf", "expit", "gammaln", "xlogy", "gammainc", "i1", "psi", "j1", "k1e"}
+
+
+def test_autograd_special_is_an_attribute_of_autograd():
+    import subprocess
+    import sys
+
+    code = ("import sys, numr.autograd as ag; assert 'numr.autograd.special' not in "
+            "sys.modules; print(ag.special.erf.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "erf", out.stderr
