@@ -659,7 +659,7 @@ def test_astype_and_creation(device):
                                   np.eye(4, 6, k=-1, dtype=np.uint8))
 
 
-def test_meshgrid(device):
+def test_meshgrid_reversed_view_and_three_arrays(device):
     x = np.arange(3, dtype=np.float32)
     y = np.arange(4, dtype=np.float32) * 2
     z = np.arange(2, dtype=np.float32) - 5

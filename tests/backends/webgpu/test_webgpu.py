@@ -1,5 +1,6 @@
-"""The WebGPU backend's own concerns (views, packing, pooling, batching, accuracy
-bounds, errors) on webgpu:0; the namespace tests cover it through the device fixture.
+"""The WebGPU backend's own concerns (shared storage of views, pooling, batching, launch
+plans, DLPack, accuracy bounds, errors) on webgpu:0; the namespace tests in tests/<group>/
+cover its results through the device fixture.
 NumPy float64 is the oracle."""
 
 from __future__ import annotations
