@@ -16,10 +16,7 @@ import pytest
 
 import numr
 import numr.autograd as ag
-
-
-def _np(x):
-    return np.asarray(x.to_device("cpu"))
+from tests.helpers import to_np
 
 
 def test_issue_reproducer(device):
@@ -51,7 +48,7 @@ def _worker(device, seed, rounds, shared, shared_np):
         want = [b_np, b_np.sum(axis=0), b_np.max(axis=1), a_np @ shared_np[:, :6].T,
                 b_np[r % 8], b_np[:, [5, 0, 3]], np.full(3, float(r), np.float32),
                 np.cumsum(np.abs(a_np), axis=1)]
-        flat = _np(numr.concat([numr.reshape(g, (-1,)) for g in got]))  # transfer
+        flat = to_np(numr.concat([numr.reshape(g, (-1,)) for g in got]))  # transfer
         ops += 12
         np.testing.assert_allclose(flat, np.concatenate([w.ravel() for w in want]),
                                    rtol=1e-5, atol=1e-5)
@@ -65,7 +62,7 @@ def test_threaded_stress(device):
         done = list(ex.map(lambda k: _worker(device, k, 25, shared, shared_np), range(4)))
     assert sum(done) == 4 * 25 * 12  # 1200 ops, every result checked
     # the shared array is intact and the device still answers
-    np.testing.assert_array_equal(_np(shared), shared_np)
+    np.testing.assert_array_equal(to_np(shared), shared_np)
 
 
 class _Computes:
@@ -112,7 +109,7 @@ def test_finalizers_compute_during_recording(device):
         gc.collect()
         for k, s, y in chain:
             assert float(s) == float(k * sum(range(1, 32)) + 31)
-            np.testing.assert_array_equal(_np(y), np.arange(32, dtype=np.float32) * k + 1)
+            np.testing.assert_array_equal(to_np(y), np.arange(32, dtype=np.float32) * k + 1)
     finally:
         gc.set_threshold(*threshold)
     gc.collect()
@@ -130,7 +127,7 @@ def test_grad_mode_is_per_thread(device):
         seen["start"] = ag.is_grad_enabled()          # a new thread: grad on
         w = ag.Var(x, requires_grad=True)
         ag.sum(w * w).backward()
-        seen["grad"] = _np(w.grad)
+        seen["grad"] = to_np(w.grad)
         with ag.no_grad():
             in_no_grad.set()
             main_checked.wait(10)

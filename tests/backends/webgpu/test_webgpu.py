@@ -12,14 +12,11 @@ import pytest
 
 import numr as xp
 from numr import backends
+from tests.helpers import to_np
 
 pytestmark = pytest.mark.webgpu_only
 
 D = "webgpu:0"
-
-
-def host(a):
-    return np.asarray(a.to_device("cpu"))
 
 
 def rt():
@@ -71,7 +68,7 @@ def test_float32_accuracy_ulp(name):
     if lo < 0 < hi:
         v = np.concatenate([v, tiny])
     v = v.astype(np.float32)
-    got = host(getattr(xp, name)(xp.asarray(v, device=D))).astype(np.float64)
+    got = to_np(getattr(xp, name)(xp.asarray(v, device=D))).astype(np.float64)
     ref = getattr(np, name)(v.astype(np.float64))
     sp = np.spacing(np.abs(ref.astype(np.float32))).astype(np.float64)
     ok = np.isfinite(ref) & (np.abs(ref) < 3e38)
@@ -107,7 +104,7 @@ def test_large_writes_submit_early():
         assert r.pending() and r.stats["submits"] == before + 1
         y = y + 1.0                                   # 2 KiB: submitted
         assert not r.pending() and r.stats["submits"] == before + 2
-        np.testing.assert_array_equal(host(y), np.full(256, 4.0, np.float32))
+        np.testing.assert_array_equal(to_np(y), np.full(256, 4.0, np.float32))
     finally:
         r.first_bytes = saved
         r.wait()
