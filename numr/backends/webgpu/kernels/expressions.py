@@ -16,7 +16,7 @@ one, since SPIR-V without NoContraction lets a driver reassociate, and NVIDIA's 
 float32 subnormals never meet arithmetic (NVIDIA flushes them; see "subnormals" below)
 and float32 divide, reciprocal and sqrt are correctly rounded by numr's own correction,
 so the same WGSL gives the same bits on lavapipe and on NVIDIA. The max ULP error of
-each function against NumPy is asserted by tests/test_webgpu_accuracy.py.
+each function against NumPy is asserted by tests/backends/webgpu/test_wgsl_accuracy.py.
 
 Helpers other kernels may call (complex arithmetic, ...): WGSL functions named
 ``<name>_f32`` / ``<name>_f64`` that :func:`helpers` pulls in by name from any code
