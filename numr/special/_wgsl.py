@@ -690,7 +690,12 @@ H["sppgsum_T"] = """fn sppgsum_T(n: T, x0: T) -> T {
   var s = T(0.0);
   for (var i = 0; i < 100000; i++) {
     if (x >= lim) { break; }
-    s = s + pow_T(x, -(n + T(1.0)));
+    // x^-(n+1) by n + 1 products (pow_T's double-word log and exp inlined here cost
+    // lavapipe minutes of compile; n / 2 eps more for small n)
+    let r = T(1.0) / x;
+    var t = r;
+    for (var k = T(0.0); k < n; k = k + T(1.0)) { t = t * r; }
+    s = s + t;
     x = x + T(1.0);
   }
   return sppgasym_T(n, x) + fact * s;
@@ -702,12 +707,14 @@ H["sppolygamma_T"] = """fn sppolygamma_T(n: T, x: T) -> T {
   let sgn = select(T(-1.0), T(1.0), odd);
   if (isinf_T(x)) { return select(nan_T(), sgn * T(0.0), x > T(0.0)); }
   if (x <= T(0.0) && x == floor(x)) { return sgn * bitcast<T>(EXPO); }
-  if (x < T(0.0) && n == T(1.0)) {
+  let refl = x < T(0.0) && n == T(1.0);
+  if (x < T(-4000.0) && !refl) { return nan_T(); }
+  let sum = sppgsum_T(n, select(x, T(1.0) - x, refl));  // one inlined copy
+  if (refl) {
     let sp = spsinpiabs_T(x);
-    return PI * PI / (sp * sp) - sppgsum_T(n, T(1.0) - x);
+    return PI * PI / (sp * sp) - sum;
   }
-  if (x < T(-4000.0)) { return nan_T(); }
-  return sgn * sppgsum_T(n, x);
+  return sgn * sum;
 }"""
 
 # -- Bessel functions J0 J1 Y0 Y1 and K0 K1 (numr/special/_fit.py derives the fits) ----------
