@@ -444,8 +444,15 @@ def ones(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
 def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex, *,
          dtype: dt.DType | None = None, device: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``; the dtype defaults to the one
-    the fill value's Python type gets (bool, default integer, real or complex float)."""
+    the fill value's Python type gets (bool, default integer, real or complex float).
+
+    Extension (as NumPy's ``full``): ``fill_value`` may be a 0-d numr array; the result
+    then has its dtype (unless ``dtype`` is given, to which it is cast) and its device
+    (unless ``device`` is given), filled on the device without a round trip through the
+    host. Any other shape is a ValueError."""
     dims = _shape(shape, "full")
+    if isinstance(fill_value, Array):
+        return _full_of_array(dims, fill_value, dtype, device)
     dev = resolve_device(device, "full")
     value = _python_scalar(fill_value, "full", "fill_value")
     if dtype is None:
@@ -454,6 +461,23 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
         d = check_dtype(dtype, dev, "full")
     value = _fit_scalar(value, d, "full")
     return Array._new(allocate("full", dims, d, dev, dev.ops.full, dims, value, d), d, dev)
+
+
+def _full_of_array(dims: tuple, fill: Array, dtype: Any, device: Any) -> Array:
+    """full with a 0-d array as the fill, as NumPy's takes one (SciPy passes them): the
+    fill's dtype unless one is given (cast as astype casts), on the fill's device unless
+    one is given (then moved there, as asked), and never through the host."""
+    if fill.ndim != 0:
+        raise ValueError(f"full: fill_value must be a scalar or a 0-d array, got an array "
+                         f"of shape {fill.shape}")
+    dev = fill._device if device is None else get_device(device, "full")
+    d = fill._dtype if dtype is None else check_dtype(dtype, dev, "full")
+    if fill._device is not dev:
+        fill = fill.to_device(dev)
+    src = fill._data if fill._dtype is d else dev.ops.astype(fill._data, d, True)
+    out = allocate("full", dims, d, dev, dev.ops.empty, dims, d)
+    dev.ops.assign(out, src)
+    return Array._new(out, d, dev)
 
 
 def _like(op: str, func: str, x: Any, dtype: Any, device: Any, *fill: Any) -> Array:

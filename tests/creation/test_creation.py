@@ -672,3 +672,21 @@ def test_meshgrid_reversed_view_and_three_arrays(device):
             np.testing.assert_array_equal(to_np(g), w)
     (single,) = numr.meshgrid(ax)
     np.testing.assert_array_equal(to_np(single), x)
+
+
+def test_full_with_a_0d_array_fill(device):
+    # NumPy's full takes a 0-d array (SciPy's array-API code passes one)
+    f = numr.asarray(2.5, device=device)
+    assert_array(numr.full((2, 3), f), np.full((2, 3), 2.5), dtype=f.dtype, device=device)
+    i = numr.asarray(7, dtype=numr.int32, device=device)
+    r = numr.full(4, i)
+    assert r.dtype == numr.int32 and r.device == device
+    assert_array(r, [7] * 4)
+    assert_array(numr.full((2,), f, dtype=numr.int32), [2, 2], dtype=numr.int32)
+    assert_array(numr.full((), f), 2.5)
+    with pytest.raises(ValueError, match=r"^full: fill_value must be a scalar or a 0-d array"):
+        numr.full(3, numr.asarray([1.0, 2.0], device=device))
+    if device.kind != "cpu":       # a device asked for: moved there, as asked
+        r = numr.full(2, f, device="cpu")
+        assert r.device == numr.Device("cpu")
+        assert_array(r, [2.5, 2.5])
