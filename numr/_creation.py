@@ -441,7 +441,7 @@ def ones(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
     return _filled("ones", "ones", shape, dtype, device)
 
 
-def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex, *,
+def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex | Array, *,
          dtype: dt.DType | None = None, device: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``; the dtype defaults to the one
     the fill value's Python type gets (bool, default integer, real or complex float).
