@@ -29,8 +29,10 @@ again); it adds into the input gradients. Since ``s = x + residual``, ``gx`` and
 
 from __future__ import annotations
 
+import importlib
 import math
 import sys
+import warnings
 from numbers import Real
 from typing import Any, Optional
 
@@ -142,28 +144,21 @@ def _kernels(device: Any):
 
 
 def _load_kernels(kind: str):
-    if kind == "cpu":
-        try:
-            from . import _cpu
-        except ImportError as e:  # numba missing (a broken install): the composite path runs
-            if getattr(e, "name", None) != "numba":
-                raise
-            import warnings
-
-            warnings.warn("numr.nn: numba is not installed, so the CPU norms run the "
-                          "composite path (namespace functions, slower); install the fused "
-                          "kernels with pip install numba", RuntimeWarning, stacklevel=4)
+    """numr.nn._<kind>, the fused kernels of that device kind, or None where numr has none
+    (the device kinds themselves are the backend registry's)."""
+    name = f"{__package__}._{kind}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
             return None
-        return _cpu
-    if kind == "cuda":
-        from . import _cuda
-
-        return _cuda
-    if kind == "webgpu":
-        from . import _webgpu
-
-        return _webgpu
-    return None
+        if e.name != "numba":
+            raise
+        # numba missing (a broken install): the composite path runs
+        warnings.warn("numr.nn: numba is not installed, so the CPU norms run the "
+                      "composite path (namespace functions, slower); install the fused "
+                      "kernels with pip install numba", RuntimeWarning, stacklevel=4)
+        return None
 
 
 def _nat(a: Optional[Array]):
