@@ -177,11 +177,15 @@ def render_autograd(modname: str) -> str:
     import numr
 
     mod = importlib.import_module(modname)
+    if modname == "numr.autograd":
+        # numr.autograd.special loads on first use (numr.autograd's __getattr__): import it,
+        # so that the stub names it whether or not this process has used it yet
+        importlib.import_module("numr.autograd.special")
     origin = {"numr.autograd": numr, "numr.autograd.linalg": numr.linalg,
               "numr.autograd.fft": numr.fft}[modname]
     names = sorted(n for n in vars(mod) if not n.startswith("_") and n not in (
         "annotations",) and not (isinstance(getattr(mod, n), types.ModuleType)
-                                 and n not in ("linalg", "fft")))
+                                 and n not in ("linalg", "fft", "special")))
     imports: list[str] = []
     defs: list[str] = []
     for name in names:
