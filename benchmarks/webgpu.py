@@ -146,15 +146,16 @@ def threaded_chain(d, threads: int, n_ops: int = 1000, size: int = 8) -> float:
     return best * 1e6 / (per * threads)
 
 
-def _timed(f, reps: int, inner: int) -> float:
-    """Median seconds per call of ``inner`` calls of f (returning an array) per rep."""
-    _wait(f())
+def timed(f, sync, reps: int, inner: int) -> float:
+    """Median seconds per call of ``inner`` back-to-back calls of f (returning an array),
+    ``sync`` of the last result ending each rep (also webgpu_reduce's and webgpu_sort's)."""
+    sync(f())  # warm: pipelines, pools
     ts = []
     for _ in range(reps):
         t = time.perf_counter()
         for _ in range(inner):
             y = f()
-        _wait(y)
+        sync(y)
         ts.append((time.perf_counter() - t) / inner)
     return statistics.median(ts)
 
@@ -187,7 +188,7 @@ def large_add(d, n: int, cp, reps: int) -> dict:
     rng = np.random.default_rng(0)
     a = xp.asarray(rng.standard_normal(n, dtype=np.float32), device=d)
     b = xp.asarray(rng.standard_normal(n, dtype=np.float32), device=d)
-    t = _timed(lambda: a + b, reps, 5)
+    t = timed(lambda: a + b, _wait, reps, 5)
     out = {"t": t, "gbs": 3 * 4 * n / t / 1e9}
     if cp is not None:
         src = cp.asarray(rng.standard_normal(n, dtype=np.float32))
@@ -209,7 +210,7 @@ def matmul(d, n: int, cp, reps: int) -> dict:
     got = np.asarray((a @ b).to_device("cpu"))[rows]
     want = ha[rows].astype(np.float64) @ hb.astype(np.float64)
     err = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
-    t = _timed(lambda: a @ b, reps, 3)
+    t = timed(lambda: a @ b, _wait, reps, 3)
     out = {"t": t, "tflops": 2 * n ** 3 / t / 1e12, "rel_err": err}
     if cp is not None:
         ca, cb = cp.asarray(ha), cp.asarray(hb)

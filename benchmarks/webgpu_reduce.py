@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numr as xp  # noqa: E402
+from benchmarks.webgpu import _cupy, timed  # noqa: E402
 
 # name -> (array: "vec" or "mat", function name, axis)
 ROWS = {
@@ -52,29 +51,6 @@ def _sync_numr(y) -> None:
         cp.cuda.Device().synchronize()
     else:
         np.asarray(xp.reshape(y, (-1,))[:1].to_device("cpu"))
-
-
-def timed(f, sync, reps: int, inner: int) -> float:
-    """Median seconds per call of ``inner`` back-to-back calls, synchronised at the end."""
-    sync(f())  # warm: pipelines, pools
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        for _ in range(inner):
-            y = f()
-        sync(y)
-        ts.append((time.perf_counter() - t) / inner)
-    return statistics.median(ts)
-
-
-def _cupy():
-    try:
-        import cupy as cp
-
-        cp.cuda.runtime.getDeviceCount()
-        return cp
-    except Exception:
-        return None
 
 
 def _call(mod, name: str, axis):

@@ -27,7 +27,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numr as xp  # noqa: E402
-from benchmarks.webgpu_reduce import _cupy, _sync_numr, timed  # noqa: E402
+from benchmarks.webgpu import _cupy, timed  # noqa: E402
+from benchmarks.webgpu_reduce import _sync_numr  # noqa: E402
 
 # name -> (array: "vec" or "mat", function name, axis)
 ROWS = {"sort": ("vec", "sort", -1), "argsort": ("vec", "argsort", -1),
