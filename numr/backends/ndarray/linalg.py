@@ -206,11 +206,8 @@ def _tools(c) -> SimpleNamespace:
 
 def _products(c, t) -> dict:
     """matmul, tensordot, vecdot."""
-    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
-    lift, out, guarded = t.lift, t.out, t.guarded
-    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
-    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
-    nan_in_nan_out = t.nan_in_nan_out
+    xp, compat, ndarray, asarray = t.xp, t.compat, t.ndarray, t.asarray
+    out, _matmul = t.out, t._matmul
 
     def matmul(a, b):
         r = _matmul(a, b)
@@ -229,10 +226,8 @@ def _products(c, t) -> dict:
 
 def _factorizations(c, t) -> dict:
     """cholesky, eigh, eigvalsh, eig, eigvals, qr, slogdet."""
-    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
-    lift, out, guarded = t.lift, t.out, t.guarded
-    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
-    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
+    xp, la, lift, out = t.xp, t.la, t.lift, t.out
+    guarded, real_of, complex_of, mH = t.guarded, t.real_of, t.complex_of, t.mH
     nan_in_nan_out = t.nan_in_nan_out
 
     @guarded("cholesky", "a matrix is not positive definite")
@@ -287,11 +282,8 @@ def _factorizations(c, t) -> dict:
 
 def _inverses(c, t) -> dict:
     """inv, solve."""
-    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
-    lift, out, guarded = t.lift, t.out, t.guarded
-    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
-    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
-    nan_in_nan_out = t.nan_in_nan_out
+    xp, la, lift, out = t.xp, t.la, t.lift, t.out
+    guarded, nonfinite_passes = t.guarded, t.nonfinite_passes
 
     @guarded("inv", "a matrix is singular")
     @nonfinite_passes
@@ -321,11 +313,9 @@ def _inverses(c, t) -> dict:
 
 def _singular_values(c, t) -> dict:
     """svd, svdvals, matrix_rank, pinv, matrix_norm."""
-    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
-    lift, out, guarded = t.lift, t.out, t.guarded
-    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
-    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
-    nan_in_nan_out = t.nan_in_nan_out
+    xp, ndarray, la, lift = t.xp, t.ndarray, t.la, t.lift
+    out, guarded, real_of, mH = t.out, t.guarded, t.real_of, t.mH
+    _matmul, svd, tolerance = t._matmul, t.svd, t._tolerance
 
     @guarded("svd", "the singular value computation did not converge")
     def linalg_svd(a, full_matrices=True):
@@ -377,11 +367,8 @@ def _singular_values(c, t) -> dict:
 def _others(c, t) -> dict:
     """cross, det, diagonal, trace, vector_norm (matrix_transpose, matrix_power and outer
     are derived: numr/backends/_derived.py)."""
-    xp, compat, ndarray, asarray, la = t.xp, t.compat, t.ndarray, t.asarray, t.la
-    lift, out, guarded = t.lift, t.out, t.guarded
-    real_of, complex_of, mH, _matmul = t.real_of, t.complex_of, t.mH, t._matmul
-    svd, tolerance, nonfinite_passes = t.svd, t._tolerance, t.nonfinite_passes
-    nan_in_nan_out = t.nan_in_nan_out
+    xp, compat, la, lift = t.xp, t.compat, t.la, t.lift
+    out, real_of = t.out, t.real_of
 
     def linalg_cross(a, b, axis):
         neg = axis - max(a.ndim, b.ndim)
