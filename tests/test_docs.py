@@ -44,3 +44,43 @@ def test_mkdocs_builds_strict(tmp_path):
                        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (tmp_path / "site" / "index.html").exists()
+
+
+def _op_table():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import op_table
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    return op_table
+
+
+@pytest.mark.ci_must_run
+def test_support_page_is_current():
+    """docs/support.md is what tools/op_table.py writes from the backends' op tables."""
+    from numr.backends import load_backend
+
+    if load_backend("webgpu") is None:
+        pytest.skip("the webgpu column needs a WebGPU adapter (lavapipe will do)")
+    op_table = _op_table()
+    assert op_table.PAGE.read_text() == op_table.render(), (
+        "docs/support.md is stale: run python tools/op_table.py")
+
+
+def test_cuda_ops_are_the_cpu_adapters():
+    """The support page's cuda column is read from the CPU's ops (one NumPy-like adapter
+    builds both): with CuPy present, the two have the same ops, derived the same way."""
+    from numr.backends import load_backend
+
+    if load_backend("cuda") is None:
+        pytest.skip("no CUDA device (CuPy and an NVIDIA GPU)")
+    import numr
+    from numr.backends import _derived
+
+    def own(dev):
+        return {n for n, f in vars(dev.ops).items()
+                if getattr(f, "__module__", None) != _derived.__name__}
+
+    cpu, cuda = numr.Device("cpu"), numr.Device("cuda:0")
+    assert set(vars(cuda.ops)) == set(vars(cpu.ops))
+    assert own(cuda) == own(cpu)
