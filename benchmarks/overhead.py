@@ -1,13 +1,16 @@
 """Per-call cost of numr against the library underneath it.
 
 On the CPU (default): numr against raw NumPy and array-api-strict. With ``--device
-cuda``: numr on ``cuda:0`` against raw CuPy. Prints, for small (8-element) and large
+cuda``: numr on ``cuda:0`` against raw CuPy. With ``--device webgpu``: numr on
+``webgpu:0`` against CuPy on ``cuda:0`` where CuPy and a GPU are there (the same GPU on
+a one-GPU machine), else against NumPy; plus a chain of 1000 small elementwise ops (µs
+per op, recorded back to back and synchronised once). Prints, for small (8-element) and large
 (4M-element) float32 arrays, the time per call of each library, the time numr adds,
 and the ratio numr / base library. On CUDA it adds 64M-element arrays: 4M float32
 (16 MB) still fit in an H100/H200's 50 MB L2 cache, so only the larger size times
 kernels that stream from device memory.
 
-    python benchmarks/overhead.py [--quick] [--device cpu|cuda]
+    python benchmarks/overhead.py [--quick] [--device cpu|cuda|webgpu] [--sizes 8]
 
 Timings are the minimum over interleaved rounds (the three libraries take turns), which
 keeps machine noise out of the ratios as far as possible.
@@ -87,6 +90,8 @@ def _timed(fn, sync, number):
 
 
 def run(sizes, rounds, target, device):
+    if device == "webgpu":
+        return _run_webgpu(sizes, rounds, target)
     if device == "cuda":
         import cupy
 
@@ -115,6 +120,107 @@ def run(sizes, rounds, target, device):
                   f"{t['numr'] / t[base]:.3f} |")
 
 
+def _cupy():
+    """CuPy with a GPU, or None."""
+    try:
+        import cupy
+
+        cupy.cuda.runtime.getDeviceCount()
+        return cupy
+    except Exception:
+        return None
+
+
+def _run_webgpu(sizes, rounds, target):
+    """numr on webgpu:0 against CuPy (or NumPy without it): the table of the other
+    devices, then the chain of 1000 small ops."""
+    dev = numr.Device("webgpu:0")
+    cupy = _cupy()
+    base = "cupy" if cupy is not None else "numpy"
+    syncs = {"numr": lambda: numr.synchronize(dev),
+             "cupy": cupy.cuda.Device(0).synchronize if cupy is not None else _no_sync,
+             "numpy": _no_sync}
+    names = {"numpy": "NumPy", "cupy": "CuPy", "numr": "numr"}
+    from numr.backends.webgpu.runtime import runtime
+
+    adapter = runtime(0).adapter.info.get("device", "?")
+    print(f"# numr overhead on webgpu:0 ({adapter}), {platform.machine()}, Python "
+          f"{platform.python_version()}, against {names[base]}, numr {numr.__version__}")
+    print(f"| size | op | {names[base]} | numr | numr - {names[base]} | "
+          f"numr / {names[base]} |")
+    print("|" + "---|" * 6)
+    for n in sizes:
+        per_lib = {base: cases(base, n, "cuda:0"), "numr": cases("numr", n, dev)}
+        for op in per_lib[base]:
+            t = {lib: float("inf") for lib in per_lib}
+            for _ in range(rounds):
+                for lib in per_lib:
+                    t[lib] = min(t[lib], best_time(per_lib[lib][op], syncs[lib], target))
+            print(f"| {n} | {op} | {_fmt(t[base])} | {_fmt(t['numr'])} | "
+                  f"{(t['numr'] - t[base]) * 1e6:+.2f} µs | {t['numr'] / t[base]:.3f} |")
+    for lib in ([base] if base == "cupy" else []) + ["numr"]:
+        per = chain_time(lib, dev, syncs[lib], rounds)
+        print(f"| 8 | chain of 1000 ops, per op, {names[lib]} | | {per * 1e6:.2f} µs | | |")
+    # The host's share alone: CPU time of this thread recording 1000 calls in one batch
+    # (no submit on the way; time.thread_time, so other processes and the driver's own
+    # threads, which on lavapipe run the kernels, do not count).
+    small = cases("numr", 8, dev)
+    for op in ("add", "multiply scalar", "exp", "sum", "setitem x[1:3]=v"):
+        print(f"| 8 | {op}, numr's host CPU time per call | | "
+              f"{recording_cpu(small[op], rounds) * 1e6:.2f} µs | | |")
+    x = numr.asarray(np.ones(8, np.float32), device=dev)
+
+    def chain():
+        v = x
+        for _ in range(500):
+            v = v * 1.0001
+            v = v + 0.5
+        return v
+    print(f"| 8 | chain of 1000 ops, numr's host CPU time per op | | "
+          f"{recording_cpu(chain, rounds, 1) * 1e3:.2f} µs | | |")
+
+
+def recording_cpu(fn, rounds, calls=1000):
+    """CPU seconds of this thread per call of ``fn`` (``calls`` calls recorded into one
+    batch: the runtime's submits are held back meanwhile), best of ``rounds``."""
+    from numr.backends.webgpu.runtime import runtime
+
+    rt = runtime(0)
+    every, first = rt.submit_every, rt.first_batch
+    rt.submit_every = rt.first_batch = 2000  # the parameter arena's slots
+    try:
+        best = float("inf")
+        for _ in range(max(rounds, 5)):
+            rt.wait()
+            t = time.thread_time()
+            for _ in range(calls):
+                fn()
+            best = min(best, time.thread_time() - t)
+            rt.wait()
+        return best / calls
+    finally:
+        rt.submit_every, rt.first_batch = every, first
+
+
+def chain_time(lib, device, sync, rounds, n_ops=1000):
+    """Seconds per op of ``n_ops`` elementwise ops on 8 float32 (multiply and add by a
+    scalar, each on the last one's result), issued back to back, synchronised once."""
+    xp, asarray = _namespace(lib, device)
+    x = asarray(np.ones(8, np.float32))
+
+    def chain():
+        v = x
+        for _ in range(n_ops // 2):
+            v = v * 1.0001
+            v = v + 0.5
+        return v
+
+    best = _timed(chain, sync, 1)
+    for _ in range(rounds):
+        best = min(best, _timed(chain, sync, 1))
+    return best / n_ops
+
+
 def _no_sync():
     pass
 
@@ -128,10 +234,15 @@ def _fmt(seconds: float) -> str:
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer rounds (for a smoke run)")
-    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    p.add_argument("--device", choices=["cpu", "cuda", "webgpu"], default="cpu")
+    p.add_argument("--sizes", help="comma-separated element counts (default: 8, 4M and, "
+                   "with a GPU, 64M)")
     args = p.parse_args()
     rounds = 2 if args.quick else 7
-    sizes = [8, 4 * 1024 * 1024] + ([64 * 1024 * 1024] if args.device == "cuda" else [])
+    sizes = [8, 4 * 1024 * 1024] + ([64 * 1024 * 1024] if args.device == "cuda" or (
+        args.device == "webgpu" and _cupy() is not None) else [])
+    if args.sizes:
+        sizes = [int(v) for v in args.sizes.split(",")]
     run(sizes, rounds, 0.02 if args.quick else 0.1, args.device)
 
 
