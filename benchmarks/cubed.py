@@ -13,11 +13,17 @@ threads executor runs ``--workers`` tasks at once), and checks that the backends
 
     python benchmarks/cubed.py [--size-gib 48] [--work-dir DIR] [--allowed-mem 2GB]
                                [--backends numr,numpy] [--device cpu|webgpu|cuda]
-                               [--cupy] [--keep]
+                               [--cupy] [--keep] [--blas-threads 1]
+                               [--computations reduce,matmul]
 
 ``--device webgpu|cuda`` puts numr's chunks on the GPU (NUMR_DEVICE, with
 NUMR_IMPLICIT_HOST_COPY=1 so that Cubed can hand chunks to Zarr; WebGPU runs on Cubed's
 single-threaded executor: numr's WebGPU device is not yet safe for several threads).
+The BLAS (OpenBLAS, MKL, OpenMP) uses ``--blas-threads`` threads per task (default 1):
+Cubed's executor already runs ``--workers`` tasks at once, and a multi-threaded BLAS
+under each of them oversubscribes the cores. On a loaded 2-core machine that made one
+(131072, 32) chunk product take 0.5-1.1 s instead of 0.013 s, for NumPy's chunks and
+numr's alike (docs/larger-than-memory.md); Dask's workers set the same variables to 1.
 ``--cupy`` adds Cubed's native CuPy backend (chunks kept on the GPU by Zarr's GPU
 buffers) for comparison. The data lie in ``--work-dir`` (default /tmp/numr-cubed-bench),
 removed at the end unless ``--keep``.
@@ -40,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # first on sys.path and would shadow the real ``cubed``.
 sys.path[:] = [q for q in sys.path if Path(q or ".").resolve() != Path(__file__).resolve().parent]
 COMPUTATIONS = ("reduce", "matmul")
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 
 
 def _spec(args, single_threaded=False):
@@ -101,6 +108,9 @@ def _child(args, role, backend=None, computation=None):
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["CUBED_BACKEND_ARRAY_API_MODULE"] = {"numr": "numr", "numpy": "numpy",
                                              "cupy": "cupy", None: "numpy"}[backend]
+    if args.blas_threads:
+        for v in BLAS_THREADS:
+            env[v] = str(args.blas_threads)
     if backend == "numr" and args.device != "cpu":
         env["NUMR_DEVICE"] = args.device
         env["NUMR_IMPLICIT_HOST_COPY"] = "1"
@@ -133,6 +143,9 @@ def main():
     p.add_argument("--backends", default="numr,numpy")
     p.add_argument("--device", default="cpu")
     p.add_argument("--cupy", action="store_true")
+    p.add_argument("--blas-threads", type=int, default=1,
+                   help="BLAS threads per task (0: leave the environment as it is)")
+    p.add_argument("--computations", default=",".join(COMPUTATIONS))
     p.add_argument("--keep", action="store_true")
     p.add_argument("--role", default="main", help=argparse.SUPPRESS)
     p.add_argument("--backend", default="numpy", help=argparse.SUPPRESS)
@@ -151,14 +164,16 @@ def main():
     backends = args.backends.split(",") + (["cupy"] if args.cupy else [])
     print(f"input: ({n}, {k}) float64 = {_gib(n * k * 8)} on disk in {args.work_dir}, "
           f"chunks of {rows} rows ({_gib(rows * k * 8)}); allowed_mem {args.allowed_mem} "
-          f"per task, {args.workers} workers; numr chunks on {args.device}", flush=True)
+          f"per task, {args.workers} workers, BLAS threads {args.blas_threads or 'as set'}; "
+          f"numr chunks on {args.device}", flush=True)
     Path(args.work_dir).mkdir(parents=True, exist_ok=True)
     try:
         if not (Path(args.work_dir) / "x.zarr").exists():
             w = _child(args, "write")
             print(f"written in {w['write_s']:.1f} s", flush=True)
         results = {}
-        for comp in COMPUTATIONS:
+        comps = args.computations.split(",")
+        for comp in comps:
             for b in backends:
                 r = results[b, comp] = _child(args, "run", b, comp)
                 print(f"{comp:7s} {b:6s} {r['seconds']:9.1f} s   peak RSS "
@@ -170,7 +185,7 @@ def main():
         print("\n| computation | " + " | ".join(f"{b} time | {b} peak RSS" for b in backends)
               + " | ratio time (first / last) |")
         print("|---" * (2 * len(backends) + 2) + "|")
-        for comp in COMPUTATIONS:
+        for comp in comps:
             cells = [f"{results[b, comp]['seconds']:.1f} s | {_gib(results[b, comp]['peak_rss'])}"
                      for b in backends]
             ratio = results[backends[0], comp]["seconds"] / results[backends[-1], comp]["seconds"]
