@@ -1,7 +1,8 @@
 """Measures numr.special's accuracy on every non-CPU device here, with the samples and
 the error measure of tests/special/test_special.py, and prints the docs' table
 (docs/special.md): the largest error in eps per function, device and dtype, and any
-special-value (NaN / inf / sign) mismatches.
+special-value (NaN / inf / sign) mismatches. The reference is SciPy's, or mpmath's where
+the two differ by more than the test's MP_TOL (tests/special/test_special.py, MPMATH).
 
     python tools/special_accuracy.py
 """
@@ -36,7 +37,9 @@ def measure(dev, name):
             cells.append("not there")
             continue
         got = np.asarray(r.to_device("cpu"))
-        err, bad = T._error(name, got, T._device_reference(name, host, got, dev, d), nd, floor)
+        fl = floor(host) if callable(floor) else floor
+        ref = T._with_mpmath(name, host, got, T._device_reference(name, host, got, dev, d), nd, fl)
+        err, bad = T._error(name, got, ref, nd, fl)
         cells.append(f"{err:.3g}" + (f" ({len(bad)} special values differ)" if len(bad) else ""))
     return cells
 

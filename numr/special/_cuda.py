@@ -1,5 +1,8 @@
-"""numr.special on CUDA: ``cupyx.scipy.special`` where it has the function, numr's own
-CuPy ElementwiseKernels where it has not (``_OWN``), on the arrays' GPU.
+"""numr.special on CUDA, on the arrays' GPU: numr's own kernels for the functions whose
+cupyx versions miss numr's accuracy (gammainc gammaincc chdtr chdtrc betainc betaincc
+stdtr ellipe: the C++ that ``_to_c.py`` generates from their WGSL, ``_cuda_src.py``, so
+that CUDA runs the algorithm verified on WebGPU), ``cupyx.scipy.special`` for the rest,
+and small ElementwiseKernels where cupyx has no function (``_OWN``).
 
 Under ``NUMR_TEST_EMULATE_GPU=1`` (the NumPy backend serving ``cuda:0``) the arrays are
 NumPy arrays and SciPy stands in for cupyx.
@@ -26,30 +29,52 @@ _OWN = {
             T r = a / b;
             y = (r > 0 && !isinf(r)) ? a * log(r) : a * (log(a) - log(b));
         } else if (a == 0 && b >= 0) { y = 0; } else { y = 1.0 / 0.0; }"""),
-    # E(m) by the arithmetic-geometric mean: K(m) (1 - sum 2^(n-1) c_n^2), with
-    # E(m) = sqrt(1 - m) E(-m / (1 - m)) for m < 0 (Abramowitz & Stegun 17.6, 17.4.18)
-    "ellipe": ("T a", """
-        T m = a;
-        if (isnan(m) || m > 1) { y = 0.0 / 0.0; }
-        else if (m == 1) { y = 1; }
-        else if (isinf(m)) { y = 1.0 / 0.0; }
-        else {
-            T s = 1;
-            if (m < 0) { s = sqrt(1 - m); m = -m / (1 - m); }
-            T an = 1, bn = sqrt(1 - m), w = 0.5, sum = 0.5 * m;
-            for (int i = 0; i < 64 && m < 1; i++) {   // m rounds to 1 from m < -1e16
-                T c = 0.5 * (an - bn);
-                T a1 = 0.5 * (an + bn);
-                bn = sqrt(an * bn); an = a1; w *= 2; sum += w * c * c;
-                if (c <= 1e-17 * an) break;
-            }
-            y = m < 1 ? s * (3.141592653589793 / (2 * an)) * (1 - sum) : s;
-        }"""),
-    "betaincc": None,   # composed below from betainc
     "erfcinv": None,    # composed below from ndtri
-    "stdtr": None,      # composed below from betainc
     "digamma": None,    # cupyx's psi
 }
+
+# Block size and the most blocks of numr's own kernels (a grid-stride loop covers the rest)
+_BLOCK, _GRID = 256, 65536
+
+
+def kernel_source(name: str) -> str:
+    """The CUDA C++ of numr's own kernel ``nrsp_kernel_<name>`` for a function of
+    ``_cuda_src.ENTRIES``: the helpers generated from its WGSL and a grid-stride loop."""
+    from . import _cuda_src as src
+
+    return ("#define NR_FN __device__\n" + src.PRELUDE + src.HELPERS + src.ENTRIES[name]
+            + f"\nextern \"C\" __global__ void nrsp_kernel_{name}(const double* a, "
+            f"const double* b, const double* c, double* y, long long n) {{\n"
+            f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;"
+            f" i += (long long)blockDim.x * gridDim.x) y[i] = nrsp_{name}(a[i], b[i], c[i]);\n}}\n")
+
+
+@functools.cache
+def _numr_kernel(name: str):
+    """numr's own kernel of ``name``, compiled without contraction (the double-word
+    arithmetic needs every operation rounded as written, as on WebGPU)."""
+    import cupy
+
+    return cupy.RawKernel(kernel_source(name), f"nrsp_kernel_{name}", options=("--fmad=false",))
+
+
+def _numr(name: str):
+    """``name`` through numr's own kernel: operands broadcast to one contiguous float64
+    shape (at most three; the unused ones repeat the first)."""
+    import cupy
+
+    def f(*args):
+        shape = cupy.broadcast_shapes(*[a.shape for a in args])
+        ops = [cupy.ascontiguousarray(cupy.broadcast_to(a, shape), dtype=cupy.float64)
+               for a in args]
+        ops += [ops[0]] * (3 - len(ops))
+        y = cupy.empty(shape, dtype=cupy.float64)
+        n = y.size
+        if n:
+            grid = min((n + _BLOCK - 1) // _BLOCK, _GRID)
+            _numr_kernel(name)((grid,), (_BLOCK,), (*ops, y, cupy.int64(n)))
+        return y
+    return f
 
 
 @functools.cache
@@ -72,63 +97,20 @@ def _lib(native: Any):
 
 
 def _function(lib: Any, name: str):
+    from ._cuda_src import ENTRIES
+
+    if name in ENTRIES and lib.__name__ != "scipy.special":
+        return _numr(name)
     f = getattr(lib, "psi" if name == "digamma" else name, None)
     if f is not None and not (name in _OWN and _OWN[name] and lib.__name__ != "scipy.special"):
         return f
-    if name == "betaincc":
-        return _betaincc(lib, _function(lib, "betainc"))
     if name == "erfcinv":
         nd = _function(lib, "ndtri")
         return lambda z: nd(z * 0.5) * -0.7071067811865476
-    if name == "stdtr":
-        return _stdtr(lib, _function(lib, "betainc"), _function(lib, "ndtr"))
     if _OWN.get(name):
         return _own_kernel(name)
     raise NotImplementedError(f"{name}: cupyx.scipy.special has no {name} and numr has "
                               f"no CUDA kernel for it yet")
-
-
-def _xp(lib):
-    if lib.__name__ == "scipy.special":
-        import numpy
-
-        return numpy
-    import cupy
-
-    return cupy
-
-
-def _betaincc(lib, betainc):
-    """1 - I_x(a, b) where I_x(a, b) < 1/2 (no cancellation; the composition through
-    1 - x alone gave betaincc(0.1, b, 1e-30) = 1, not 0.999), else I_{1-x}(b, a) (1 - x
-    is exact from x = 1/2 on, within half an ulp below)."""
-    xp = _xp(lib)
-
-    def f(a, b, x):
-        p = betainc(a, b, x)
-        exact = (p < 0.5) | (a == 0) | xp.isinf(b)     # the last two: I is exactly 1
-        return xp.where(exact, 1 - p, betainc(b, a, 1 - x))
-    return f
-
-
-def _stdtr(lib, betainc, ndtr):
-    """Student's t cdf through the regularised incomplete beta function: the tail
-    I_{df/(df+t^2)}(df/2, 1/2) / 2 on t's side, or where that tail is large (t near 0, where
-    1 - tail would cancel), 1/2 + sign(t) I_{t^2/(df+t^2)}(1/2, df/2) / 2 (Abramowitz &
-    Stegun 26.7.1, 26.5.27); df = inf is the normal cdf."""
-    xp = _xp(lib)
-
-    def f(df, t):
-        t2 = t * t
-        x = t2 / (df + t2)
-        near = 0.5 + 0.5 * xp.sign(t) * betainc(0.5 * xp.ones_like(df), 0.5 * df, x)
-        tail = 0.5 * betainc(0.5 * df, 0.5 * xp.ones_like(df), df / (df + t2))
-        far = xp.where(t > 0, 1 - tail, tail)
-        r = xp.where(tail < 0.25, far, near)
-        r = xp.where(xp.isinf(df) & (df > 0), ndtr(t), r)
-        r = xp.where(xp.isinf(t) & (df > 0), (t > 0).astype(r.dtype), r)
-        return xp.where((df <= 0) | xp.isnan(df) | xp.isnan(t), xp.nan, r)
-    return f
 
 
 def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):

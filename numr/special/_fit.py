@@ -64,6 +64,11 @@ def tables() -> dict:
     t["I0E_BIG"] = cheb_fit(lambda v: mp.sqrt(8 / v) * mp.exp(-8 / v) * mp.besseli(0, 8 / v), 0.0, 1.0)
     t["I1E_BIG"] = cheb_fit(lambda v: mp.sqrt(8 / v) * mp.exp(-8 / v) * mp.besseli(1, 8 / v), 0.0, 1.0)
     _bessel(t)
+    # Student's t for large df (numr/special/_wgsl.py, spstdtrtail_T): the coefficients
+    # c_k of (sinh(s/2) / (s/2))^(-1/2) = sum c_k s^2k, times (1/2)_(2k)
+    ser = mp.taylor(lambda s: (mp.sinh(s / 2) / (s / 2)) ** mp.mpf(-0.5) if s else mp.mpf(1),
+                    0, 40)
+    t["STDTR_SERIES"] = [float(ser[2 * k] * mp.rf(mp.mpf(0.5), 2 * k)) for k in range(20)]
     return t
 
 

@@ -8,41 +8,15 @@ naming it (never a silent host computation).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..backends.webgpu.kernels import map as M
 from ..backends.webgpu.kernels.types import ctype
 from ..backends.webgpu.runtime import runtime
 from . import _wgsl  # noqa: F401  (registers the helpers)
+from ._exprs import EXPR, specialise
 
 HALF_NATIVE = True
-
-# name -> the WGSL expression over the operands a, b, c (T: the compute type)
-EXPR = {
-    "erf": "sperf_T(a)", "erfc": "sperfc_T(a)", "erfcx": "sperfcx_T(a)",
-    "ndtr": "spndtr_T(a)", "log_ndtr": "splogndtr_T(a)",
-    "expit": "spexpit_T(a)", "logit": "splogit_T(a)", "softplus": "spsoftplus_T(a)",
-    "xlogy": "spxlogy_T(a, b)", "xlog1py": "spxlog1py_T(a, b)",
-    "entr": "spentr_T(a)", "rel_entr": "sprelentr_T(a, b)",
-    "gammaln": "spgammaln_T(a)", "gamma": "spgamma_T(a)",
-    "psi": "sppsi_T(a)", "digamma": "sppsi_T(a)", "polygamma": "sppolygamma_T(a, b)",
-    "ndtri": "spndtri_T(a)", "erfinv": "sperfinv_T(a)", "erfcinv": "sperfcinv_T(a)",
-    "gammainc": "spgammainc_T(a, b)", "gammaincc": "spgammaincc_T(a, b)",
-    "chdtr": "spgammainc_T(T(0.5) * a, T(0.5) * b)",
-    "chdtrc": "spgammaincc_T(T(0.5) * a, T(0.5) * b)",
-    "betainc": "spbetainc_T(a, b, c)", "betaincc": "spbetaincc_T(a, b, c)",
-    "stdtr": "spstdtr_T(a, b)", "betaln": "spbetaln_T(a, b)", "beta": "spbeta_T(a, b)",
-    "ellipk": "spellipk_T(a)", "ellipe": "spellipe_T(a)",
-    "j0": "spj0_T(a)", "j1": "spj1_T(a)", "y0": "spy0_T(a)", "y1": "spy1_T(a)",
-    "k0": "spk_T(a, false, false)", "k1": "spk_T(a, true, false)",
-    "k0e": "spk_T(a, false, true)", "k1e": "spk_T(a, true, true)",
-    "i0": "spi0_T(a)", "i0e": "spi0e_T(a)", "i1": "spi1_T(a)", "i1e": "spi1e_T(a)",
-}
-
-
-def _specialise(e: str, ct: str) -> str:
-    return re.sub(r"\bT\b", ct, re.sub(r"_T\b", f"_{ct}", e))
 
 
 def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
@@ -51,5 +25,5 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
         raise NotImplementedError(f"{name}: numr.special has no WGSL for {name} yet "
                                   f"(on {dev}); see docs/special.md")
     rt = runtime(dev.index)
-    expr = _specialise(e, ctype(d))
+    expr = specialise(e, ctype(d))
     return M.launch(rt, "special." + name, expr, [(x, d) for x in operands], d, shape)

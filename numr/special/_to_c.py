@@ -1,0 +1,163 @@
+"""Offline generator of numr/special/_cuda_src.py (run by hand: ``python -m
+numr.special._to_c``; needs the WebGPU backend's expression library, so wgpu). Not
+imported by numr.
+
+numr's own CUDA kernels of numr.special run the algorithm verified on WebGPU: the WGSL
+of the functions in :data:`FUNCTIONS` (``_exprs.EXPR`` over the helpers of ``_wgsl.py``
+and the expression library, specialised to f64) translated to C++ for NVRTC. WGSL as numr
+writes it is nearly C++ already; the translation is textual:
+
+* ``fn f(a: T, b: bool) -> vec2<T> {`` -> ``NR_FN nrvec2<f64> f(f64 a, bool b) {``;
+  ``let x =`` -> ``const auto x =``, ``var x =`` -> ``auto x =``;
+* ``vec2<T>(..)`` and ``bitcast<U>(..)`` -> the templates of :data:`PRELUDE`
+  (``nrvec2``, ``nrbitcast``); ``select`` ``abs`` ``min`` ``max`` -> ``nrsel`` ``fabs``
+  ``fmin`` ``fmax``; ``round`` -> ``rint`` (WGSL rounds halves to even, as rint);
+* anything else the translation does not know (arrays, vec3, other built-ins) raises.
+
+The kernels are compiled without contraction (``--fmad=false``): numr's double-word
+arithmetic (two_sum, two_prod) needs every product and sum rounded as written, as on
+WebGPU, and then CUDA gives the bits lavapipe gives (up to the order of NVRTC's
+evaluation, which C++ fixes as WGSL does). ``tests/special/test_cuda_source.py`` checks
+that the committed file is this generator's output and runs it, compiled for the host
+by the system's C++ compiler, against SciPy and mpmath.
+"""
+
+from __future__ import annotations
+
+import pprint
+import re
+
+# name -> number of arguments, for the functions CUDA takes from numr's own source
+FUNCTIONS = {"gammainc": 2, "gammaincc": 2, "chdtr": 2, "chdtrc": 2, "betainc": 3,
+             "betaincc": 3, "stdtr": 2, "ellipe": 1}
+
+# Types, vec2 and the WGSL built-ins the helpers use, for NVRTC and a host compiler alike
+# (NR_FN: __device__ there, inline here).
+PRELUDE = r"""
+typedef double f64;
+typedef float f32;
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef int i32;
+template <class X> struct nrvec2 {
+  X x, y;
+  NR_FN nrvec2() : x(0), y(0) {}
+  NR_FN nrvec2(X a, X b) : x(a), y(b) {}
+};
+template <class X> NR_FN nrvec2<X> operator-(nrvec2<X> v) { return nrvec2<X>(-v.x, -v.y); }
+template <class X> NR_FN nrvec2<X> operator*(nrvec2<X> v, X s) { return nrvec2<X>(v.x * s, v.y * s); }
+template <class X> NR_FN nrvec2<X> operator*(X s, nrvec2<X> v) { return nrvec2<X>(s * v.x, s * v.y); }
+template <class X> NR_FN nrvec2<X> operator+(nrvec2<X> a, nrvec2<X> b) { return nrvec2<X>(a.x + b.x, a.y + b.y); }
+template <class X> NR_FN nrvec2<X> operator-(nrvec2<X> a, nrvec2<X> b) { return nrvec2<X>(a.x - b.x, a.y - b.y); }
+template <class To, class From> NR_FN To nrbitcast(From v) {
+  static_assert(sizeof(To) == sizeof(From), "bitcast sizes");
+  union { From f; To t; } u;
+  u.f = v;
+  return u.t;
+}
+template <class X> NR_FN X nrsel(X f, X t, bool c) { return c ? t : f; }
+"""
+
+_BUILTINS = {"select": "nrsel", "abs": "fabs", "min": "fmin", "max": "fmax",
+             "round": "rint"}
+_KNOWN = {"sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "fmin", "fmax", "rint",
+          "nrsel", "nrvec2", "nrbitcast", "if", "for", "while", "return", "f64", "f32",
+          "u64", "u32", "i32", "bool", "break", "continue", "else"}
+
+
+def _type(t: str) -> str:
+    t = t.strip()
+    m = re.fullmatch(r"vec2<(\w+)>", t)
+    if m:
+        return f"nrvec2<{m.group(1)}>"
+    if t in ("f64", "f32", "u64", "u32", "i32", "bool"):
+        return t
+    raise ValueError(f"_to_c: no C type for WGSL type {t!r}")
+
+
+def _functions(wgsl: str) -> list[tuple[str, str, str, str]]:
+    """(name, params, return type, body) of each top-level ``fn`` of ``wgsl``."""
+    out, i = [], 0
+    head = re.compile(r"fn\s+(\w+)\s*\(([^)]*)\)\s*(?:->\s*([\w<>]+))?\s*\{")
+    while True:
+        m = head.search(wgsl, i)
+        if m is None:
+            rest = wgsl[i:].strip()
+            if rest:
+                raise ValueError(f"_to_c: cannot translate {rest[:80]!r}")
+            return out
+        if wgsl[i:m.start()].strip():
+            raise ValueError(f"_to_c: cannot translate {wgsl[i:m.start()].strip()[:80]!r}")
+        depth, j = 1, m.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(wgsl[j], 0)
+            j += 1
+        out.append((m.group(1), m.group(2), m.group(3) or "void", wgsl[m.end():j - 1]))
+        i = j
+
+
+def _params(p: str) -> str:
+    parts = [q.strip() for q in p.split(",") if q.strip()]
+    return ", ".join(f"{_type(q.split(':', 1)[1])} {q.split(':', 1)[0].strip()}" for q in parts)
+
+
+def _body(b: str) -> str:
+    if re.search(r"\barray\s*<|\bvec[34]\b|\bconst\b|\bloop\b|\bswitch\b",
+                 re.sub(r"//[^\n]*", "", b)):
+        raise ValueError(f"_to_c: unsupported WGSL in {b[:120]!r}")
+    b = re.sub(r"\bvec2<", "nrvec2<", b)
+    b = re.sub(r"\bbitcast<", "nrbitcast<", b)
+    b = re.sub(r"\blet\s+(\w+)\s*=", r"const auto \1 =", b)
+    b = re.sub(r"\bvar\s+(\w+)\s*:\s*([\w<>]+)\s*=", lambda m: f"{_type(m.group(2))} {m.group(1)} =", b)
+    b = re.sub(r"\bvar\s+(\w+)\s*=", r"auto \1 =", b)
+    for w, c in _BUILTINS.items():
+        b = re.sub(rf"\b{w}\s*\(", f"{c}(", b)
+    return b
+
+
+def translate(wgsl: str) -> str:
+    """C++ for NVRTC (and a host compiler) of the WGSL functions in ``wgsl``: a
+    prototype of each, then the definitions."""
+    fns = sorted(_functions(wgsl))  # helpers() visits in set order: sorted, reproducible
+    names = {f[0] for f in fns}
+    protos, defs = [], []
+    for name, params, ret, body in fns:
+        sig = f"NR_FN {_type(ret) if ret != 'void' else 'void'} {name}({_params(params)})"
+        protos.append(sig + ";")
+        cb = _body(body)
+        code = re.sub(r"//[^\n]*", "", cb)
+        for call in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", code)):
+            if call not in names and call not in _KNOWN:
+                raise ValueError(f"_to_c: {name} calls {call}, which has no C translation")
+        defs.append(sig + " {" + cb + "}")
+    return "\n".join(protos) + "\n\n" + "\n\n".join(defs) + "\n"
+
+
+def source() -> tuple[str, dict]:
+    """The helpers' C++ and, per function, its entry ``nrsp_<name>(a, b, c)``."""
+    from ..backends.webgpu.kernels import expressions as ex
+    from . import _wgsl  # noqa: F401  (registers the helpers)
+    from ._exprs import EXPR, specialise
+
+    exprs = {n: specialise(EXPR[n], "f64") for n in FUNCTIONS}
+    helpers = translate(ex.helpers(" ".join(exprs.values()), "f64"))
+    entries = {}
+    for n, e in exprs.items():
+        e = _body(e)
+        entries[n] = f"NR_FN f64 nrsp_{n}(f64 a, f64 b, f64 c) {{ return {e}; }}"
+    return helpers, entries
+
+
+def main() -> None:
+    helpers, entries = source()
+    with open(__file__.replace("_to_c.py", "_cuda_src.py"), "w") as f:
+        f.write('"""C++ of numr.special\'s own CUDA kernels, generated from the WGSL by '
+                '_to_c.py (do not edit)."""\n\n')
+        for k, v in (("PRELUDE", PRELUDE), ("HELPERS", helpers)):
+            assert '"""' not in v and "\\" not in v
+            f.write(f'{k} = r"""{v}"""\n\n')
+        f.write(f"ENTRIES = {pprint.pformat(entries, width=96)}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""numr's own CUDA kernels of numr.special (numr/special/_cuda_src.py, generated from the
+WGSL by numr/special/_to_c.py), checked without a GPU: the committed source is the
+generator's output, and the same C++ compiled for the host (IEEE double arithmetic
+without contraction, as the kernels are compiled with --fmad=false) is as accurate as
+the CUDA bounds of test_special.py say, against SciPy and mpmath where SciPy is off.
+On a GPU, test_special.py checks the kernels themselves."""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from numr.special import _cuda_src as src
+from tests.special import test_special as T
+
+_STD = ("sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "fmin", "fmax", "rint")
+
+
+def test_cuda_source_is_the_generators_output():
+    pytest.importorskip("wgpu", reason="the generator reads the WebGPU backend's WGSL helpers")
+    from numr.special import _to_c
+
+    helpers, entries = _to_c.source()
+    assert src.PRELUDE == _to_c.PRELUDE
+    assert src.HELPERS == helpers, "run python -m numr.special._to_c"
+    assert src.ENTRIES == entries, "run python -m numr.special._to_c"
+
+
+@pytest.fixture(scope="module")
+def host_library(tmp_path_factory):
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler on this machine to build the kernels' source for the host")
+    code = ["#include <cmath>", *[f"using std::{f};" for f in _STD], "#define NR_FN inline",
+            src.PRELUDE, src.HELPERS, *src.ENTRIES.values()]
+    for n in src.ENTRIES:
+        code.append(f'extern "C" void run_{n}(const double* a, const double* b, const double* c,'
+                    f' double* y, long long k) {{ for (long long i = 0; i < k; i++) '
+                    f'y[i] = nrsp_{n}(a[i], b[i], c[i]); }}')
+    d = tmp_path_factory.mktemp("cuda_src")
+    (d / "sp.cpp").write_text("\n".join(code))
+    out = subprocess.run([cxx, "-O1", "-std=c++11", "-ffp-contract=off", "-fno-fast-math",
+                          "-fPIC", "-shared", "-o", str(d / "sp.so"), str(d / "sp.cpp")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[:4000]
+    return ctypes.CDLL(str(d / "sp.so"))
+
+
+def _host(lib, name, args):
+    p = ctypes.POINTER(ctypes.c_double)
+    n = len(args[0])
+    ops = [np.ascontiguousarray(a, dtype=np.float64) for a in args]
+    ops += [ops[0]] * (3 - len(ops))
+    y = np.empty(n)
+    getattr(lib, "run_" + name)(*[a.ctypes.data_as(p) for a in ops], y.ctypes.data_as(p),
+                                ctypes.c_longlong(n))
+    return y
+
+
+@pytest.mark.parametrize("name", sorted(src.ENTRIES))
+def test_cuda_source_on_the_host(host_library, name):
+    args, floor = T._samples(name)
+    got = _host(host_library, name, args)
+    ref = T._with_mpmath(name, args, got, T._reference(name, args), np.float64, floor)
+    err, bad = T._error(name, got, ref, np.float64, floor)
+    assert not len(bad), f"{name}: special values differ at {[float(args[0][i]) for i in bad[:5]]}"
+    bound = T.BOUNDS[name]["cuda"][1]
+    assert err <= bound, f"{name} (the CUDA source on the host): {err:.3g} eps > {bound}"
