@@ -50,12 +50,13 @@ class Context:
 
     def fill_value(self, v, dtype):
         """``v`` as written by a fill: a float or complex (Python's or NumPy's scalar) with a
-        -0.0 part becomes a
-        0-d array, since CuPy's fill clears memory for any value equal to zero and so
-        writes +0.0; every other value passes as it is."""
+        -0.0 part becomes a 0-d array, since CuPy's fill clears memory for any value equal
+        to zero and so writes +0.0; every other value passes as it is. The 0-d array is
+        made on the host and copied over: CuPy's asarray of a Python scalar fills, too (the
+        H200 wrote +0.0 for full((2,), -0.0) and a[::3] = -0.0 through it)."""
         if isinstance(v, (float, complex, _np.floating, _np.complexfloating)) and v == 0 and (
                 math.copysign(1.0, complex(v).real) < 0 or math.copysign(1.0, complex(v).imag) < 0):
-            return self.xp.asarray(v, dtype=dtype)
+            return self.xp.asarray(_np.asarray(v, dtype=dtype))
         return v
 
     def arr(self, r):

@@ -90,6 +90,8 @@ def build(c) -> dict:
         a[key] = value
 
     def assign(dst, src):
+        if on_cupy and not writable(dst):  # NumPy raises itself; CuPy would write
+            raise ValueError("assign: the array is read-only")
         dst[...] = src
 
     def writable(a):

@@ -354,6 +354,26 @@ class Runtime:
                 raise MemoryError(f"webgpu:{self.index}: out of GPU memory allocating "
                                   f"{nbytes} bytes ({_wgpu_message(e)})") from None
 
+    def _pieces(self, nbytes: int, size: int, count: int) -> list:
+        """The ``count`` blocks of a Pieces of ``size`` bytes; all or none."""
+        parts: list = []
+        piece = self.piece
+        try:
+            for k in range(count):
+                n = min(piece, size - k * piece)
+                self._serial += 1
+                parts.append(Block(self._buffer(nbytes, n), n, self._serial))
+        except MemoryError:
+            # Give back what this request took before it ran out: the traceback keeps this
+            # frame alive, and with it every piece made (on the H200, ones((2**40,)) held
+            # all 134 GiB of the GPU in the pieces made before the failing one, and every
+            # other process on the GPU then failed). Never bound, so destroying is safe.
+            for block in parts:
+                block.buffer.destroy()
+            parts.clear()
+            raise
+        return parts
+
     def _create(self, nbytes: int, size: int) -> Storage:
         """A new buffer of bucket ``size`` (nothing pooled fits); beyond one binding, a
         row of buffers (pieces.Pieces)."""
@@ -365,11 +385,7 @@ class Runtime:
                 raise MemoryError(
                     f"webgpu:{self.index}: cannot allocate {nbytes} bytes; the adapter "
                     f"binds at most {self.max_bindings} buffers of {piece} bytes to a kernel")
-            parts = []
-            for k in range(count):
-                n = min(piece, size - k * piece)
-                self._serial += 1
-                parts.append(Block(self._buffer(nbytes, n), n, self._serial))
+            parts = self._pieces(nbytes, size, count)
             self._serial += 1
             self.stats["buffers_created"] += count
             block = Pieces(parts, size, self._serial)

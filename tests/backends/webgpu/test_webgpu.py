@@ -178,6 +178,31 @@ def test_memory_error_names_the_size():
         r.alloc(2**40)
 
 
+def test_running_out_midway_through_pieces_gives_them_back(monkeypatch):
+    """An array beyond one binding is a row of buffers; running out at the third gives
+    back the two made, though the error's traceback holds the frame that made them (on
+    the H200, ones((2**40,)) held all 134 GiB this way and starved every other process)."""
+    r = rt()
+    made, real = [], r._buffer
+
+    def buffer(nbytes, n):
+        if len(made) == 2:
+            raise MemoryError("webgpu:0: out of GPU memory (test)")
+        made.append(real(nbytes, n))
+        return made[-1]
+
+    monkeypatch.setattr(r, "_buffer", buffer)
+    destroyed = []
+    kind = type(real(16, 256))
+    destroy = kind.destroy
+    monkeypatch.setattr(kind, "destroy", lambda b: (destroyed.append(b), destroy(b)))
+    held = r.held_bytes()
+    with pytest.raises(MemoryError, match="test"):
+        r.alloc(4 * r.piece)
+    assert r.held_bytes() == held and len(made) == 2
+    assert [id(b) for b in destroyed] == [id(b) for b in made]
+
+
 def test_unheld_dtype_is_a_type_error():
     held = set(xp.__array_namespace_info__().dtypes(device=D).values())
     if xp.float64 in held:
