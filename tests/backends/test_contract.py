@@ -185,12 +185,7 @@ SHAPES_ONLY = {"empty", "empty_like", "linalg.eig", "linalg.eigvals", "linalg.ei
 # Ops that nothing calls: numr.linalg's matmul, matrix_transpose, tensordot and vecdot
 # call the namespace's ops, so these aliases in numr/backends/webgpu/linalg.py are dead
 # (left for the rewrite of that module, issue 25 part 3).
-UNREACHED = {"linalg_matmul", "linalg_matrix_transpose", "linalg_tensordot", "linalg_vecdot"}
-# numr.from_dlpack imports a producer through the ops of the producer's own device
-# (numr/_creation.py's _DL_KINDS), and numr knows no DLPack type of WebGPU's (15): a
-# producer of WebGPU memory is a BufferError, and the WebGPU op, which takes host
-# producers, is reached by nothing.
-UNREACHED_ON = {"webgpu": {"from_dlpack"}}
+
 
 
 class _Producer:
@@ -305,10 +300,11 @@ def test_every_function_runs_and_reaches_every_op(device, monkeypatch):
         if not np.array_equal(to_np(got), to_np(args.m)):
             problems.append("from_dlpack of a producer: other values")
     except BufferError as e:
-        if "from_dlpack" not in UNREACHED_ON.get(device.kind, ()):
+        # numr imports no DLPack device type of WebGPU's (15): a WebGPU producer is refused
+        if device.kind != "webgpu":
             problems.append(f"from_dlpack of a producer: {e}")
     assert not problems, f"{device}:\n  " + "\n  ".join(problems)
-    unreached = set(ops) - called - UNREACHED - UNREACHED_ON.get(device.kind, set())
+    unreached = set(ops) - called
     if type(device.backend).__name__ == "Emulated":
         # NUMR_TEST_EMULATE_GPU's cuda:0 holds NumPy arrays, whose DLPack names the CPU
         unreached.discard("from_dlpack")

@@ -9,13 +9,11 @@ from typing import Any
 import numpy as np
 
 from ... import _dtypes as dt
-from .._dlpack import BfloatImport
 from . import dlpack as DL
 from .array import GPUArray, new
 from .kernels import map as M
 from .place import Place
 
-_DL_CPU = 1  # DLPack's device type of host memory
 
 
 def copy(x: GPUArray) -> GPUArray:
@@ -79,22 +77,7 @@ def dlpack(place: Place, x: GPUArray, stream, max_version, dl_device, copy_):
     return DL.dlpack(x, place.device, copy, to_host, stream, max_version, dl_device, copy_)
 
 
-def from_dlpack(place: Place, obj: Any, copy=None) -> GPUArray:
-    """Host (kDLCPU) producers only, through a copy: nothing else can reach a WebGPU
-    buffer."""
-    if copy is False:
-        raise BufferError(f"from_dlpack: importing into {place} always copies, but "
-                          f"copy=False")
-    kind = int(obj.__dlpack_device__()[0])
-    if kind != _DL_CPU:
-        raise BufferError(f"from_dlpack: {place} imports only from CPU producers "
-                          f"(DLPack device type 1), got device type {kind}")
-    seen = BfloatImport(obj)  # NumPy refuses kDLBfloat: imported as uint16
-    h = np.from_dlpack(seen)
-    return from_host(place, h.view("bfloat16") if seen.relabelled else h)
-
-
 OPS = {"to_host": to_host, "scalar": scalar, "finfo": finfo, "iinfo": iinfo,
        "writable": writable, "dlpack_device": dlpack_device}
-PLACED = {"from_host": from_host, "sync": sync, "dlpack": dlpack, "from_dlpack": from_dlpack}
+PLACED = {"from_host": from_host, "sync": sync, "dlpack": dlpack}
 """Ops that take the Place first."""
