@@ -19,15 +19,19 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import os
 import platform
+import sys
 import time
 import tracemalloc
 import weakref
 
 import numpy as np
 
-import numr
-import numr.autograd as ag
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numr  # noqa: E402
+import numr.autograd as ag  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 
 def _best(fn, number: int, rounds: int) -> float:
@@ -178,7 +182,9 @@ def memory(steps: int) -> tuple:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    _results.add_flag(ap)
     args = ap.parse_args()
+    rec = _results.start(args, "autograd", "cpu")
     print(f"# numr.autograd benchmark — {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}, NumPy {np.__version__}, "
           f"{datetime.date.today()}")
@@ -202,6 +208,9 @@ def main() -> None:
     print(f"\n## Memory over {steps} training steps (MLP 64-64-64-64, batch 32)\n")
     print(f"- heap growth (tracemalloc, after warm-up): {growth / 1024:.1f} KiB")
     print(f"- a saved intermediate is kept until backward: {kept}; freed by backward: {freed}")
+    rec.table(["memory", "heap growth", "saved intermediate kept until backward / freed by it"],
+              [[f"{steps} training steps", f"{growth / 1024:.1f} KiB", f"{kept} / {freed}"]])
+    rec.finish()
 
 
 if __name__ == "__main__":

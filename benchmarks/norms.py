@@ -28,6 +28,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchmarks import _results  # noqa: E402
 
 EPS = 1e-5
 OPS = ["rms", "add_rms", "layer", "add_layer"]
@@ -399,6 +400,7 @@ def main() -> None:
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile (CUDA)")
     p.add_argument("--api", default="numr", choices=["numr", "kernels"],
                    help="CUDA: numr.nn on numr arrays (the user's loop) or the kernels alone")
+    _results.add_flag(p)
     a = p.parse_args()
     if a.device == "cpu":
         dtypes = (a.dtypes or "float32").split(",")
@@ -413,6 +415,9 @@ def main() -> None:
         shapes = a.shapes or "32768x8192,4096x4096,16384x1024,65536x256"
         timer = CudaTimer(a.reps or 20)
     shapes = [tuple(int(v) for v in s.split("x")) for s in shapes.split(",")]
+    # RESULTS.md keeps the first shape's rows (the terminal gets every one)
+    rec = _results.start(a, "norms", a.device, keep=lambda h, r: r[h.index("shape")] ==
+                         "x".join(map(str, shapes[0])))
     anchor = {"cpu": "NumPy composite", "cuda": "torch eager",
               "webgpu": "numr composite"}[a.device]
     if a.device == "webgpu":
@@ -452,6 +457,7 @@ def main() -> None:
         if a.device == "cuda":
             cells.append(f"{row['anchor2'] / row['t']:.2f}" if "anchor2" in row else "-")
         print("| " + " | ".join(cells) + " |", flush=True)
+    rec.finish()
 
 
 if __name__ == "__main__":

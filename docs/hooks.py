@@ -2,7 +2,8 @@
 autograd and nn sections, CHANGELOG.md), so each text has one home.
 
 A line ``{{ include FILE }}`` or ``{{ include FILE section="Title" }}`` is replaced by
-the file (or by its ``## Title...`` section without the heading). Links the included text
+the file (or by its ``## Title...`` section without the heading); ``untitled`` after the
+file name drops the file's ``# `` title line (the including page has its own). Links the included text
 makes relative to the repository root are rewritten: ``docs/x.md`` becomes ``x.md``, any
 other repository path becomes plain code text (it is no page of the site).
 """
@@ -13,7 +14,7 @@ import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-_INCLUDE = re.compile(r'^\{\{ include (\S+)(?: section="([^"]+)")? \}\}$', re.M)
+_INCLUDE = re.compile(r'^\{\{ include (\S+)(?: section="([^"]+)")?( untitled)? \}\}$', re.M)
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 
 
@@ -30,8 +31,8 @@ def _relink(text: str) -> str:
         label, target = m.group(1), m.group(2)
         if target.startswith(("http://", "https://", "#", "mailto:")):
             return m.group(0)
-        if target.startswith("docs/"):
-            return f"[{label}]({target[5:]})"
+        if target.startswith(("docs/", "../docs/")):
+            return f"[{label}]({target.split('docs/', 1)[1]})"
         return label if label.startswith("`") else f"{label} (`{target}`)"
 
     return _LINK.sub(fix, text)
@@ -43,6 +44,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         text = (ROOT / name).read_text()
         if m.group(2):
             text = _section(text, m.group(2), name)
+        elif m.group(3) and text.startswith("# "):
+            text = text.split("\n", 1)[1]
         return _relink(text)
 
     return _INCLUDE.sub(include, markdown)

@@ -84,3 +84,64 @@ def test_cuda_ops_are_the_cpu_adapters():
     cpu, cuda = numr.Device("cpu"), numr.Device("cuda:0")
     assert set(vars(cuda.ops)) == set(vars(cpu.ops))
     assert own(cuda) == own(cpu)
+
+
+def _results_module():
+    sys.path.insert(0, str(ROOT))
+    try:
+        from benchmarks import _results
+    finally:
+        sys.path.remove(str(ROOT))
+    return _results
+
+
+def test_results_block_replaces_only_its_own():
+    """--write-results replaces one script's block for one device; the rest stays."""
+    R = _results_module()
+    stamp = ("abc1234", "2026-12-02", "2-core x86_64")
+    one = R.block_lines("overhead", "# about\n| op | ratio |\n|---|---|\n| add | 1.5 |\n",
+                        R.tables(["| op | ratio |", "|---|---|", "| add | 1.5 |"]), stamp)
+    assert one[2:] == ["| op | ratio | commit | date | machine |", "|---|---|---|---|---|",
+                       "| add | 1.5 | abc1234 | 2026-12-02 | 2-core x86_64 |"]
+    page = R.replace_block("", "overhead", "Call overhead.", "cpu", one)
+    page = R.replace_block(page, "overhead", "Call overhead.", "cuda", one)
+    page = R.replace_block(page, "norms", "Norms.", "cpu", ["`x`", "", "| a |", "|---|", "| 1 |"])
+    two = [ln.replace("1.5", "0.9") for ln in one]
+    page = R.replace_block(page, "overhead", "Call overhead.", "cuda", two)
+    blocks = {k: lines for _, bs in R.parse(page) for k, lines in bs}
+    assert list(blocks) == ["overhead · cpu", "overhead · cuda", "norms · cpu"]
+    assert "1.5" in "\n".join(blocks["overhead · cpu"])
+    assert "0.9" in "\n".join(blocks["overhead · cuda"])
+    assert "1.5" not in "\n".join(blocks["overhead · cuda"])
+    assert R.series(blocks["overhead · cuda"]) == [("ratio", [("add", 0.9)])]
+    assert R.render(R.parse(page)) == page
+
+
+def test_results_pages_are_the_helpers():
+    """benchmarks/RESULTS.md is in the helper's form (every table row with its commit,
+    date and machine) and docs/benchmarks.md shows a figure of every block with ratios."""
+    R = _results_module()
+    text = R.PAGE.read_text()
+    sections = R.parse(text)
+    assert R.render(sections) == text, "benchmarks/RESULTS.md was edited by hand"
+    for _, blocks in sections:
+        for key, lines in blocks:
+            found = R.tables(lines)
+            assert found, f"{key}: no table"
+            for t in found:
+                assert t[0][-3:] == list(R.STAMP), (key, t[0])
+                assert all(len(r) == len(t[0]) and all(r[-3:]) for r in t[1:]), key
+            if R.series(lines):
+                assert (R.FIGURES / R.figure_name(key)).exists(), (
+                    f"{key}: no figure (python benchmarks/_results.py, with matplotlib)")
+    assert R.DOCS_PAGE.read_text() == R.docs_page(sections), (
+        "docs/benchmarks.md is stale: python benchmarks/_results.py")
+
+
+def test_results_figure_draws(tmp_path):
+    pytest.importorskip("matplotlib", reason="matplotlib is the [bench] extra's")
+    R = _results_module()
+    block = ["| op | numr / NumPy | commit | date | machine |", "|---|---|---|---|---|",
+             "| add | 1.25 | a | b | c |", "| exp | 0.75 | a | b | c |"]
+    assert R.draw("x · cpu", block, tmp_path / "x.png")
+    assert (tmp_path / "x.png").read_bytes()[:4] == b"\x89PNG"
