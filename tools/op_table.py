@@ -144,10 +144,15 @@ def core_rows() -> list[list[str]]:
 def special_rows() -> list[list[str]]:
     from numr.special import _api, _cuda, _webgpu
 
+    try:  # the functions whose CUDA C numr generates from their WGSL
+        from numr.special._cuda_src import ENTRIES as generated
+    except ImportError:
+        generated = {}
     rows = []
     for name in _api.FUNCTIONS:
         own = _cuda._OWN.get(name, "cupyx")
-        cuda = ("CuPy (cupyx.scipy.special)" if own == "cupyx"
+        cuda = ("CUDA C (numr's, generated from its WGSL)" if name in generated
+                else "CuPy (cupyx.scipy.special)" if own == "cupyx"
                 else "CUDA C (numr's kernel)" if own else "composed (cupyx functions)")
         rows.append([f"`special.{name}`", "SciPy (`[special]` extra)", cuda,
                      "WGSL" if name in _webgpu.EXPR else NONE])
