@@ -165,24 +165,44 @@ def binomial(gen: Any, nt: Any, p: Any, shape: tuple, cd: Any, dev: Any) -> Arra
 
 
 def multinomial(gen: Any, nt: Any, pvals: Any, size: Any, dtype: Any, device: Any) -> Array:
-    """Counts of ``nt`` trials over len(pvals) outcomes: outcome i is binomial in the
-    trials left with probability p_i / (p_i + ... + p_last) (on the host, in float64)."""
+    """Counts of ``nt`` trials over the k outcomes of ``pvals`` (shape (..., k): a batch
+    of probability vectors, broadcast against ``nt`` as NumPy does): outcome i is
+    binomial in the trials left with probability p_i / (p_i + ... + p_last) (on the
+    host, in float64)."""
     func = "multinomial"
     dev = pm.device_of(func, device, nt, pvals)
     dtype = _int_dtype(dtype, dev, func)
-    p = _host_probs(func, "pvals", pvals, None)
+    p = _host_probs(func, "pvals", pvals, None, batch=True)
     cd = _fdtype(dev)
     ntr = _trials(func, nt, cd, dev)
-    shape = pm.out_shape(func, size, ntr)
+    shapes = [p.shape[:-1]] + ([ntr.shape] if isinstance(ntr, Array) else [])
+    try:
+        bshape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"{func}: n of shape {shapes[-1]} and pvals of shape {p.shape} "
+                         f"do not broadcast") from None
+    if size is None:
+        shape = tuple(bshape)
+    else:
+        shape = pm.as_shape(func, size)
+        try:
+            if np.broadcast_shapes(shape, bshape) != shape:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"{func}: n and pvals of batch shape {tuple(bshape)} do not "
+                             f"broadcast to size {shape}") from None
     left = ntr
-    rest = 1.0
+    rest = np.ones(p.shape[:-1])
     outs = []
-    for i in range(len(p) - 1):
-        pi = 0.0 if rest <= 0 else min(1.0, max(0.0, float(p[i]) / rest))
+    for i in range(p.shape[-1] - 1):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pi = np.where(rest <= 0, 0.0, np.clip(p[..., i] / rest, 0.0, 1.0))
+        # a batch of one vector keeps scalar probabilities (the draws of 1-D pvals)
+        pi = float(pi) if pi.ndim == 0 else pm.param(func, "pvals", pi, cd, dev)
         x = binomial(gen, left, pi, shape, cd, dev)
         outs.append(x)
         left = left - x
-        rest -= float(p[i])
+        rest = rest - p[..., i]
     outs.append(left * xp.ones(shape, dtype=cd, device=dev) if not isinstance(left, Array)
                 else xp.broadcast_to(left, shape))
     return xp.astype(xp.stack(outs, axis=-1), dtype)
@@ -208,18 +228,26 @@ def _trials(func: str, nt: Any, cd: Any, dev: Any) -> Any:
     return xp.astype(nt, cd)
 
 
-def _host_probs(func: str, name: str, p: Any, length: Any) -> np.ndarray:
-    """Probabilities as float64 on the host: 1-D, non-negative, summing to 1 (within
-    sqrt of float64's epsilon, as NumPy checks)."""
+def _host_probs(func: str, name: str, p: Any, length: Any, batch: bool = False) -> np.ndarray:
+    """Probabilities as float64 on the host: 1-D (``batch``: a batch of vectors along
+    the last axis), non-negative, each vector summing to 1 (within sqrt of float64's
+    epsilon, as NumPy checks)."""
     p = pm._unwrap(p)
     h = np.asarray(p.to_device("cpu") if isinstance(p, Array) else p, dtype=np.float64)
-    if h.ndim != 1 or h.size == 0 or (length is not None and h.size != length):
+    if batch:
+        if h.ndim == 0 or h.shape[-1] == 0:
+            raise ValueError(f"{func}: {name} must have at least 1 dimension and a "
+                             f"non-empty last axis, got shape {h.shape}")
+    elif h.ndim != 1 or h.size == 0 or (length is not None and h.size != length):
         want = "non-empty" if length is None else f"of length {length}"
         raise ValueError(f"{func}: {name} must be a 1-D array {want}, got shape {h.shape}")
     if not np.all(h >= 0) or not np.all(np.isfinite(h)):
         raise ValueError(f"{func}: {name} must be finite and non-negative")
-    if abs(h.sum() - 1.0) > 1.5e-8:
-        raise ValueError(f"{func}: {name} must sum to 1, got a sum of {h.sum()!r}")
+    sums = h.sum(axis=-1)
+    bad = np.abs(sums - 1.0) > 1.5e-8
+    if np.any(bad):
+        raise ValueError(f"{func}: {name} must sum to 1, got a sum of "
+                         f"{float(sums[bad].flat[0])!r}" + (" (along the last axis)" if h.ndim > 1 else ""))
     return h
 
 

@@ -297,8 +297,11 @@ class Generator:
 
     def multinomial(self, n: Any, pvals: Any, size: Any = None, dtype: Any = None, *,
                     device: Any = None) -> Array:
-        """Counts of ``n`` trials over ``len(pvals)`` outcomes, shape ``size +
-        (len(pvals),)``; ``pvals`` must be non-negative and sum to 1."""
+        """Counts of ``n`` trials over the k outcomes of ``pvals``, as NumPy's: ``pvals``
+        of shape (..., k) is a batch of probability vectors (each non-negative and
+        summing to 1), ``n`` (an int or an integer array) broadcasts against its batch
+        shape ``pvals.shape[:-1]``; the result has shape ``size + (k,)``, or (``size``
+        None) the broadcast batch shape + (k,)."""
         from ._discrete import multinomial
 
         return multinomial(self, n, pvals, size, dtype, device)

@@ -124,6 +124,7 @@ EXACT = [
     ("binomial", (20, 0.3), {"size": 300}),
     ("binomial", (5000, 0.7), {"size": 300}),
     ("multinomial", (40, [0.2, 0.5, 0.3]), {"size": 50}),
+    ("multinomial", ([[4], [300]], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]]), {}),
 ]
 CLOSE = [
     ("standard_normal", (), {"size": 1001}),
@@ -365,6 +366,33 @@ def test_multinomial_dirichlet_choice_stats(device):
     assert np.all(np.diff(first.reshape(-1)) > 0) and np.sum(first < 10) >= 7
 
 
+MULTINOMIAL_SHAPES = [
+    (5, [0.2, 0.8], None), (5, [0.2, 0.8], 3), ([3, 4], [0.5, 0.5], None),
+    ([[5], [10]], [[0.5, 0.5], [0.1, 0.9], [0.2, 0.8]], None),
+    (5, [[0.5, 0.5], [0.1, 0.9]], (4, 2)), ([1, 2], [[0.3, 0.3, 0.4]], (3, 2)),
+]
+
+
+def test_multinomial_batches_like_numpy(device):
+    """pvals of shape (..., k) and n broadcast as in NumPy's Generator.multinomial; each
+    batch element draws from its own vector and its own n."""
+    g = nr.default_rng(24)
+    for n, pv, size in MULTINOMIAL_SHAPES:
+        want = np.random.default_rng(0).multinomial(n, pv, size=size)
+        got = to_np(g.multinomial(n, pv, size=size, device=device))
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.sum(axis=-1), np.broadcast_to(n, want.shape[:-1])
+                                      if np.ndim(n) else n)
+    m = 6000 if device.kind == "cpu" else 3000   # 4 x m vectors: binomial is slow
+    pv = np.array([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])
+    nt = np.array([[7], [40]])
+    x = to_np(g.multinomial(xp.asarray(nt, device=device), xp.asarray(pv, device=device),
+                            size=(m, 2, 2)))
+    assert x.shape == (m, 2, 2, 3)
+    for i, j, k in np.ndindex(2, 2, 3):
+        assert _chi2_discrete(x[:, i, j, k], stats.binom(nt[i, 0], pv[j, k])) > 1e-3
+
+
 # --- errors ----------------------------------------------------------------------------
 
 def test_bad_input(device):
@@ -399,6 +427,14 @@ def test_bad_input(device):
         g.poisson(-1.0, device=device)
     with pytest.raises(ValueError, match="multinomial: pvals must sum to 1"):
         g.multinomial(5, [0.5, 0.6], device=device)
+    with pytest.raises(ValueError, match="multinomial: pvals must sum to 1"):
+        g.multinomial(5, [[0.5, 0.5], [0.6, 0.6]], device=device)
+    with pytest.raises(ValueError, match="multinomial: pvals must have at least 1"):
+        g.multinomial(5, 0.5, device=device)
+    with pytest.raises(ValueError, match="multinomial: n of shape"):
+        g.multinomial([1, 2, 3], [[0.5, 0.5], [0.1, 0.9]], device=device)
+    with pytest.raises(ValueError, match=r"multinomial: n and pvals .* size \(4, 3\)"):
+        g.multinomial(5, [[0.5, 0.5], [0.1, 0.9]], size=(4, 3), device=device)
     with pytest.raises(ValueError, match="choice: p must sum to 1"):
         g.choice(3, size=2, p=[0.2, 0.2, 0.2], device=device)
     with pytest.raises(ValueError, match="choice: cannot take 5"):
