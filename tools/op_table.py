@@ -46,6 +46,11 @@ NO_DEVICE_WORK = {
     "__array_namespace_info__", "set_default_device", "default_device", "synchronize",
     "memory_info", "empty_cache", "can_cast", "isdtype", "result_type", "broadcast_shapes",
 }
+# Ops a device may lack while the namespace function still serves it through the host.
+HOST_WHEN_ABSENT = {
+    "from_dlpack": "host (imported on the CPU, where the producers numr reads are, then "
+                   "copied to the device)",
+}
 # Namespace functions whose op has another name.
 OP_OF = {"asarray": "from_host", "save": "to_host", "load": "from_host"}
 
@@ -119,6 +124,8 @@ def _cell(kind: str, op: str, f: Callable, ops: dict, derived: dict, host: dict)
         return "derived (" + ", ".join(derived[op]) + ")"
     if op in every:
         return NONE + " (the op is not the backend's: see numr/backends/_derived.py)"
+    if op in HOST_WHEN_ABSENT:
+        return HOST_WHEN_ABSENT[op]
     if not any(op in ops[k][1] for k in KINDS):
         where = pathlib.Path(inspect.getsourcefile(inspect.unwrap(f))).relative_to(ROOT)
         return f"composed (`{where.as_posix()}`)"
