@@ -146,6 +146,19 @@ def threaded_chain(d, threads: int, n_ops: int = 1000, size: int = 8) -> float:
     return best * 1e6 / (per * threads)
 
 
+def sync_numr(y) -> None:
+    """Everything recorded before numr array ``y`` is done: on WebGPU once one element
+    of it is read back (the queue runs in order), on CUDA after a device synchronise,
+    on the CPU at once."""
+    d = str(y.device)
+    if d.startswith("cuda"):
+        import cupy as cp
+
+        cp.cuda.Device().synchronize()
+    elif d != "cpu":
+        _wait(y)
+
+
 def timed(f, sync, reps: int, inner: int) -> float:
     """Median seconds per call of ``inner`` back-to-back calls of f (returning an array),
     ``sync`` of the last result ending each rep (also webgpu_reduce's and webgpu_sort's)."""

@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numr as xp  # noqa: E402
-from benchmarks.webgpu import _cupy, timed  # noqa: E402
+from benchmarks.webgpu import _cupy, sync_numr, timed  # noqa: E402
 
 # name -> (array: "vec" or "mat", function name, axis)
 ROWS = {
@@ -39,18 +39,6 @@ ROWS = {
     "sum axis=1": ("mat", "sum", 1), "sum axis=0": ("mat", "sum", 0),
     "max axis=1": ("mat", "max", 1), "argmax axis=1": ("mat", "argmax", 1),
 }
-
-
-def _sync_numr(y) -> None:
-    """Everything recorded before ``y`` is done once one element of it is read back (the
-    queue runs in order); on CUDA a device synchronise."""
-    d = str(y.device)
-    if d.startswith("cuda"):
-        import cupy as cp
-
-        cp.cuda.Device().synchronize()
-    else:
-        np.asarray(xp.reshape(y, (-1,))[:1].to_device("cpu"))
 
 
 def _call(mod, name: str, axis):
@@ -83,7 +71,7 @@ def main() -> None:
     copy_gbs = {}  # (device, kind) -> GB/s of a copy, read + write
     for dv in numr_devs:
         for k, v in arrays[dv].items():
-            t = timed(lambda v=v: xp.asarray(v, copy=True), _sync_numr, a.reps, a.inner)
+            t = timed(lambda v=v: xp.asarray(v, copy=True), sync_numr, a.reps, a.inner)
             copy_gbs[dv, k] = 2 * host[k].nbytes / t / 1e9
     if cp:
         dev_arr = {k: cp.asarray(v) for k, v in host.items()}
@@ -114,7 +102,7 @@ def main() -> None:
             got = np.asarray(f(x).to_device("cpu")).astype(np.float64)
             if not np.allclose(got, want, rtol=1e-3, atol=1e-3 * np.sqrt(nbytes)):
                 raise AssertionError(f"{name} on {dv}: wrong result")
-            t = timed(lambda: f(x), _sync_numr, a.reps, a.inner)
+            t = timed(lambda: f(x), sync_numr, a.reps, a.inner)
             gbs = nbytes / t / 1e9
             copy = copy_gbs["cupy" if cp else dv, kind]
             cells.append(f"{t / ta:.2f} ({t * 1e6:.1f} µs) | {gbs:.1f} ({gbs / copy:.0%})")

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numr as xp  # noqa: E402
 from benchmarks.webgpu import _cupy, timed  # noqa: E402
-from benchmarks.webgpu_reduce import _sync_numr  # noqa: E402
+from benchmarks.webgpu import sync_numr  # noqa: E402
 
 # name -> (array: "vec" or "mat", function name, axis)
 ROWS = {"sort": ("vec", "sort", -1), "argsort": ("vec", "argsort", -1),
@@ -86,7 +86,7 @@ def main() -> None:
             got = np.asarray(f(x, axis=axis).to_device("cpu"))
             if not np.array_equal(got, want):
                 raise AssertionError(f"{name} on {dv}: wrong result")
-            t = timed(lambda: f(x, axis=axis), _sync_numr, a.reps, a.inner)
+            t = timed(lambda: f(x, axis=axis), sync_numr, a.reps, a.inner)
             cells.append(f"{t / ta:.2f} ({t * 1e3:.2f} ms)")
         print(f"| {name} | {ta * 1e3:.2f} ms | {' | '.join(cells)} |")
 

@@ -44,6 +44,7 @@ class Settings:
     nn_webgpu_bwd_k: int              # NUMR_NN_WEBGPU_BWD_K
     nn_webgpu_onepass: frozenset      # NUMR_NN_WEBGPU_ONEPASS
     nn_webgpu_exact: bool             # NUMR_NN_WEBGPU_EXACT
+    test_reverse_invocations: bool    # NUMR_TEST_REVERSE_INVOCATIONS
 
 
 # --- parsing: the environment's strings, and override's typed values -----------------
@@ -143,6 +144,10 @@ VARIABLES = (
              "and variance from one sum of shifted data"),
     Variable("NUMR_NN_WEBGPU_EXACT", "nn_webgpu_exact", _bool, True, "0/1",
              "numr.nn WGSL: forward rows of exactly wg * K units skip the bounds tests"),
+    Variable("NUMR_TEST_REVERSE_INVOCATIONS", "test_reverse_invocations", _bool, False,
+             "0/1", "tests only: every WebGPU kernel runs a workgroup's invocations in "
+             "reverse order, so a missing barrier shows on lavapipe (read when a kernel "
+             "is compiled; slower)"),
 )
 _BY_NAME = {v.name: v for v in VARIABLES}
 

@@ -28,31 +28,20 @@ def test_compaction_into_int32(device):
 
 # --- workgroup scans under a hostile schedule ----------------------------------------------
 
-def _reversed_lanes(code: str) -> str:
-    """``code`` with its invocations renumbered last-to-first (``l`` becomes
-    ``size - 1 - l``). Correct workgroup code gives the same result under any numbering;
-    lavapipe runs a workgroup's lanes in index order up to each barrier, so a read of a
-    lower lane's store that lacks a barrier only fails there once the order is reversed
-    (a real GPU runs its subgroups in any order)."""
-    lane = "@builtin(local_invocation_index) l: u32"
-    if lane not in code:
-        return code
-    size = int(code.split("@workgroup_size(", 1)[1].split(")", 1)[0])
-    code = code.replace(lane, "@builtin(local_invocation_index) l_hw: u32")
-    head, body = code.split("fn main(", 1)
-    sig, rest = body.split("{\n", 1)
-    return f"{head}fn main({sig}{{\n  let l = {size - 1}u - l_hw;\n{rest}"
-
-
 @pytest.fixture
 def reversed_lanes(device, monkeypatch):
-    """The device's runtime compiling every kernel that uses local_invocation_index
-    with reversed lanes (fresh pipelines, so nothing cached is reused)."""
+    """The device's runtime compiling every kernel with its invocations reversed
+    (numr/backends/webgpu/kernels/reverse.py: correct workgroup code gives the same
+    result under any order; lavapipe runs a workgroup's lanes in index order up to each
+    barrier, so a read of a lower lane's store that lacks a barrier only fails there once
+    the order is reversed). Fresh pipelines, so nothing cached is reused."""
+    from numr.backends.webgpu.kernels.reverse import reverse
+
     rt = numr.asarray([0], device=device)._data.rt
     plain = rt.pipeline
 
     def pipeline(key, source, n):
-        return plain(("reversed-lanes", key), lambda: _reversed_lanes(source()), n)
+        return plain(("reversed-lanes", key), lambda: reverse(source()), n)
 
     monkeypatch.setattr(rt, "pipeline", pipeline)
     return rt
