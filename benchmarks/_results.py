@@ -164,7 +164,10 @@ class Run:
 
     def __init__(self, args, script: str, device: str | None, title: str | None = None,
                  keep=None):
-        self.args, self.script, self.device = args, script, str(device or "cpu")
+        # a block per device kind where one device of it was measured ("webgpu:0": webgpu)
+        device = str(device or "cpu")
+        self.args, self.script = args, script
+        self.device = device[:-2] if device.endswith(":0") else device
         self.title, self.keep = title, keep
         self.extra: list[list[list[str]]] = []
         self.on = bool(getattr(args, "write_results", False))

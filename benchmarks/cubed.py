@@ -150,6 +150,10 @@ def main():
     p.add_argument("--role", default="main", help=argparse.SUPPRESS)
     p.add_argument("--backend", default="numpy", help=argparse.SUPPRESS)
     p.add_argument("--computation", default="", help=argparse.SUPPRESS)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from benchmarks import _results
+
+    _results.add_flag(p)
     args = p.parse_args()
     if args.role == "write":
         print(json.dumps(write_input(args)))
@@ -162,6 +166,7 @@ def main():
 
     n, k, rows = _shape(args)
     backends = args.backends.split(",") + (["cupy"] if args.cupy else [])
+    rec = _results.start(args, "cubed", args.device)
     print(f"input: ({n}, {k}) float64 = {_gib(n * k * 8)} on disk in {args.work_dir}, "
           f"chunks of {rows} rows ({_gib(rows * k * 8)}); allowed_mem {args.allowed_mem} "
           f"per task, {args.workers} workers, BLAS threads {args.blas_threads or 'as set'}; "
@@ -190,6 +195,7 @@ def main():
                      for b in backends]
             ratio = results[backends[0], comp]["seconds"] / results[backends[-1], comp]["seconds"]
             print(f"| {comp} | " + " | ".join(cells) + f" | {ratio:.2f} |")
+        rec.finish()
     finally:
         if not args.keep:
             shutil.rmtree(args.work_dir, ignore_errors=True)

@@ -13,11 +13,15 @@ Timings are the minimum over interleaved rounds (numr and NumPy take turns).
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 
 import numpy as np
 
-import numr
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numr  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 
 def cases(lib, side, device):
@@ -68,7 +72,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cpu")
     p.add_argument("--quick", action="store_true")
+    _results.add_flag(p)
     args = p.parse_args()
+    rec, rows = _results.start(args, "derived", args.device), []
     rounds, target = (3, 0.02) if args.quick else (7, 0.1)
     dev = numr.Device(args.device)
     print(f"derived ops on {dev} ({numr.__file__}), time per call, numr / NumPy")
@@ -81,6 +87,9 @@ def main():
                 a = min(a, best(ours[name], lambda: numr.synchronize(dev), target))
                 b = min(b, best(theirs[name], lambda: None, target))
             print(f"{name:18}{side:>6}{a * 1e6:>10.2f}us{b * 1e6:>10.2f}us{a / b:>8.2f}")
+            rows.append([name, side, f"{a * 1e6:.2f} µs", f"{b * 1e6:.2f} µs", f"{a / b:.2f}"])
+    rec.table(["op", "side", "numr", "NumPy", "numr / NumPy"], rows)
+    rec.finish()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numr as xp  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 
 def _wait(y) -> None:
@@ -32,7 +33,9 @@ def main() -> int:
     ap.add_argument("--gib", type=float, default=8.0)
     ap.add_argument("--cols", type=int, default=4096)
     ap.add_argument("--device", default="webgpu:0")
+    _results.add_flag(ap)
     args = ap.parse_args()
+    rec, table = _results.start(args, "large", args.device), []
     d = args.device
     cols = args.cols
     rows = int(args.gib * 2**30) // (4 * cols)
@@ -65,6 +68,7 @@ def main() -> int:
         else:
             note = "ok"
         print(f"{name:34s} {dt_:8.3f} s {moved / dt_ / 1e9:8.1f} GB/s  {note}", flush=True)
+        table.append([name, f"{dt_:.3f} s", f"{moved / dt_ / 1e9:.1f} GB/s", note])
 
     t0 = time.perf_counter()
     x = xp.asarray(h, device=d)
@@ -123,6 +127,8 @@ def main() -> int:
         print("FAILED:", ", ".join(failed))
         return 1
     print("all checks passed")
+    rec.table(["op", "time", "GB/s", "check"], table)
+    rec.finish()
     return 0
 
 
