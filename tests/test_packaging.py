@@ -1,5 +1,6 @@
 """numba is imported only where its kernels run (numr.random's and numr.nn's on the CPU),
-and numr.nn without numba (an install that lacks it) runs its composite path."""
+and numr.nn without numba (an install that lacks it) runs its composite path; the base
+dependencies are the chosen four."""
 
 import subprocess
 import sys
@@ -13,10 +14,24 @@ from numr.nn import _norms
 
 
 def test_import_numr_does_not_import_numba():
-    code = "import sys, numr, numr.nn; print('numba' in sys.modules)"
+    code = ("import sys, numr, numr.nn; "
+            "print('numba' in sys.modules, 'matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
-    assert out.stdout.strip() == "False", out.stderr
+    assert out.stdout.strip() == "False False", out.stderr
+
+
+def test_dependencies_are_the_chosen_ones():
+    """The base dependencies are the four numr needs on the CPU (numba: numr.random has
+    no other CPU path); matplotlib draws benchmark figures only, in [bench]."""
+    import pathlib
+    import tomllib
+
+    meta = tomllib.loads((pathlib.Path(__file__).resolve().parent.parent
+                          / "pyproject.toml").read_text())["project"]
+    names = sorted(d.split(">")[0].split("=")[0].split("<")[0] for d in meta["dependencies"])
+    assert names == ["array-api-compat", "ml_dtypes", "numba", "numpy"]
+    assert any(d.startswith("matplotlib") for d in meta["optional-dependencies"]["bench"])
 
 
 def test_nn_without_numba_runs_the_composite_path(device, monkeypatch):
