@@ -233,8 +233,8 @@ def render() -> str:
         "recomputed on the host with NumPy (CuPy departs from the standard's special cases "
         "there); the others keep CuPy's value.",
         "",
-        "² CuPy's `linalg.eig` and `linalg.eigvals` where the installed CuPy has them "
-        "(CuPy 14's documentation lists them); with a CuPy that has not, the matrix is "
+        "² CuPy's `linalg.eig` and `linalg.eigvals` where the installed CuPy has them; "
+        "with a CuPy that has not, the matrix is "
         "copied to the host and NumPy computes them.",
         "",
         "## numr.special",
