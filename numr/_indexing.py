@@ -15,6 +15,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as np
+
 from ._array import Array
 from ._checks import AxisError, check_writable
 
@@ -139,11 +141,20 @@ def _item(x: Array, k: Any, func: str) -> Any:
         if k and all(type(e) is bool for e in k):
             return asarray(k, device=x._device)
         return asarray(k, dtype=x._device.defaults["indexing"], device=x._device)
-    if getattr(k, "ndim", 0) and hasattr(k, "__array_interface__") or \
-            hasattr(k, "__cuda_array_interface__"):
-        # Note: a NumPy (CuPy) index array is not moved to the array's device silently
+    if hasattr(k, "__cuda_array_interface__"):
+        # Note: another library's GPU memory is not taken as an index behind the user's back
         raise IndexError(f"{func}: a {type(k).__module__}.{type(k).__name__} index must be "
                          f"converted first: numr.asarray(index, device=x.device)")
+    if getattr(k, "ndim", 0) and isinstance(k, np.ndarray):
+        # A NumPy index array is host data, as a list is: it goes to the array's device
+        # (as CuPy and PyTorch take one; scikit-learn's cross-validation indexes with the
+        # NumPy arrays its splitters make). Its dtype stays: a float one is refused below.
+        from ._creation import asarray
+
+        if k.dtype.kind not in "biu":
+            raise IndexError(f"{func}: index arrays must have an integer or bool dtype, got "
+                             f"a NumPy array of {k.dtype}")
+        return asarray(k, device=x._device)
     if hasattr(k, "__index__") and not isinstance(k, float):
         try:
             return operator.index(k)

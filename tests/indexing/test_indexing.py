@@ -199,15 +199,25 @@ def test_take_along_axis(device):
         numr.take_along_axis(x, numr.asarray([0], device=device))
 
 
-def test_numpy_index_arrays_are_refused_by_numr(device):
-    # issue 19's sweep: NumPy's own TypeError ("only integer scalar arrays ...") leaked
-    x = numr.ones((4, 3), device=device)
-    for key in (np.array([1, 2]), (np.array([True, False, True, False]), 0)):
-        with pytest.raises(IndexError, match=r"getitem: a numpy.ndarray index must be "
-                                             r"converted first"):
-            x[key]
-        with pytest.raises(IndexError, match="setitem: a numpy.ndarray index"):
-            x[key] = 0.0
+def test_numpy_index_arrays_index_like_lists(device):
+    # host data, as a list is: taken to the array's device (CuPy and PyTorch take them;
+    # scikit-learn's GridSearchCV indexes with its splitters' NumPy arrays). NumPy's own
+    # TypeError for a float index must not leak (issue 19's sweep).
+    h = np.arange(12.0).reshape(4, 3)
+    x = numr.asarray(h, device=device)
+    for key in (np.array([1, 2]), np.array([-1, 0], dtype=np.int32),
+                (np.array([True, False, True, False]), 0), (slice(None), np.array([2]))):
+        assert_array(x[key], h[key])
+        y, g = numr.asarray(h, device=device), h.copy()
+        y[key] = -1.0
+        g[key] = -1.0
+        assert_array(y, g)
+    for bad in (np.array([1.0, 2.0]), np.array(["a"])):
+        with pytest.raises(IndexError, match="getitem: index arrays must have an integer or "
+                                             "bool dtype"):
+            x[bad]
+    with pytest.raises(IndexError, match="getitem: index 4 is out of bounds"):
+        x[np.array([4])]
     assert x[np.int64(1)].shape == (3,) and x[np.array(2)].shape == (3,)
 
 
