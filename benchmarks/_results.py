@@ -14,7 +14,7 @@ or, without indenting the run, ``rec = _results.start(args, ...)`` first and
 Everything the run prints still goes to the terminal. With ``--write-results`` the
 markdown tables it printed (and its ``# `` comment lines, which say what was measured
 on what) replace that script's section for that device in RESULTS.md: one block
-``### <script> · <device>`` under the script's ``## `` section, each table row ending in
+``### <script> · <device> · <machine>`` under the script's ``## `` section, each table row ending in
 the numr commit, the date and the machine. Other scripts' and other devices' blocks stay.
 A script that prints no markdown table gives its rows through ``rec.table(header, rows)``;
 ``keep=`` chooses the rows that go to the page (the page stays short: about 100 lines).
@@ -197,9 +197,12 @@ class Run:
             print(f"_results: {self.script} printed no table; RESULTS.md left as it was")
             return
         old = PAGE.read_text() if PAGE.exists() else ""
-        PAGE.write_text(replace_block(old, self.script, title, self.device, lines))
+        # a block per script, device and machine: lavapipe's webgpu figures do not replace
+        # the H200's
+        where = f"{self.device} · {stamp[2]}"
+        PAGE.write_text(replace_block(old, self.script, title, where, lines))
         n = len(PAGE.read_text().splitlines())
-        print(f"_results: wrote {self.script} · {self.device} in {PAGE.relative_to(ROOT)} "
+        print(f"_results: wrote {self.script} · {where} in {PAGE.relative_to(ROOT)} "
               f"({n} lines" + ("; the page is meant to stay near 100: keep fewer rows)"
                                if n > 120 else ")"))
         draw_all()
@@ -363,6 +366,11 @@ def draw_all() -> None:
     if not drew:
         print("_results: no figure drawn (matplotlib is not installed: pip install "
               "'.[bench]')")
+    else:  # the figures of blocks that are gone
+        wanted = {figure_name(key) for _, blocks in sections for key, _ in blocks}
+        for old in FIGURES.glob("bench-*.png"):
+            if old.name not in wanted:
+                old.unlink()
     DOCS_PAGE.write_text(docs_page(sections))
 
 

@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numr as xp  # noqa: E402
 from benchmarks.webgpu import _cupy, sync_numr, timed  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 
 class Side:
@@ -187,7 +188,9 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=20)
     p.add_argument("--rows", default="", help="only rows whose name contains one of "
                    "these comma-separated words")
+    _results.add_flag(p)
     a = p.parse_args()
+    results_page = _results.start(a, "ops", a.device)
     devs = _devices(a.device)
     mm = [int(k) for k in a.matmul.split(",")]
     cp = _cupy() if any(d != "cpu" for d in devs) else None
@@ -251,6 +254,7 @@ def main() -> None:
         print("| " + " | ".join(cells) + " |")
         sys.stdout.flush()
     print("copy GB/s: " + ", ".join(f"{k} {v / 1e9:.1f}" for k, v in copy_bw.items()))
+    results_page.finish()
 
 
 if __name__ == "__main__":

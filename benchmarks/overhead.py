@@ -19,12 +19,16 @@ keeps machine noise out of the ratios as far as possible.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import sys
 import time
 
 import numpy as np
 
-import numr
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numr  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 try:
     import array_api_strict as strict
@@ -237,13 +241,16 @@ def main():
     p.add_argument("--device", choices=["cpu", "cuda", "webgpu"], default="cpu")
     p.add_argument("--sizes", help="comma-separated element counts (default: 8, 4M and, "
                    "with a GPU, 64M)")
+    _results.add_flag(p)
     args = p.parse_args()
+    results_page = _results.start(args, "overhead", args.device)
     rounds = 2 if args.quick else 7
     sizes = [8, 4 * 1024 * 1024] + ([64 * 1024 * 1024] if args.device == "cuda" or (
         args.device == "webgpu" and _cupy() is not None) else [])
     if args.sizes:
         sizes = [int(v) for v in args.sizes.split(",")]
     run(sizes, rounds, 0.02 if args.quick else 0.1, args.device)
+    results_page.finish()
 
 
 if __name__ == "__main__":

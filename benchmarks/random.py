@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numr as xp  # noqa: E402
 from numr import random as nr  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 
 def timed(f, sync, reps: int) -> float:
@@ -41,11 +42,16 @@ def timed(f, sync, reps: int) -> float:
     return statistics.median(ts)
 
 
+ROWS: list = []  # the rows printed, for RESULTS.md
+
+
 def row(name: str, t: float, nbytes: int, copy_bw: float, anchor: float | None) -> None:
     frac = nbytes / t / copy_bw
     vs = f"{anchor / t:8.2f}x" if anchor else "        -"
     print(f"{name:34s} {t * 1e3:9.2f} ms {nbytes / t / 1e9:8.1f} GB/s {frac:7.2f} of copy"
           f"   speed vs anchor {vs}")
+    ROWS.append([name, f"{t * 1e3:.2f} ms", f"{nbytes / t / 1e9:.1f} GB/s", f"{frac:.2f}",
+                 f"{anchor / t:.2f}" if anchor else "-"])
 
 
 def cpu(n: int, reps: int) -> None:
@@ -111,11 +117,15 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=None,
                     help="draws (default 16M on the CPU, 256M on a GPU)")
     ap.add_argument("--reps", type=int, default=5)
+    _results.add_flag(ap)
     a = ap.parse_args()
+    results_page = _results.start(a, "random", a.device)
     if a.device == "cpu":
         cpu(a.n or 16 * 2 ** 20, a.reps)
     else:
         gpu(a.device, a.n or 256 * 2 ** 20, a.reps)
+    results_page.table(["draw", "time", "GB/s", "of copy", "speed vs anchor"], ROWS)
+    results_page.finish()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numr  # noqa: E402
 from numr import special  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 # name -> a function of (rng, n) giving the arguments (host float64 arrays)
 _U = lambda lo, hi: (lambda rng, n: rng.uniform(lo, hi, n))  # noqa: E731
@@ -66,7 +67,9 @@ def main() -> None:
     ap.add_argument("--funcs", default=",".join(DOMAIN))
     ap.add_argument("--devices", default="cuda,webgpu")
     ap.add_argument("--dtypes", default="float32,float64")
+    _results.add_flag(ap)
     a = ap.parse_args()
+    results_page = _results.start(a, "special", a.devices)
     try:
         import cupy
         import cupyx.scipy.special as csp
@@ -96,6 +99,7 @@ def main() -> None:
                 except (NotImplementedError, ValueError, TypeError) as e:
                     row += ["-", type(e).__name__]
             print("| " + " | ".join(row) + " |", flush=True)
+    results_page.finish()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numr as xp  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 
 def _wait(y) -> None:
@@ -242,7 +243,9 @@ def main() -> None:
                    help="also time the chain split over this many threads")
     p.add_argument("--skip", nargs="*", default=[],
                    help="measures to skip: chain, add, matmul (spaces or commas between)")
+    _results.add_flag(p)
     a = p.parse_args()
+    results_page = _results.start(a, "webgpu", a.device or "webgpu")
     devs = [dv for dv in xp.__array_namespace_info__().devices() if str(dv).startswith("webgpu")]
     if not devs:
         print("no webgpu device (install wgpu and a Vulkan driver)")
@@ -282,6 +285,7 @@ def main() -> None:
         print(f"| float32 matmul {a.matmul_size}x{a.matmul_size} | {r['tflops']:.2f} TFLOP/s "
               f"({r['t'] * 1e3:.2f} ms, rel. err {r['rel_err']:.1e}) | " +
               (f"CuPy {c:.2f} TFLOP/s | {r['tflops'] / c:.3f} |" if c else "- | - |"))
+    results_page.finish()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numr as xp  # noqa: E402
 from benchmarks.webgpu import _cupy, sync_numr, timed  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 # name -> (array: "vec" or "mat", function name, axis)
 ROWS = {
@@ -55,7 +56,9 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=20)
     p.add_argument("--device", default=None, help="the WebGPU device (default webgpu:0)")
     p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    _results.add_flag(p)
     a = p.parse_args()
+    results_page = _results.start(a, "webgpu_reduce", a.device or "webgpu")
     devs = [str(dv) for dv in xp.__array_namespace_info__().devices()]
     wg = a.device or next((dv for dv in devs if dv.startswith("webgpu")), None)
     cp = _cupy()
@@ -108,6 +111,7 @@ def main() -> None:
             cells.append(f"{t / ta:.2f} ({t * 1e6:.1f} µs) | {gbs:.1f} ({gbs / copy:.0%})")
         print(f"| {name} | {ref} | {' | '.join(cells)} |")
     print("copy GB/s: " + ", ".join(f"{k[0]} {k[1]} {v:.1f}" for k, v in copy_gbs.items()))
+    results_page.finish()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numr as xp  # noqa: E402
 from benchmarks.webgpu import _cupy, timed  # noqa: E402
 from benchmarks.webgpu import sync_numr  # noqa: E402
+from benchmarks import _results  # noqa: E402
 
 # name -> (array: "vec" or "mat", function name, axis)
 ROWS = {"sort": ("vec", "sort", -1), "argsort": ("vec", "argsort", -1),
@@ -52,7 +53,9 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=5)
     p.add_argument("--device", default=None, help="the WebGPU device (default webgpu:0)")
     p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    _results.add_flag(p)
     a = p.parse_args()
+    results_page = _results.start(a, "webgpu_sort", a.device or "webgpu")
     devs = [str(dv) for dv in xp.__array_namespace_info__().devices()]
     wg = a.device or next((dv for dv in devs if dv.startswith("webgpu")), None)
     cp = _cupy()
@@ -89,6 +92,7 @@ def main() -> None:
             t = timed(lambda: f(x, axis=axis), sync_numr, a.reps, a.inner)
             cells.append(f"{t / ta:.2f} ({t * 1e3:.2f} ms)")
         print(f"| {name} | {ta * 1e3:.2f} ms | {' | '.join(cells)} |")
+    results_page.finish()
 
 
 if __name__ == "__main__":
