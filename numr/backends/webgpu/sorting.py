@@ -1,5 +1,4 @@
-"""WebGPU ops: sort, argsort, searchsorted, unique_* and isin (registered by ops.build;
-see ops.GROUPS).
+"""WebGPU ops: sort, argsort, searchsorted, unique_* and isin.
 
 All of them rest on one stable sort of (order key, index) pairs (kernels/sort.py): a
 bitonic network, or for one-word keys on rows longer than RADIX_MIN the LSD radix sort of
@@ -18,10 +17,14 @@ import numpy as np
 from ... import _dtypes as dt
 from . import array as A
 from .array import GPUArray, new
+from .creation import fill
 from .kernels import map as M
 from .kernels import radix as R
 from .kernels import sort as K
+from .kernels.types import index_dtype
+from .manipulation import flat
 from .pieces import MAX_ELEMENTS
+from .transfers import copy
 
 
 # Rows longer than one bitonic block (which sorts in a single workgroup-memory kernel)
@@ -31,236 +34,251 @@ from .pieces import MAX_ELEMENTS
 RADIX_MIN = K.BLOCK
 
 
-def register(ctx) -> None:
-    """Add this group's ops to ctx.ops."""
-    rt = ctx.rt
-    index = ctx.device.defaults["indexing"]
-    iw = index.itemsize // 4          # words per index element (int32: 1, int64: 2)
+def run(rt, name: tuple, source, arrays: list, params: list, threads: int) -> None:
+    """Record one kernel over ``threads`` invocations; ``arrays`` are GPUArrays or
+    Storages, the last one written."""
+    blocks = [a.storage.block if type(a) is GPUArray else a.block for a in arrays]
+    rt.dispatch(("sort",) + name, source, blocks,
+                [int(v) & 0xFFFFFFFF for v in params], max(1, -(-threads // K.WG)))
 
-    def run(name: tuple, source, arrays: list, params: list, threads: int) -> None:
-        """Record one kernel over ``threads`` invocations; ``arrays`` are GPUArrays or
-        Storages, the last one written."""
-        blocks = [a.storage.block if type(a) is GPUArray else a.block for a in arrays]
-        rt.dispatch(("sort",) + name, source, blocks,
-                    [int(v) & 0xFFFFFFFF for v in params], max(1, -(-threads // K.WG)))
 
-    def dense(a: GPUArray) -> GPUArray:
-        """``a`` if C-contiguous (any offset), else a contiguous copy: the kernels here
-        address elements as offset + linear index."""
-        return a if a.contiguous else M.contiguous(rt, a)
+def dense(a: GPUArray) -> GPUArray:
+    """``a`` if C-contiguous (any offset), else a contiguous copy: the kernels here
+    address elements as offset + linear index."""
+    return a if a.contiguous else M.contiguous(a.rt, a)
 
-    # -- the sort every op here uses ---------------------------------------------------
 
-    def sorted_pairs(src: GPUArray, rows: int, n: int, descending: bool):
-        """The (key, index) pairs of each of ``rows`` rows of ``n`` elements of the dense
-        ``src``, sorted (stable; see kernels/sort.py): (pairs Storage, P, words per pair)."""
-        d = src.dtype
-        S = K.key_words(d) + 1
-        if S == 2 and n > RADIX_MIN:
-            return radix_pairs(src, rows, n, descending)
-        P = 1 << (n - 1).bit_length() if n > 1 else 1
-        total = rows * P
-        if total * S > MAX_ELEMENTS:  # the kernels index the pairs' u32 words
-            raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {total * S} "
-                              f"words of (key, index) pairs on {ctx.device}; at most "
-                              f"{MAX_ELEMENTS}")
-        pairs = rt.alloc(total * S * 4)
-        run(("pairs", d.name), lambda: K.pairs_source(d), [src, pairs],
-            [total, n, P, src.offset, 0xFFFFFFFF if descending else 0], total)
-        if P == 1:
-            return pairs, P, S
-        local = lambda: K.local_sort_source(S)  # noqa: E731
-        groups = -(-total // K.BLOCK)
-        # Stages with partners closer than a block: in workgroup memory, all at once.
-        run(("local", S), local, [pairs], [total, P, 2, min(P, K.BLOCK)], groups * K.WG)
-        k = 2 * K.BLOCK
-        while k <= P:
-            j = k // 2
-            while j >= K.BLOCK:
-                run(("step", S), lambda: K.global_step_source(S), [pairs],
-                    [total // 2, P, k, j], total // 2)
-                j //= 2
-            run(("local", S), local, [pairs], [total, P, k, k], groups * K.WG)
-            k *= 2
+# -- the sort every op here uses ---------------------------------------------------
+
+def sorted_pairs(src: GPUArray, rows: int, n: int, descending: bool):
+    """The (key, index) pairs of each of ``rows`` rows of ``n`` elements of the dense
+    ``src``, sorted (stable; see kernels/sort.py): (pairs Storage, P, words per pair)."""
+    rt, d = src.rt, src.dtype
+    S = K.key_words(d) + 1
+    if S == 2 and n > RADIX_MIN:
+        return radix_pairs(src, rows, n, descending)
+    P = 1 << (n - 1).bit_length() if n > 1 else 1
+    total = rows * P
+    if total * S > MAX_ELEMENTS:  # the kernels index the pairs' u32 words
+        raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {total * S} "
+                          f"words of (key, index) pairs on webgpu:{rt.index}; at most "
+                          f"{MAX_ELEMENTS}")
+    pairs = rt.alloc(total * S * 4)
+    run(rt, ("pairs", d.name), lambda: K.pairs_source(d), [src, pairs],
+        [total, n, P, src.offset, 0xFFFFFFFF if descending else 0], total)
+    if P == 1:
         return pairs, P, S
+    local = lambda: K.local_sort_source(S)  # noqa: E731
+    groups = -(-total // K.BLOCK)
+    # Stages with partners closer than a block: in workgroup memory, all at once.
+    run(rt, ("local", S), local, [pairs], [total, P, 2, min(P, K.BLOCK)], groups * K.WG)
+    k = 2 * K.BLOCK
+    while k <= P:
+        j = k // 2
+        while j >= K.BLOCK:
+            run(rt, ("step", S), lambda: K.global_step_source(S), [pairs],
+                [total // 2, P, k, j], total // 2)
+            j //= 2
+        run(rt, ("local", S), local, [pairs], [total, P, k, k], groups * K.WG)
+        k *= 2
+    return pairs, P, S
 
-    def radix_pairs(src: GPUArray, rows: int, n: int, descending: bool):
-        """sorted_pairs by the stable LSD radix sort of kernels/radix.py (one-word keys):
-        unpadded rows, so P = n; one 8-bit pass per byte of the dtype."""
-        d = src.dtype
-        total = rows * n
-        T = -(-n // R.TILE)
-        groups = rows * T
-        if max(2 * total, groups * R.RADIX) > MAX_ELEMENTS:
-            raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {2 * total} "
-                              f"words of (key, index) pairs on {ctx.device}; at most "
-                              f"{MAX_ELEMENTS}")
-        a = rt.alloc(total * 8)
-        run(("pairs", d.name), lambda: K.pairs_source(d), [src, a],
-            [total, n, n, src.offset, 0xFFFFFFFF if descending else 0], total)
-        b = rt.alloc(total * 8)
-        counts = rt.alloc(groups * R.RADIX * 4)
-        for shift in range(0, 8 * d.itemsize, 8):
-            params = [groups, n, T, shift]
-            run(("radix-hist",), R.histogram_source, [a, counts], params, groups * R.WG)
-            scan(counts, groups * R.RADIX)
-            run(("radix-scatter",), R.scatter_source, [a, counts, b], params, groups * R.WG)
-            a, b = b, a
-        return a, n, 2
 
-    def gather(src: GPUArray, count: int, reads: dict, pos_fn: str, params: list) -> GPUArray:
-        """A 1-D array of ``count`` elements of src's dtype: element k is src's element
-        ``pos(k)``, bit-exact (packed dtypes a word per invocation). ``reads``: binding
-        name -> buffer that ``pos_fn`` reads; params after [invocations, count]."""
-        d = src.dtype
-        out = new(rt, (count,), d)
-        if count:
-            per = max(1, 4 // d.itemsize)
-            threads = -(-count // per)
-            names = list(reads)
-            run(("gather", d.name, pos_fn), lambda: K.gather_source(d, names, pos_fn),
-                [src, *reads.values(), out], [threads, count, *params], threads)
-        return out
+def radix_pairs(src: GPUArray, rows: int, n: int, descending: bool):
+    """sorted_pairs by the stable LSD radix sort of kernels/radix.py (one-word keys):
+    unpadded rows, so P = n; one 8-bit pass per byte of the dtype."""
+    rt, d = src.rt, src.dtype
+    total = rows * n
+    T = -(-n // R.TILE)
+    groups = rows * T
+    if max(2 * total, groups * R.RADIX) > MAX_ELEMENTS:
+        raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {2 * total} "
+                          f"words of (key, index) pairs on webgpu:{rt.index}; at most "
+                          f"{MAX_ELEMENTS}")
+    a = rt.alloc(total * 8)
+    run(rt, ("pairs", d.name), lambda: K.pairs_source(d), [src, a],
+        [total, n, n, src.offset, 0xFFFFFFFF if descending else 0], total)
+    b = rt.alloc(total * 8)
+    counts = rt.alloc(groups * R.RADIX * 4)
+    for shift in range(0, 8 * d.itemsize, 8):
+        params = [groups, n, T, shift]
+        run(rt, ("radix-hist",), R.histogram_source, [a, counts], params, groups * R.WG)
+        scan(rt, counts, groups * R.RADIX)
+        run(rt, ("radix-scatter",), R.scatter_source, [a, counts, b], params, groups * R.WG)
+        a, b = b, a
+    return a, n, 2
 
-    def moved_rows(x: GPUArray, axis: int):
-        """x with ``axis`` moved last, dense: (array, rows, n, axis order)."""
-        order = tuple(k for k in range(x.ndim) if k != axis) + (axis,)
-        m = dense(A.permute(x, order))
-        n = x.shape[axis]
-        return m, (x.size // n if n else 0), n, order
 
-    def put_back(r: GPUArray, order: tuple) -> GPUArray:
-        """A result computed with the sorted axis last, in the input's axis order."""
-        if order == tuple(range(len(order))):
-            return r
-        inverse = tuple(order.index(k) for k in range(len(order)))
-        return ctx.copy(A.permute(r, inverse))
+def gather(src: GPUArray, count: int, reads: dict, pos_fn: str, params: list) -> GPUArray:
+    """A 1-D array of ``count`` elements of src's dtype: element k is src's element
+    ``pos(k)``, bit-exact (packed dtypes a word per invocation). ``reads``: binding
+    name -> buffer that ``pos_fn`` reads; params after [invocations, count]."""
+    rt, d = src.rt, src.dtype
+    out = new(rt, (count,), d)
+    if count:
+        per = max(1, 4 // d.itemsize)
+        threads = -(-count // per)
+        names = list(reads)
+        run(rt, ("gather", d.name, pos_fn), lambda: K.gather_source(d, names, pos_fn),
+            [src, *reads.values(), out], [threads, count, *params], threads)
+    return out
 
-    # -- sort, argsort ---------------------------------------------------------------------
 
-    def argsort(x, *, axis, descending, stable):
-        # Note: always stable (the standard allows it for stable=False).
-        m, rows, n, order = moved_rows(x, axis)
-        out = new(rt, m.shape, index)
-        if out.size:
-            pairs, P, S = sorted_pairs(m, rows, n, descending)
-            run(("argsort", S, iw), lambda: K.argsort_source(S, iw), [pairs, out],
-                [rows * n, n, P], rows * n)
-        return put_back(out, order)
+def moved_rows(x: GPUArray, axis: int):
+    """x with ``axis`` moved last, dense: (array, rows, n, axis order)."""
+    order = tuple(k for k in range(x.ndim) if k != axis) + (axis,)
+    m = dense(A.permute(x, order))
+    n = x.shape[axis]
+    return m, (x.size // n if n else 0), n, order
 
-    def sort(x, *, axis, descending, stable):
-        m, rows, n, order = moved_rows(x, axis)
-        if not m.size:
-            return new(rt, x.shape, x.dtype)
+
+def put_back(r: GPUArray, order: tuple) -> GPUArray:
+    """A result computed with the sorted axis last, in the input's axis order."""
+    if order == tuple(range(len(order))):
+        return r
+    inverse = tuple(order.index(k) for k in range(len(order)))
+    return copy(A.permute(r, inverse))
+
+
+# -- sort, argsort ---------------------------------------------------------------------
+
+def argsort(x, *, axis, descending, stable):
+    # Note: always stable (the standard allows it for stable=False).
+    rt, index = x.rt, index_dtype(x.rt)
+    iw = index.itemsize // 4  # words per index element (int32: 1, int64: 2)
+    m, rows, n, order = moved_rows(x, axis)
+    out = new(rt, m.shape, index)
+    if out.size:
         pairs, P, S = sorted_pairs(m, rows, n, descending)
-        pos = (f"fn pos(k: u32) -> u32 {{ let n = p(3u); let r = k / n;\n"
-               f"  return p(2u) + r * n + pairs[(r * p(4u) + k % n) * {S}u + {S - 1}u]; }}")
-        out = gather(m, m.size, {"pairs": pairs}, pos, [m.offset, n, P])
-        return put_back(A.reshape_view(out, m.shape), order)
+        run(rt, ("argsort", S, iw), lambda: K.argsort_source(S, iw), [pairs, out],
+            [rows * n, n, P], rows * n)
+    return put_back(out, order)
 
-    # -- searchsorted ----------------------------------------------------------------------
 
-    def as_array(v, d) -> GPUArray:
-        """A Python scalar operand (numr checked it fits ``d``) as a 1-element array:
-        an upload, never a read back."""
-        return ctx.ops["from_host"](np.asarray([v], dtype=d.name))
+def sort(x, *, axis, descending, stable):
+    m, rows, n, order = moved_rows(x, axis)
+    if not m.size:
+        return new(x.rt, x.shape, x.dtype)
+    pairs, P, S = sorted_pairs(m, rows, n, descending)
+    pos = (f"fn pos(k: u32) -> u32 {{ let n = p(3u); let r = k / n;\n"
+           f"  return p(2u) + r * n + pairs[(r * p(4u) + k % n) * {S}u + {S - 1}u]; }}")
+    out = gather(m, m.size, {"pairs": pairs}, pos, [m.offset, n, P])
+    return put_back(A.reshape_view(out, m.shape), order)
 
-    def searchsorted(x1, x2, *, side, sorter):
-        d = x1.dtype
-        shape = x2.shape if type(x2) is GPUArray else ()
-        v = dense(x2) if type(x2) is GPUArray else as_array(x2, d)
-        a = dense(x1)
-        out = new(rt, shape, index)
-        if not out.size:
-            return out
-        arrays, sw, soff = [a, v], 0, 0
-        if sorter is not None:
-            s = dense(sorter)
-            arrays.append(s)
-            sw, soff = s.dtype.itemsize // 4, s.offset
-        arrays.append(out)
-        run(("searchsorted", d.name, sw, iw), lambda: K.searchsorted_source(d, sw, iw),
-            arrays, [out.size, a.size, a.offset, v.offset, side == "right", soff], out.size)
+
+# -- searchsorted ----------------------------------------------------------------------
+
+def as_array(rt, v, d) -> GPUArray:
+    """A Python scalar operand (numr checked it fits ``d``) as a 1-element array:
+    an upload, never a read back."""
+    r = new(rt, (1,), d)
+    rt.upload(r.storage, np.asarray([v], dtype=d.name).tobytes())
+    return r
+
+
+def searchsorted(x1, x2, *, side, sorter):
+    rt, d, index = x1.rt, x1.dtype, index_dtype(x1.rt)
+    iw = index.itemsize // 4
+    shape = x2.shape if type(x2) is GPUArray else ()
+    v = dense(x2) if type(x2) is GPUArray else as_array(rt, x2, d)
+    a = dense(x1)
+    out = new(rt, shape, index)
+    if not out.size:
         return out
+    arrays, sw, soff = [a, v], 0, 0
+    if sorter is not None:
+        s = dense(sorter)
+        arrays.append(s)
+        sw, soff = s.dtype.itemsize // 4, s.offset
+    arrays.append(out)
+    run(rt, ("searchsorted", d.name, sw, iw), lambda: K.searchsorted_source(d, sw, iw),
+        arrays, [out.size, a.size, a.offset, v.offset, side == "right", soff], out.size)
+    return out
 
-    # -- unique ----------------------------------------------------------------------------
 
-    def scan(data, n: int) -> None:
-        """Inclusive prefix sum of ``n`` u32 words of the Storage ``data``, in place:
-        blocks scanned in workgroup memory, their totals scanned recursively."""
-        blocks = -(-n // K.BLOCK)
-        run(("scan",), K.scan_block_source, [data], [n], blocks * K.WG)
-        if blocks > 1:
-            totals = rt.alloc(blocks * 4)
-            run(("totals",), K.block_totals_source, [data, totals], [blocks, n], blocks)
-            scan(totals, blocks)
-            run(("add",), K.add_totals_source, [totals, data], [n], n)
+# -- unique ----------------------------------------------------------------------------
 
-    def unique(x, values=True, first=False, inverse=False, counts=False) -> tuple:
-        """The requested results of unique_all, in its order."""
-        d = x.dtype
-        src = dense(ctx.flat(x)) if x.ndim != 1 else dense(x)
-        N = src.size
-        if N == 0:
-            empty = new(rt, (0,), index)
-            res = [new(rt, (0,), d)] if values else []
-            res += [empty] if first else []
-            res += [new(rt, x.shape, index)] if inverse else []
-            res += [empty] if counts else []
-            return tuple(res)
-        pairs, P, S = sorted_pairs(src, 1, N, False)
-        grp = rt.alloc(N * 4)
-        run(("flags", d.name), lambda: K.unique_flags_source(d), [pairs, grp], [N], N)
-        scan(grp, N)
-        # The number of unique values decides the results' shapes: one 4-byte read back
-        # (the one host read of unique_*, allowed for data-dependent shapes).
-        U = int(np.frombuffer(rt.download(grp, (N - 1) * 4, 4), dtype=np.uint32)[0])
-        starts = rt.alloc((U + 1) * 4)
-        run(("starts",), K.unique_starts_source, [grp, starts], [N], N)
-        res = []
-        if values:
-            pos = f"fn pos(k: u32) -> u32 {{ return p(2u) + pairs[starts[k] * {S}u + {S - 1}u]; }}"
-            res.append(gather(src, U, {"pairs": pairs, "starts": starts}, pos,
-                              [src.offset]))
-        if first:
-            out = new(rt, (U,), index)
-            run(("first", S, iw), lambda: K.unique_first_source(S, iw), [pairs, starts, out],
-                [U], U)
-            res.append(out)
-        if inverse:
-            out = new(rt, x.shape, index)
-            run(("inverse", S, iw), lambda: K.unique_inverse_source(S, iw), [pairs, grp, out],
-                [N], N)
-            res.append(out)
-        if counts:
-            out = new(rt, (U,), index)
-            run(("counts", iw), lambda: K.unique_counts_source(iw), [starts, out], [U], U)
-            res.append(out)
+def scan(rt, data, n: int) -> None:
+    """Inclusive prefix sum of ``n`` u32 words of the Storage ``data``, in place:
+    blocks scanned in workgroup memory, their totals scanned recursively."""
+    blocks = -(-n // K.BLOCK)
+    run(rt, ("scan",), K.scan_block_source, [data], [n], blocks * K.WG)
+    if blocks > 1:
+        totals = rt.alloc(blocks * 4)
+        run(rt, ("totals",), K.block_totals_source, [data, totals], [blocks, n], blocks)
+        scan(rt, totals, blocks)
+        run(rt, ("add",), K.add_totals_source, [totals, data], [n], n)
+
+
+def unique(x, values=True, first=False, inverse=False, counts=False) -> tuple:
+    """The requested results of unique_all, in its order."""
+    rt, d, index = x.rt, x.dtype, index_dtype(x.rt)
+    iw = index.itemsize // 4
+    src = dense(flat(x)) if x.ndim != 1 else dense(x)
+    N = src.size
+    if N == 0:
+        empty = new(rt, (0,), index)
+        res = [new(rt, (0,), d)] if values else []
+        res += [empty] if first else []
+        res += [new(rt, x.shape, index)] if inverse else []
+        res += [empty] if counts else []
         return tuple(res)
+    pairs, P, S = sorted_pairs(src, 1, N, False)
+    grp = rt.alloc(N * 4)
+    run(rt, ("flags", d.name), lambda: K.unique_flags_source(d), [pairs, grp], [N], N)
+    scan(rt, grp, N)
+    # The number of unique values decides the results' shapes: one 4-byte read back
+    # (the one host read of unique_*, allowed for data-dependent shapes).
+    U = int(np.frombuffer(rt.download(grp, (N - 1) * 4, 4), dtype=np.uint32)[0])
+    starts = rt.alloc((U + 1) * 4)
+    run(rt, ("starts",), K.unique_starts_source, [grp, starts], [N], N)
+    res = []
+    if values:
+        pos = f"fn pos(k: u32) -> u32 {{ return p(2u) + pairs[starts[k] * {S}u + {S - 1}u]; }}"
+        res.append(gather(src, U, {"pairs": pairs, "starts": starts}, pos,
+                          [src.offset]))
+    if first:
+        out = new(rt, (U,), index)
+        run(rt, ("first", S, iw), lambda: K.unique_first_source(S, iw), [pairs, starts, out],
+            [U], U)
+        res.append(out)
+    if inverse:
+        out = new(rt, x.shape, index)
+        run(rt, ("inverse", S, iw), lambda: K.unique_inverse_source(S, iw), [pairs, grp, out],
+            [N], N)
+        res.append(out)
+    if counts:
+        out = new(rt, (U,), index)
+        run(rt, ("counts", iw), lambda: K.unique_counts_source(iw), [starts, out], [U], U)
+        res.append(out)
+    return tuple(res)
 
-    # -- isin ------------------------------------------------------------------------------
 
-    def isin(x1, x2, invert):
-        d = x1.dtype if type(x1) is GPUArray else x2.dtype
-        shape = x1.shape if type(x1) is GPUArray else ()
-        a = dense(x1) if type(x1) is GPUArray else as_array(x1, d)
-        b = x2 if type(x2) is GPUArray else as_array(x2, d)
-        out = new(rt, shape, dt.bool)
-        if not out.size:
-            return out
-        m = b.size
-        if m == 0:
-            return ctx.ops["full"](shape, bool(invert), dt.bool)
-        b = dense(ctx.flat(b)) if b.ndim != 1 else dense(b)
-        pairs, _, _ = sorted_pairs(b, 1, m, False)
-        words = -(-out.size // 4)
-        run(("isin", d.name), lambda: K.isin_source(d), [a, pairs, out],
-            [words, out.size, a.offset, m, invert], words)
+# -- isin ------------------------------------------------------------------------------
+
+def isin(x1, x2, invert):
+    d = x1.dtype if type(x1) is GPUArray else x2.dtype
+    rt = x1.rt if type(x1) is GPUArray else x2.rt
+    shape = x1.shape if type(x1) is GPUArray else ()
+    a = dense(x1) if type(x1) is GPUArray else as_array(rt, x1, d)
+    b = x2 if type(x2) is GPUArray else as_array(rt, x2, d)
+    out = new(rt, shape, dt.bool)
+    if not out.size:
         return out
+    m = b.size
+    if m == 0:
+        return fill(rt, shape, bool(invert), dt.bool)
+    b = dense(flat(b)) if b.ndim != 1 else dense(b)
+    pairs, _, _ = sorted_pairs(b, 1, m, False)
+    words = -(-out.size // 4)
+    run(rt, ("isin", d.name), lambda: K.isin_source(d), [a, pairs, out],
+        [words, out.size, a.offset, m, invert], words)
+    return out
 
-    def unique_op(x, first=False, inverse=False, counts=False):
-        return unique(x, True, first, inverse, counts)
 
-    # unique is the primitive of the unique_* ops (derived: numr/backends/_derived.py).
-    ctx.ops.update(sort=sort, argsort=argsort, searchsorted=searchsorted, unique=unique_op,
-                   isin=isin)
+def unique_op(x, first=False, inverse=False, counts=False):
+    return unique(x, True, first, inverse, counts)
+
+# unique is the primitive of the unique_* ops (derived: numr/backends/_derived.py).
+OPS = {"sort": sort, "argsort": argsort, "searchsorted": searchsorted, "unique": unique_op,
+       "isin": isin}

@@ -165,3 +165,11 @@ def _i32_to_odd_f32(v: str, signed: bool) -> str:
     keep = f"(({m} >> {sh}) | select(0u, 1u, ({m} & ((1u << {sh}) - 1u)) != 0u))"
     f = f"(f32({keep}) * f32(1u << {sh}))"
     return f"select({f}, -{f}, {v} < 0i)" if signed else f
+
+
+def index_dtype(rt) -> DType:
+    """The device's default index dtype (argmax, counts, nonzero, sort indices): int64
+    where the adapter has shader-int64, else int32 (as the backend's default_dtypes)."""
+    from ...._dtypes import int32, int64
+
+    return int64 if "shader-int64" in rt.features else int32
