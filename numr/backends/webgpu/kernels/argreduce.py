@@ -25,11 +25,8 @@ from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
 from . import reduce as R
 from .reduce import _decode, _loads
+from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
-
-WG = 256
-HEADER = ("@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;\n"
-          "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }")
 
 
 def layout(x: GPUArray, axes: tuple) -> tuple:

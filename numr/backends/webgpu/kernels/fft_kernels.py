@@ -53,10 +53,7 @@ z gives the real output x[2j] = Re z[j], x[2j+1] = Im z[j] (output kind "rp").
 
 from __future__ import annotations
 
-WG = 256  # threads per workgroup of the element-wise kernels (gather, passes, ...)
-
-_PARAMS = ("@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;\n"
-           "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }")
+from .template import HEADER as _PARAMS, WG  # WG: the element-wise kernels' size
 _IO = 11  # first batch-shape word of the row kernels
 
 

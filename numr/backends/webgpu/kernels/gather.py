@@ -39,13 +39,12 @@ from typing import Any, Sequence
 from ...._dtypes import DType
 from ..array import GPUArray, new
 from .map import _collapse
+from .template import HEADER, WG, block_scan
 
-WG = 256
 PER_THREAD = 4
 BLOCK = WG * PER_THREAD  # elements per workgroup in the compaction kernels
 
-_HEAD = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-         "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }",
+_HEAD = [HEADER,
          "fn ps(k: u32) -> i32 { return bitcast<i32>(p(k)); }"]
 _MAIN = ("@compute @workgroup_size(256)\n"
          "fn main(@builtin(global_invocation_id) g: vec3<u32>, "
@@ -348,22 +347,10 @@ def _nonzero_fn(d: DType) -> str:
     return f"{load}\nfn nz(e: u32) -> bool {{ let v = ld(e); return {test}; }}"
 
 
-_SCAN = """var<workgroup> sh: array<u32, 256>;
-// Inclusive scan of sh (Hillis-Steele); every invocation of the workgroup calls it after
-// writing its own sh[l]. The first barrier makes those writes visible before anyone reads
-// a neighbour's: without it a fast subgroup reads sh[l - s] before a slower one has
-// stored it (lavapipe runs a workgroup's subgroups one after another up to each barrier,
-// so it never shows; an NVIDIA GPU does).
-fn wg_scan(l: u32) {
-  workgroupBarrier();
-  for (var s = 1u; s < 256u; s = s << 1u) {
-    var v = 0u;
-    if (l >= s) { v = sh[l - s]; }
-    workgroupBarrier();
-    sh[l] = sh[l] + v;
-    workgroupBarrier();
-  }
-}"""
+# Inclusive scan of sh over the workgroup; every invocation calls wg_scan(l, l) after
+# writing its own sh[l] (without the first barrier a fast subgroup reads sh[l - s] before
+# a slower one has stored it: lavapipe never shows it, an NVIDIA GPU does).
+_SCAN = block_scan("wg_scan", "sh", "u32", WG)
 
 _WG_MAIN = ("@compute @workgroup_size(256)\n"
             "fn main(@builtin(workgroup_id) wg: vec3<u32>, "
@@ -393,7 +380,7 @@ def _count_source(d: DType, nd: int) -> str:
     if (i < n && nz(elem(i))) {{ k = k + 1u; }}
   }}
   sh[l] = k;
-  wg_scan(l);
+  wg_scan(l, l);
   if (l == 255u && g * {BLOCK}u < n) {{ y[g] = sh[255]; }}  // not the spare groups of a 2-D grid
 }}""")
     return "\n".join(lines)
@@ -418,7 +405,7 @@ def _compact_source(d: DType, nd: int, wide: bool) -> str:
   }}
   let k = countOneBits(f);
   sh[l] = k;
-  wg_scan(l);
+  wg_scan(l, l);
   var pos = E[p({k_e}u) + g] + sh[l] - k;
   let count = p({k_count}u);
   for (var j = 0u; j < {PER_THREAD}u; j++) {{
@@ -448,7 +435,7 @@ def _scan_block_source() -> str:
     k = k + v[j];
   }}
   sh[l] = k;
-  wg_scan(l);
+  wg_scan(l, l);
   var run = sh[l] - k;
   for (var j = 0u; j < {PER_THREAD}u; j++) {{
     let i = base + j;

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from ...._dtypes import DType
 from .reduce import _LIMITS
+from .template import HEADER, WG
 
-WG = 256
 
 _EPS = {"f32": "1.1920929e-07", "f64": "2.220446049250313e-16"}
 _BITS = {"f32": ("u32", "0x7fffffffu", "0x7f800000u"),
@@ -114,8 +114,7 @@ def prelude(d: DType, inputs: int, out: str = "T", extra: str = "") -> str:
     """Bindings (params, ``inputs`` read-only arrays x0.., the output y), types, helpers."""
     t = real_ctype(d)
     cplx = d.kind == "complex"
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }",
+    lines = [HEADER,
              f"alias T = {t};",
              f"alias S = {'vec2<T>' if cplx else 'T'};",
              f"const C: u32 = {2 if cplx else 1}u;",

@@ -30,18 +30,17 @@ it is short.
 from __future__ import annotations
 
 import functools
-import re
 
 from .... import _config
 from ...._dtypes import DType
 from . import expressions as wops
+from .template import HEADER, specialise
 from .types import LAYOUT, ctype, load_fn
 
 THREADS = 256
 WX = WY = 16
 
-_HEAD = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-         "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }",
+_HEAD = [HEADER,
          "fn ip(k: u32) -> i32 { return bitcast<i32>(P[k >> 2u][k & 3u]); }"]
 
 
@@ -553,10 +552,7 @@ _FLOAT_CONSTS = {
 
 def float_fns(ct: str) -> str:
     """lnan_ct, linf_ct and lhypot_ct."""
-    text = _FLOAT_FNS
-    for k, v in _FLOAT_CONSTS[ct].items():
-        text = re.sub(rf"\b{k}\b", v, text)
-    return wops._specialise(text, ct)
+    return wops._specialise(specialise(_FLOAT_FNS, _FLOAT_CONSTS[ct]), ct)
 
 
 def fold_identity(fold: str, acc: str) -> str:

@@ -30,9 +30,10 @@ from typing import Any
 
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
-from .argreduce import HEADER, WG, chunks, decode, isnan, layout, team, team_lines
+from .argreduce import chunks, decode, isnan, layout, team, team_lines
 from .reduce import _loads
 from .map import scalar_words
+from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
 
 

@@ -25,9 +25,9 @@ keep their original (ascending index) order, as the bitonic path does.
 
 from __future__ import annotations
 
-from .sort import HEADER, bindings
+from .template import HEADER, WG, bindings
 
-WG = 256                # invocations per workgroup, and entries per scatter chunk
+# WG (template.py): invocations per workgroup, and entries per scatter chunk
 CHUNKS = 8              # chunks a workgroup walks
 TILE = WG * CHUNKS      # entries per tile (one workgroup each)
 RADIX = 256             # 8-bit digits

@@ -49,9 +49,9 @@ from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, c_strides, new
 from . import expressions as wops
 from .map import _collapse, scalar_words
+from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
 
-WG = 256
 # Workgroups a dispatch should have before long reductions are split into chunks: all
 # a large GPU holds at once (an H200 has 132 SMs, each holding 8 such workgroups).
 TARGET = 1024
@@ -337,8 +337,7 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
     else:
         binding = f"var<storage, read> x0: array<{LAYOUT[d.name][0]}>;\n" + \
             load_fn("ld", "x0", d)
-    return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
-fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
+    return f"""{HEADER}
 @group(0) @binding(1) {binding}
 @group(0) @binding(2) var<storage, read_write> y: array<{acc}>;
 {shared}

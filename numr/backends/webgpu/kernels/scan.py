@@ -30,8 +30,9 @@ from typing import Any
 
 from ...._dtypes import DType
 from ..array import GPUArray, c_strides
-from .argreduce import HEADER, WG, decode
+from .argreduce import decode
 from .map import _collapse
+from .template import HEADER, WG, block_scan, flat_main
 from .types import LAYOUT, bf16_round, convert, ctype, load_fn
 
 PER = 8                    # elements per invocation in a block
@@ -96,11 +97,7 @@ def _head(src: DType, acc: DType, dst: DType, kind: str) -> list[str]:
 
 def short_source(src: DType, acc: DType, dst: DType, kind: str, no: int) -> str:
     lines = _head(src, acc, dst, kind)
-    lines.append(f"""@compute @workgroup_size({WG})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let row = g.x + g.y * nw.x * {WG}u;
-  if (row >= p(0u)) {{ return; }}
-  let L = p(1u);
+    lines.append(flat_main(f"""  let L = p(1u);
   let Lout = p(2u);
   let inc = p(3u);
   let s = bitcast<i32>(p(5u));
@@ -114,8 +111,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   for (var k = 0u; k < L; k = k + 1u) {{
     a = comb(a, fetch(u32(base + i32(k) * s)));
     y[out + (inc + k) * KS] = a;
-  }}
-}}""")
+  }}""", "row"))
     return "\n".join(lines)
 
 
@@ -123,7 +119,7 @@ def block_source(src: DType, acc: DType, dst: DType, kind: str, no: int, T: int)
     at = ctype(acc)
     lines = _head(src, acc, dst, kind)
     nb_at = 8 + 2 * no
-    lines.append(f"""var<workgroup> sh: array<{at}, {WG}>;
+    lines.append(f"""{block_scan("team_scan", "sh", at, T, "comb({a}, {b})")}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l: u32,
         @builtin(num_workgroups) nw: vec3<u32>) {{
@@ -147,17 +143,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     if (live && k < L) {{ a = comb(a, fetch(u32(base + i32(k) * s))); }}
     loc[j] = a;
   }}
-  // Hillis-Steele over the team's invocation totals: sh[l] becomes the total of the
-  // team's lanes 0..q.
+  // sh[l] becomes the total of the team's lanes 0..q
   sh[l] = a;
-  workgroupBarrier();
-  for (var d = 1u; d < {T}u; d = d << 1u) {{
-    var t = sh[l];
-    if (q >= d) {{ t = comb(sh[l - d], t); }}
-    workgroupBarrier();
-    sh[l] = t;
-    workgroupBarrier();
-  }}
+  team_scan(l, q);
   if (!live) {{ return; }}
   var before = ID;
   if (q > 0u) {{ before = sh[l - 1u]; }}
@@ -180,20 +168,16 @@ def carry_source(acc: DType, kind: str) -> str:
     comb, _ = ops(kind, acc)
     # params: n (elements after the first block of every row), L - BLOCK, RS, KS, inc,
     # then the scanned totals' offset, row stride and block stride
+    body = f"""  let rest = p(1u);
+  let row = i / rest;
+  let k = {BLOCK}u + i % rest;
+  let e = row * p(2u) + (p(4u) + k) * p(3u);
+  y[e] = comb(t[p(5u) + row * p(6u) + (k / {BLOCK}u - 1u) * p(7u)], y[e]);"""
     return f"""{HEADER}
 @group(0) @binding(1) var<storage, read> t: array<{at}>;
 @group(0) @binding(2) var<storage, read_write> y: array<{at}>;
 fn comb(x: {at}, y: {at}) -> {at} {{ return {comb}; }}
-@compute @workgroup_size({WG})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let i = g.x + g.y * nw.x * {WG}u;
-  if (i >= p(0u)) {{ return; }}
-  let rest = p(1u);
-  let row = i / rest;
-  let k = {BLOCK}u + i % rest;
-  let e = row * p(2u) + (p(4u) + k) * p(3u);
-  y[e] = comb(t[p(5u) + row * p(6u) + (k / {BLOCK}u - 1u) * p(7u)], y[e]);
-}}"""
+{flat_main(body, "i")}"""
 
 
 def launch(rt: Any, kind: str, x: GPUArray, axis: int, dst: DType, acc: DType,

@@ -32,34 +32,10 @@ interleaved in one buffer (``S`` words each: ``W`` key words then the index).
 from __future__ import annotations
 
 from ...._dtypes import DType
+from .template import HEADER, WG, bindings, block_scan, flat_main
 
-WG = 256            # invocations per workgroup
 BLOCK = 2 * WG      # entries a workgroup sorts in workgroup memory
 ONES = "0xffffffffu"
-
-HEADER = ("@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;\n"
-          "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }")
-
-
-def bindings(names: list[str], atomic_last: bool = False) -> str:
-    """Storage bindings 1.. for ``names``, all raw u32 words; the last one is written."""
-    lines = []
-    for i, nm in enumerate(names):
-        last = i == len(names) - 1
-        access = "read_write" if last else "read"
-        elem = "atomic<u32>" if last and atomic_last else "u32"
-        lines.append(f"@group(0) @binding({i + 1}) var<storage, {access}> {nm}: array<{elem}>;")
-    return "\n".join(lines)
-
-
-def flat_main(body: str) -> str:
-    """One invocation per item ``t < p(0)`` (workgroups spread over x and y)."""
-    return (f"@compute @workgroup_size({WG})\n"
-            "fn main(@builtin(global_invocation_id) g: vec3<u32>,\n"
-            "        @builtin(num_workgroups) nw: vec3<u32>) {\n"
-            f"  let t = g.x + g.y * nw.x * {WG}u;\n"
-            "  if (t >= p(0u)) { return; }\n" + body + "\n}")
-
 
 # -- order keys --------------------------------------------------------------------------
 
@@ -312,7 +288,7 @@ def scan_block_source() -> str:
     """Inclusive scan of each block of BLOCK words, in place. Params [n]."""
     return f"""{HEADER}
 {bindings(["data"])}
-var<workgroup> part: array<u32, {WG}>;
+{block_scan("scan_part", "part", "u32", WG)}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {{
@@ -322,15 +298,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
   if (i0 < n) {{ a = data[i0]; }}
   if (i0 + 1u < n) {{ b = data[i0 + 1u]; }}
   part[l] = a + b;
-  workgroupBarrier();
-  // Hillis-Steele over the pair sums
-  for (var s = 1u; s < {WG}u; s = s << 1u) {{
-    var v = part[l];
-    if (l >= s) {{ v = v + part[l - s]; }}
-    workgroupBarrier();
-    part[l] = v;
-    workgroupBarrier();
-  }}
+  scan_part(l, l);
   let before = part[l] - a - b;
   if (i0 < n) {{ data[i0] = before + a; }}
   if (i0 + 1u < n) {{ data[i0 + 1u] = before + a + b; }}
