@@ -5,7 +5,9 @@ anchor (lower is better; the goal is at most 1.10 on webgpu, 1.05 on cuda), and 
 bandwidth as a share of a device copy ("% copy": the bytes the op must move at least,
 read + write, over its time, against a copy of one ``--size`` float32 array timed the
 same way: CuPy's copy where CuPy is there, else numr's own copy on that device). matmul
-rows give TFLOP/s instead. Then the workloads: scipy.special.logsumexp,
+rows give TFLOP/s instead; "host" is numr's CPU time per call of the calls alone (no
+sync; GPU devices), which tells a row limited by numr's recording from one limited by
+its kernels. Then the workloads: scipy.special.logsumexp,
 scipy.stats.zscore and scipy.special.softmax of a ``--side`` square through SciPy's
 array-API dispatch (SCIPY_ARRAY_API=1, set here before SciPy is imported), and an Adam
 update over 64 parameters of ``--adam`` elements, written once against the namespace.
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 os.environ.setdefault("SCIPY_ARRAY_API", "1")  # before SciPy is imported (workloads)
 
@@ -211,14 +214,27 @@ def main() -> None:
         inner = a.inner if S.m is not np else max(1, a.inner // 4)
         return timed(lambda: f(S), S.sync, a.reps, inner)
 
+    def host_of(S, f):
+        """CPU time of this thread per call of the ``inner`` calls, the sync after them
+        not counted: where a GPU row's time is mostly this, the device waits on
+        numr's recording (the device's work is not submitted until the batch fills)."""
+        best = float("inf")
+        for _ in range(a.reps):
+            t = time.thread_time()
+            for _ in range(a.inner):
+                y = f(S)
+            best = min(best, time.thread_time() - t)
+            S.sync(y)
+        return best / a.inner
+
     copy_bw = {}
     for S in ([anchor] if anchor else []) + sides:
         t = timed(lambda S=S: S.copy(S.A["x"]), S.sync, a.reps, a.inner)
         copy_bw[S.name] = 2 * 4 * a.size / t
     base = copy_bw[anchor.name] if anchor else None
-    cols = "".join(f" {d} | {d} / anchor | {d} % copy or TFLOP/s |" for d in devs)
+    cols = "".join(f" {d} | {d} / anchor | {d} % copy or TFLOP/s | {d} host |" for d in devs)
     print(f"| op | anchor | anchor % copy or TFLOP/s |{cols}")
-    print("|---|---:|---:|" + "---:|---:|---:|" * len(devs))
+    print("|---|---:|---:|" + "---:|---:|---:|---:|" * len(devs))
     table = rows(a.size, a.side, mm)
     table.update({k: ("M", 0, f) for k, f in workloads(a.side).items()})
     adams = {S.name: adam(S) for S in sides + ([anchor] if anchor else [])}
@@ -247,10 +263,12 @@ def main() -> None:
         cells = [name, f"{ta * 1e6:.1f} µs" if ta else "", measure(ta, anchor) if ta else ""]
         for S in sides:
             if S not in held:
-                cells += ["(dtype not held)", "", ""]
+                cells += ["(dtype not held)", "", "", ""]
                 continue
             t = t_of(S, f)
-            cells += [f"{t * 1e6:.1f} µs", f"{t / ta:.2f}" if ta else "", measure(t, S)]
+            host = host_of(S, f) if S.name != "cpu" else None
+            cells += [f"{t * 1e6:.1f} µs", f"{t / ta:.2f}" if ta else "", measure(t, S),
+                      f"{host * 1e6:.1f} µs" if host is not None else ""]
         print("| " + " | ".join(cells) + " |")
         sys.stdout.flush()
     print("copy GB/s: " + ", ".join(f"{k} {v / 1e9:.1f}" for k, v in copy_bw.items()))
