@@ -24,7 +24,7 @@ from .... import _config
 from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
 from . import reduce as R
-from .reduce import _decode, _loads
+from .reduce import _decode
 from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
 
@@ -97,25 +97,13 @@ def isnan(ct: str, v: str) -> str:
 def _walk(load: str, rs: int, nr: int, T: int, U: int) -> str:
     """WGSL of lane ``q``'s walk over reduced indices ``j0 + q, j0 + q + T, ... < j1``
     keeping ``U`` independent best pairs (``U`` loads in flight per iteration)."""
-    setup, offset, advance = _loads(rs, nr, T)
     body = "\n      ".join(
-        f"{offset(u)}\n      let v{u} = {load.format(u=u)};\n      "
+        f"let v{u} = {load.format(u=u)};\n      "
         f"if (beats(bv{u}, bi{u}, v{u}, j + {u * T}u)) {{ bv{u} = v{u}; bi{u} = j + {u * T}u; }}"
         for u in range(U))
-    return f"""{setup}
-    var j = j0 + q;
-    loop {{
-      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
-      {body}
-      j = j + {U * T}u;
-      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
-    }}
-    for (; j < j1; j = j + {T}u) {{
-      {offset(0)}
-      let v0 = {load.format(u=0)};
-      if (beats(bv0, bi0, v0, j)) {{ bv0 = v0; bi0 = j; }}
-      {advance}
-    }}"""
+    single = (f"let v0 = {load.format(u=0)};\n      "
+              "if (beats(bv0, bi0, v0, j)) { bv0 = v0; bi0 = j; }")
+    return R.walk(rs, nr, T, U, body, single)
 
 
 def _tree(vt: str, out: str, T: int, step: int, shuffle: bool) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
 from .argreduce import chunks, decode, isnan, layout, team, team_lines
-from .reduce import _loads
+from . import reduce as R
 from .map import scalar_words
 from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
@@ -61,31 +61,12 @@ def _elements(load: str, item: str, rs: int, nr: int, T: int):
     q, j0 + q + T, ... < j1`` in order: ``U`` loads issued, then folded one by one (so
     several loads are in flight), the address stepped where one reduced dimension (or
     none) allows. Each pass in its own block (its own ``j`` and address)."""
-    setup, offset, advance = _loads(rs, nr, T)
-
     def walk(fold: str) -> str:
-        offs = "\n      ".join(offset(u) for u in range(U))
         loads = "\n      ".join(f"let x{u} = {load.format(e=f'e{u}')};" for u in range(U))
         folds = "\n      ".join(f"{{ let it = {item.format(x=f'x{u}')};\n    {fold}\n      }}"
                                  for u in range(U))
-        return f"""{{
-    {setup}
-    var j = j0 + q;
-    loop {{
-      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
-      {offs}
-      {loads}
-      {folds}
-      j = j + {U * T}u;
-      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
-    }}
-    for (; j < j1; j = j + {T}u) {{
-      {offset(0)}
-      let it = {item.format(x=load.format(e="e0"))};
-    {fold}
-      {advance}
-    }}
-  }}"""
+        single = f"let it = {item.format(x=load.format(e='e0'))};\n    {fold}"
+        return "{\n    " + R.walk(rs, nr, T, U, loads + "\n      " + folds, single) + "\n  }"
     return walk
 
 

@@ -181,6 +181,29 @@ def _loads(rs: int, nr: int, T: int) -> tuple[str, Any, str]:
     return setup, (lambda u: f"let e{u} = u32(ej + {u} * jump);"), "ej = ej + jump;"
 
 
+def walk(rs: int, nr: int, T: int, U: int, unrolled: str, single: str) -> str:
+    """WGSL of lane ``q``'s walk over reduced indices ``j0 + q, j0 + q + T, ... < j1``
+    (the one walk of reduce, argreduce and moments): while ``U`` of them lie below j1,
+    ``unrolled`` with the offsets ``e0 .. e{U-1}`` of indices ``j + u T`` set (``U``
+    loads in flight an iteration), then ``single`` for one index ``j`` at ``e0``."""
+    setup, offset, advance = _loads(rs, nr, T)
+    offs = "\n      ".join(offset(u) for u in range(U))
+    return f"""{setup}
+    var j = j0 + q;
+    loop {{
+      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
+      {offs}
+      {unrolled}
+      j = j + {U * T}u;
+      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
+    }}
+    for (; j < j1; j = j + {T}u) {{
+      {offset(0)}
+      {single}
+      {advance}
+    }}"""
+
+
 def _tree(acc: str, T: int, step: int, shuffle: bool) -> tuple[str, str]:
     """(workgroup declarations, WGSL combining the teams' ``acc`` values and writing
     ``y[o]`` from each team's first lane). ``shuffle`` (a team is the workgroup):
@@ -298,8 +321,6 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
         finish = "\n    ".join(f"acc{u} = acc{u} - cmp{u};" for u in range(U))
     else:
         fold, finish = "acc{u} = comb(acc{u}, " + conv + ");", ""
-    setup, offset, advance = _loads(rs, nr, T)
-    offs = "\n      ".join(offset(u) for u in range(U))
     body = "\n      ".join(f"let v{u} = {load.format(u=u)};\n      {fold.format(u=u)}"
                            for u in range(U))
     shared, tree = _tree(acc, T, step, shuffle)
@@ -315,24 +336,9 @@ def source(kind: str, d: DType, acc: str, nk: int, nr: int, T: int = WG,
              "u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
              if shuffle else "")
     load0 = load.format(u=0)
-    walk = f"""{setup}
-    var j = j0 + q;
-    // {U} loads in flight per iteration while they all lie below j1
-    loop {{
-      if (j >= j1 || j1 - j <= {(U - 1) * T}u) {{ break; }}
-      {offs}
-      {body}
-      j = j + {U * T}u;
-      {"ej = ej + " + str(U) + " * jump;" if nr <= 1 else ""}
-    }}
-    for (; j < j1; j = j + {T}u) {{
-      {offset(0)}
-      let v0 = {load0};
-      {fold.format(u=0)}
-      {advance}
-    }}"""
+    steps = walk(rs, nr, T, U, body, f"let v0 = {load0};\n      {fold.format(u=0)}")
     if vec:
-        walk = _vec_walk(T, U // 4, fold)
+        steps = _vec_walk(T, U // 4, fold)
         binding = f"var<storage, read> x0: array<vec4<{acc}>>;"
     else:
         binding = f"var<storage, read> x0: array<{LAYOUT[d.name][0]}>;\n" + \
@@ -358,7 +364,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     {span}
     {_decode("oo", ks, nk)}
     let base = bitcast<i32>(p(2u)) + eoo;
-    {walk}
+    {steps}
     {finish}
   }}
   acc = {_pairwise(accs)};
