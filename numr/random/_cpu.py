@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, parallel_chunksize, prange
 
-from ._cpu_math import log as _log, sincos as _sincos
+from ._cpu_math import log1m as _log1m, sincos as _sincos
 
 _M0 = np.uint64(0xD2511F53)
 _M1 = np.uint64(0xCD9E8D57)
@@ -109,9 +109,9 @@ def _fill_f64(out, k0, k1, c0, c1, c2, c3, nblocks):
 
 @njit(inline="always", cache=True)
 def _radius(w, r):
-    """r[j] = sqrt(-2 log(w[j])), rounded to r's dtype after the log and the sqrt."""
+    """r[j] = sqrt(-2 log1p(-w[j])), rounded to r's dtype after the log and the sqrt."""
     for j in range(w.shape[0]):
-        lg = r.dtype.type(_log(w[j]))
+        lg = r.dtype.type(_log1m(w[j]))
         r[j] = math.sqrt(r.dtype.type(-2.0) * lg)
 
 
@@ -131,8 +131,9 @@ def _angle(t, s, q):
 def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
     """Box-Muller as Generator._std_normal composes it (pairs of consecutive uniforms;
     r = sqrt(-2 log1p(-u)), t = fl(2 pi) v; r cos t, r sin t), each step rounded to
-    float32: log1p(-u) as log(1 - u) (1 - u is exact in float64), log, cos and sin in
-    float64 (numr.random._cpu_math) rounded once to float32."""
+    float32, log1p, cos and sin computed in float64 (numr.random._cpu_math) and rounded
+    once to float32 (WebGPU computes them in float32 double-word arithmetic: the same
+    roundings but in rare ties; CUDA with its libdevice functions)."""
     f = np.float32(2.0 ** -24)
     e = np.uint32(8)
     tp = np.float32(2.0 * np.pi)
@@ -144,8 +145,8 @@ def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
         _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
         w, t = np.empty(2 * m), np.empty(2 * m, np.float32)
         for j in range(m):
-            w[j] = 1.0 - np.float64(np.float32(x0[j] >> e) * f)
-            w[m + j] = 1.0 - np.float64(np.float32(x2[j] >> e) * f)
+            w[j] = np.float64(np.float32(x0[j] >> e) * f)
+            w[m + j] = np.float64(np.float32(x2[j] >> e) * f)
             t[j] = tp * (np.float32(x1[j] >> e) * f)
             t[m + j] = tp * (np.float32(x3[j] >> e) * f)
         r = np.empty(2 * m, np.float32)
@@ -162,7 +163,8 @@ def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
 
 @njit(parallel=True, cache=True)
 def _fill_n64(out, k0, k1, c0, c1, c2, c3, nblocks):
-    """As _fill_n32 in float64 (one pair a block: words 0-1 give u, 2-3 give v)."""
+    """As _fill_n32 in float64 (one pair a block: words 0-1 give u, 2-3 give v), with
+    numr's WGSL log1p, sin and cos step for step: WebGPU's and CUDA's bits."""
     f = 2.0 ** -53
     e5, e6 = np.uint32(5), np.uint32(6)
     tp = 2.0 * np.pi
@@ -174,7 +176,7 @@ def _fill_n64(out, k0, k1, c0, c1, c2, c3, nblocks):
         _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
         w, t = np.empty(m), np.empty(m)
         for j in range(m):
-            w[j] = 1.0 - (np.float64(x0[j] >> e5) * 67108864.0 + np.float64(x1[j] >> e6)) * f
+            w[j] = (np.float64(x0[j] >> e5) * 67108864.0 + np.float64(x1[j] >> e6)) * f
             t[j] = tp * ((np.float64(x2[j] >> e5) * 67108864.0 + np.float64(x3[j] >> e6)) * f)
         r, sn, cs = np.empty(m), np.empty(m), np.empty(m)
         _radius(w, r)
@@ -201,6 +203,9 @@ def fill(device, key: tuple, counter: tuple, nblocks: int, fmt: str):
     kernel, dtype, per = _FILL[fmt]
     out = np.empty(per * nblocks, dtype)
     if nblocks:
-        kernel(out, np.uint32(key[0]), np.uint32(key[1]), *(np.uint32(c) for c in counter),
-               nblocks)
+        # threads take 4 chunks at a time, not a fixed half each: on a loaded machine a
+        # thread that lost its core no longer holds the draw up by its whole share
+        with parallel_chunksize(4):
+            kernel(out, np.uint32(key[0]), np.uint32(key[1]),
+                   *(np.uint32(c) for c in counter), nblocks)
     return out

@@ -1,22 +1,26 @@
-"""Branch-free float64 log and sin/cos for the CPU's Box-Muller kernels (numba).
+"""The CPU's Box-Muller log1p, sin and cos (numba): numr's WGSL functions step for step.
 
-libm's log1p, cos and sin are calls LLVM cannot vectorise: in _cpu's normal kernels
-they took four fifths of the time (16M float64 normals at 0.6x NumPy's ziggurat). These
-are straight-line code on the float's bits, so the loop over a chunk of blocks runs four
-lanes at a time, and they round as libm does (within about 0.6 ULP: checked against
-mpmath in tests/random), which keeps the CPU's normals within the cross-device bound of
-the other devices' (numr's WGSL, CUDA's libdevice).
+Two reasons. Speed: libm's log1p, cos and sin are calls LLVM cannot vectorise (in _cpu's
+normal kernels they took four fifths of the time: 16M float64 normals at 0.6x NumPy's
+ziggurat); this is straight-line code on the float's bits, so a loop over a chunk of
+blocks runs four lanes at a time. Identity: every operation is the one numr's WGSL
+(numr/backends/webgpu/kernels/expressions.py: log1p_T over logdd_T, rempio2_T, sinr_T,
+cosr_T) performs, in the same order, with the same constants, each rounded once as
+IEEE float64 (numba does not contract a * b + c; the WGSL fences against it); CUDA's
+kernel (numr.random._cuda) runs the same again, compiled without contraction. So the
+three devices' float64 normals are the same bits, and the gamma family, whose
+(1 + c z)^3 multiplies a difference in z by up to ~6, agrees across devices as well as
+its other operations (log, pow) do.
 
-- ``log(x)``, 0 < x <= 1 normal: x = 2^e m, m in [sqrt(1/2), sqrt(2)), f = m - 1
-  (exact), s = f / (2 + f), log(1 + f) = f - f^2/2 + s (f^2/2 + R), R = sum over
-  k >= 1 of 2 s^(2k) / (2k + 1) (nine terms: |s| <= 0.172 leaves 2^-55), e ln 2 in two
-  parts, the first short enough that e times it is exact.
-- ``sincos(t)``, 0 <= t < 8: t = n pi/2 + y, |y| <= pi/4, with pi/2 in three parts of
-  33, 33 and 53 bits (n <= 5, so n times the first two is exact and t - n P1 is exact by
-  Sterbenz's lemma), y carried as hi + lo; Taylor series of sin y (to y^17) and cos y
-  (to y^18: below 2^-60 at pi/4), the rounding of y^2/2 recovered by an fma.
+- log1m(u) = log1p(-u) for a uniform u (1 - u exact): log(1 - u) as hi + lo:
+  1 - u = 2^e m, m in [0.707, 1.414], c = j / 8 nearest m with log c as hi + lo,
+  log(m / c) = 2 atanh(s), s = (m - c) / (m + c) as hi + lo, in double-word arithmetic
+  (relative error about 2^-73).
+- sin t, cos t, 0 <= t < 2 pi: t = k pi/2 + r, pi/2 in four parts (Cody-Waite, the
+  differences carried by two_sum), Taylor series of sin and cos of r + e.
 
-The constants were computed with mpmath (ln 2 and pi/2 split at the bits named).
+The tests (tests/random) check these against mpmath and the CPU's normals against
+WebGPU's bit for bit.
 """
 
 from __future__ import annotations
@@ -28,23 +32,27 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-_LN2_HI = float.fromhex("0x1.62e42ff000000p-1")      # ln 2 to 32 bits
-_LN2_LO = float.fromhex("-0x1.718432a1b0e26p-35")    # ln 2 - _LN2_HI
-_SQRT2 = float.fromhex("0x1.6a09e667f3bcdp+0")
-_P1 = float.fromhex("0x1.921fb54400000p+0")          # pi/2 to 33 bits
-_P2 = float.fromhex("0x1.0b4611a600000p-34")         # the next 33 bits
-_P3 = float.fromhex("0x1.3198a2e037073p-69")         # the rest, rounded
-_TWO_OVER_PI = float.fromhex("0x1.45f306dc9c883p-1")
 _MANT = np.int64(0x000FFFFFFFFFFFFF)
 _ONE_BITS = np.int64(0x3FF0000000000000)
+_SPLIT = np.int64(-134217728)                    # 0xfffffffff8000000: Dekker's split
 _S52 = np.int64(52)
+_E11 = np.int64(0x7FF)
 
-# 2 / (2k + 1), k = 1 .. 9: log's R(z) = z (A1 + z (A2 + ...))
-_A = tuple(2.0 / (2 * k + 1) for k in range(1, 10))
-# sin y = y + y^3 S(y^2), S(z) = -1/3! + z/5! - ...; cos y = 1 - y^2/2 + y^4 C(y^2),
-# C(z) = 1/4! - z/6! + ...
-_S = tuple((-1.0) ** k / math.factorial(2 * k + 1) for k in range(1, 9))
-_C = tuple((-1.0) ** k / math.factorial(2 * k) for k in range(2, 10))
+# numr's WGSL constants (as expressions.py renders them for f64)
+_LN2_C1, _LOG_C2, _LOG_C3 = 0.6931471805598903, 5.4979230187085024e-14, -1.3124698417785257e-27
+_THIRD, _THIRD_LO = 0.3333333333333333, 1.850371707708594e-17
+_LOGC = ((-0.2876820724517809, -2.607160616442564e-17),     # log(j / 8), j = 6, 7, 9, 10, 11
+         (-0.13353139262452263, 3.664457663660085e-18),
+         (0.11778303565638346, -1.1971685747593677e-18),
+         (0.22314355131420976, -9.091270597324799e-18),
+         (0.3184537311185346, 2.7114779367326236e-17))
+_TWO_OVER_PI = 0.6366197723675814
+_PIO2 = (1.5707963267341256, 6.077100506303966e-11, 2.0222662487111665e-21,
+         8.478427659898931e-32)
+# the series' coefficients, as expressions.py makes them
+_ATANHQ = tuple(1 / (2 * k + 5) for k in range(8))
+_SINQ = tuple((-1) ** (n + 1) / math.factorial(2 * n + 3) for n in range(9))
+_COSQ = tuple((-1) ** n / math.factorial(2 * n + 4) for n in range(9))
 
 
 @intrinsic
@@ -63,14 +71,6 @@ def _from_bits(typingctx, b):
 
 
 @intrinsic
-def _fma(typingctx, a, b, c):
-    """a * b + c rounded once (the CPU's fma; used only to recover a rounding error)."""
-    def codegen(context, builder, sig, args):
-        return builder.fma(*args)
-    return types.float64(types.float64, types.float64, types.float64), codegen
-
-
-@intrinsic
 def _div(typingctx, a, b):
     """a / b without numba's zero-division check (a branch that stops vectorisation;
     error_model="numpy" would drop it too, but parallel kernels do not pass it on)."""
@@ -80,66 +80,111 @@ def _div(typingctx, a, b):
 
 
 @njit(inline="always", cache=True)
-def log(x):
-    """log(x) for normal 0 < x <= 1 (about libm's accuracy)."""
-    hx = _bits(x)
-    e = float(hx >> _S52) - 1023.0
-    m = _from_bits((hx & _MANT) | _ONE_BITS)
-    big = m > _SQRT2
-    m = 0.5 * m if big else m
-    e = e + 1.0 if big else e
-    f = m - 1.0
-    s = _div(f, 2.0 + f)
-    z = s * s
-    r = _A[8]
-    r = r * z + _A[7]
-    r = r * z + _A[6]
-    r = r * z + _A[5]
-    r = r * z + _A[4]
-    r = r * z + _A[3]
-    r = r * z + _A[2]
-    r = r * z + _A[1]
-    r = r * z + _A[0]
-    r = r * z
-    hf = 0.5 * f * f
-    return e * _LN2_HI - ((hf - (s * (hf + r) + e * _LN2_LO)) - f)
+def _two_sum(a, b):
+    s = a + b
+    v = s - a
+    w = s - v
+    return s, (a - w) + (b - v)
 
 
 @njit(inline="always", cache=True)
-def sincos(t):
-    """(sin t, cos t) for 0 <= t < 8."""
-    n = math.floor(t * _TWO_OVER_PI + 0.5)
-    a = t - n * _P1                      # exact
-    b = n * _P2                          # exact
-    yh = a - b
-    bb = yh - a
-    yl = ((a - (yh - bb)) - (b + bb)) - n * _P3
-    z = yh * yh
-    s = _S[7]
-    s = s * z + _S[6]
-    s = s * z + _S[5]
-    s = s * z + _S[4]
-    s = s * z + _S[3]
-    s = s * z + _S[2]
-    s = s * z + _S[1]
-    s = s * z + _S[0]
-    sn = yh + ((yh * z) * s + yl * (1.0 - 0.5 * z))
-    c = _C[7]
-    c = c * z + _C[6]
-    c = c * z + _C[5]
-    c = c * z + _C[4]
-    c = c * z + _C[3]
-    c = c * z + _C[2]
-    c = c * z + _C[1]
-    c = c * z + _C[0]
-    h = 0.5 * yh
-    hz = h * yh
-    hz_err = _fma(h, yh, -hz)           # h yh - hz exactly
+def _fast_two_sum(a, b):
+    s = a + b
+    return s, b - (s - a)
+
+
+@njit(inline="always", cache=True)
+def _two_prod(a, b):
+    p = a * b
+    ah = _from_bits(_bits(a) & _SPLIT)
+    bh = _from_bits(_bits(b) & _SPLIT)
+    al = a - ah
+    bl = b - bh
+    t = (ah * bh - p) + ah * bl
+    return p, (t + al * bh) + al * bl
+
+
+@njit(inline="always", cache=True)
+def _ddmul(ax, ay, bx, by):
+    px, py = _two_prod(ax, bx)
+    return _fast_two_sum(px, py + (ax * by + ay * bx))
+
+
+@njit(inline="always", cache=True)
+def _logdd(x):
+    """log(x) as hi + lo for normal x > 0 (WGSL's logdd_T)."""
+    u = _bits(x)
+    m = _from_bits((u & _MANT) | _ONE_BITS)
+    e = float(((u >> _S52) & _E11) - 1023)
+    big = m > 1.4142135623730951
+    m = m * 0.5 if big else m
+    e = e + 1.0 if big else e
+    j = np.rint(m * 8.0)
+    c = j * 0.125
+    lcx = (_LOGC[0][0] if j == 6.0 else _LOGC[1][0] if j == 7.0 else _LOGC[2][0]
+           if j == 9.0 else _LOGC[3][0] if j == 10.0 else _LOGC[4][0] if j == 11.0 else 0.0)
+    lcy = (_LOGC[0][1] if j == 6.0 else _LOGC[1][1] if j == 7.0 else _LOGC[2][1]
+           if j == 9.0 else _LOGC[3][1] if j == 10.0 else _LOGC[4][1] if j == 11.0 else 0.0)
+    num = m - c
+    dx, dy = _two_sum(m, c)
+    sh = _div(num, dx)
+    qx, qy = _two_prod(sh, dx)
+    sl = _div(((num - qx) - qy) - sh * dy, dx)
+    zx, zy = _two_prod(sh, sh)
+    zx, zy = _fast_two_sum(zx, zy + 2.0 * sh * sl)
+    a = _ATANHQ[7]
+    for i in range(6, -1, -1):
+        a = _ATANHQ[i] + zx * a
+    px, py = _fast_two_sum(_THIRD, _THIRD_LO + zx * a)
+    wx, wy = _ddmul(zx, zy, px, py)
+    tx, ty = _ddmul(sh, sl, wx, wy)
+    s0, s1 = _two_sum(sh, tx)
+    lx, ly = _fast_two_sum(s0, s1 + (sl + ty))
+    ax, ay = _two_sum(e * _LN2_C1, lcx)
+    bx, by = _two_sum(ax, 2.0 * lx)
+    cx, cy = _two_sum(bx, e * _LOG_C2)
+    return _fast_two_sum(cx, ((ay + by) + cy) + ((2.0 * ly + lcy) + e * _LOG_C3))
+
+
+@njit(inline="always", cache=True)
+def log1m(u):
+    """log(1 - u) for 0 <= u < 1 where 1 - u is exact (u a uniform of 53 bits or
+    fewer): WGSL's log1p_T(-u) there, whose 1 + x = hi + lo has lo = 0, so its lo / hi
+    term adds nothing (-0.0 at u = 0, as log1p_T(-0.0))."""
+    lx, ly = _logdd(1.0 - u)
+    return -u if u == 0.0 else lx + ly
+
+
+@njit(inline="always", cache=True)
+def _sinr(r, e):
+    z = r * r
+    s = _SINQ[8]
+    for i in range(7, -1, -1):
+        s = _SINQ[i] + z * s
+    return r + (e * (1.0 - 0.5 * z) + r * z * s)
+
+
+@njit(inline="always", cache=True)
+def _cosr(r, e):
+    z = r * r
+    hz = 0.5 * z
     w = 1.0 - hz
-    cs = w + ((((1.0 - w) - hz) - hz_err) + ((z * z) * c - yh * yl))
-    q = int(n) & 3
-    so = cs if q & 1 else sn
-    co = sn if q & 1 else cs
-    so = -so if q & 2 else so
-    co = -co if (q + 1) & 2 else co
-    return so, co
+    c = _COSQ[8]
+    for i in range(7, -1, -1):
+        c = _COSQ[i] + z * c
+    return w + (((1.0 - w) - hz) + (z * z * c - r * e))
+
+
+@njit(inline="always", cache=True)
+def sincos(x):
+    """(sin x, cos x) for 0 <= x < 1647099 (WGSL's sin_T and cos_T there)."""
+    k = np.rint(x * _TWO_OVER_PI)
+    tx, ty = _two_sum(x - k * _PIO2[0], -(k * _PIO2[1]))
+    ux, uy = _two_sum(tx, -(k * _PIO2[2]))
+    rx, ry = _fast_two_sum(ux, (ty + uy) - k * _PIO2[3])
+    n = int(k) & 3
+    sr = _sinr(rx, ry)
+    cr = _cosr(rx, ry)
+    sv = cr if n & 1 else sr
+    cv = sr if n & 1 else cr
+    return (-sv if n >= 2 else sv), (-cv if n == 1 or n == 2 else cv)

@@ -4,7 +4,12 @@ block per thread, the words stored as one 16-byte uint4 (or float4 / double2).
 The same integer rounds and float conversions as numr.random._cpu (``__umulhi`` is the
 exact high word), so every word and uniform float matches the CPU's bit for bit. Normals
 come from one kernel too (``NORMALS``): the steps of the composite Box-Muller, rounded
-the same way, with CUDA's log1p/sincos (within 1-2 ULP) where numr would call its own.
+the same way; in float64 with numr's own log1p, sin and cos (:data:`MATH`, the
+operations of numr.random._cpu_math and numr's WGSL in the same order, with the same
+constants, compiled with ``--fmad=false`` so that no product fuses into an fma), so
+float64 normals are the CPU's and WebGPU's bits; float32 ones with CUDA's log1pf and
+sincosf (within 1-2 ULP: the float64 functions would make the float32 kernel
+compute-bound).
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from typing import Any
 
 import cupy
 
-_SOURCE = r"""
+from ._cuda_math import CUDA_PRELUDE, MATH
+
+_SOURCE = CUDA_PRELUDE + MATH + r"""
 __device__ __forceinline__ uint4 philox_block(unsigned int k0, unsigned int k1,
     unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
     unsigned long long b) {
@@ -101,9 +108,9 @@ extern "C" __global__ void philox_n64(double2* out, unsigned int k0, unsigned in
     uint4 x = philox_block(k0, k1, c0, c1, c2, c3, b);
     double u = ((double)(x.x >> 5) * 67108864.0 + (double)(x.y >> 6)) * f;  // exact
     double v = ((double)(x.z >> 5) * 67108864.0 + (double)(x.w >> 6)) * f;
-    double r = sqrt(__dmul_rn(-2.0, log1p(-u)));
+    double r = sqrt(__dmul_rn(-2.0, nr_log1m(u)));
     double s, q;
-    sincos(__dmul_rn(two_pi, v), &s, &q);
+    nr_sincos(__dmul_rn(two_pi, v), &s, &q);
     out[b] = make_double2(__dmul_rn(r, q), __dmul_rn(r, s));
   }
 }
@@ -122,7 +129,7 @@ _module = None
 def _kernel(fmt: str):
     global _module
     if _module is None:
-        _module = cupy.RawModule(code=_SOURCE, options=("-std=c++11",))
+        _module = cupy.RawModule(code=_SOURCE, options=("-std=c++11", "--fmad=false"))
     return _module.get_function("philox_" + fmt)
 
 
