@@ -6,7 +6,8 @@ ziggurat); this is straight-line code on the float's bits, so a loop over a chun
 blocks runs four lanes at a time. Identity: every operation is the one numr's WGSL
 (numr/backends/webgpu/kernels/expressions.py: log1p_T over logdd_T, rempio2_T, sinr_T,
 cosr_T) performs, in the same order, with the same constants, each rounded once as
-IEEE float64 (numba does not contract a * b + c; the WGSL fences against it); CUDA's
+IEEE float64 (numba does not contract a * b + c; the WGSL fences against it), except
+that the exact product's error comes from an fma (_two_prod); CUDA's
 kernel (numr.random._cuda) runs the same again, compiled without contraction. So the
 three devices' float64 normals are the same bits, and the gamma family, whose
 (1 + c z)^3 multiplies a difference in z by up to ~6, agrees across devices as well as
@@ -34,7 +35,6 @@ from numba.extending import intrinsic
 
 _MANT = np.int64(0x000FFFFFFFFFFFFF)
 _ONE_BITS = np.int64(0x3FF0000000000000)
-_SPLIT = np.int64(-134217728)                    # 0xfffffffff8000000: Dekker's split
 _S52 = np.int64(52)
 _E11 = np.int64(0x7FF)
 
@@ -93,15 +93,22 @@ def _fast_two_sum(a, b):
     return s, b - (s - a)
 
 
+@intrinsic
+def _fma(typingctx, a, b, c):
+    """a * b + c rounded once (LLVM's fma: one instruction where the CPU has FMA, libm's
+    fma elsewhere, slower but the same bits)."""
+    def codegen(context, builder, sig, args):
+        return builder.fma(*args)
+    return types.float64(types.float64, types.float64, types.float64), codegen
+
+
 @njit(inline="always", cache=True)
 def _two_prod(a, b):
+    """a * b = p + e exactly. WGSL has no fma it can trust and splits a and b (Dekker);
+    both give the exact error, this one in 2 operations instead of 17 (log1m 16.7 ->
+    12.9 ns an element here)."""
     p = a * b
-    ah = _from_bits(_bits(a) & _SPLIT)
-    bh = _from_bits(_bits(b) & _SPLIT)
-    al = a - ah
-    bl = b - bh
-    t = (ah * bh - p) + ah * bl
-    return p, (t + al * bh) + al * bl
+    return p, _fma(a, b, -p)
 
 
 @njit(inline="always", cache=True)

@@ -34,6 +34,7 @@ HOST_PRELUDE = r"""
 #include <cmath>
 #include <cstring>
 using std::rint;
+using std::fma;
 #define NR_FN inline
 NR_FN unsigned long long nr_bits(double x) { unsigned long long u; memcpy(&u, &x, 8); return u; }
 NR_FN double nr_from_bits(unsigned long long u) { double x; memcpy(&x, &u, 8); return x; }
@@ -49,14 +50,8 @@ NR_FN nr_dd nr_two_sum(double a, double b) {
 NR_FN nr_dd nr_fast_two_sum(double a, double b) {
   double s = a + b; nr_dd r; r.x = s; r.y = b - (s - a); return r;
 }
-NR_FN double nr_hi(double a) {
-  return nr_from_bits(nr_bits(a) & 0xfffffffff8000000ull);
-}
 NR_FN nr_dd nr_two_prod(double a, double b) {
-  double p = a * b; double ah = nr_hi(a); double bh = nr_hi(b);
-  double al = a - ah; double bl = b - bh;
-  double t = (ah * bh - p) + ah * bl;
-  nr_dd r; r.x = p; r.y = (t + al * bh) + al * bl; return r;
+  double p = a * b; nr_dd r; r.x = p; r.y = fma(a, b, -p); return r;
 }
 NR_FN nr_dd nr_ddmul(double ax, double ay, double bx, double by) {
   nr_dd p = nr_two_prod(ax, bx);
