@@ -26,6 +26,7 @@ template <class X> NR_FN X nrsel(X f, X t, bool c) { return c ? t : f; }
 """
 
 HELPERS = r"""NR_FN f64 copysign_f64(f64 x, f64 y);
+NR_FN f64 cosr_f64(f64 r, f64 e);
 NR_FN nrvec2<f64> ddadd_f64(nrvec2<f64> a, nrvec2<f64> b);
 NR_FN nrvec2<f64> ddmul_f64(nrvec2<f64> a, nrvec2<f64> b);
 NR_FN f64 divr_f64(f64 a, f64 b);
@@ -47,9 +48,11 @@ NR_FN f64 nan_f64();
 NR_FN f64 negb_f64(f64 x);
 NR_FN f64 pow_f64(f64 x, f64 y);
 NR_FN f64 powcore_f64(f64 ax, f64 y);
+NR_FN f64 round_f64(f64 a);
 NR_FN f64 scale_f64(f64 v, i32 k);
 NR_FN f64 scaledd_f64(f64 v, f64 lo, i32 k);
 NR_FN bool signbit_f64(f64 x);
+NR_FN f64 sinr_f64(f64 r, f64 e);
 NR_FN nrvec2<f64> spagm_f64(f64 m);
 NR_FN nrvec2<f64> spalogx_f64(f64 a, f64 x);
 NR_FN f64 spbetacf_f64(f64 a, f64 b, f64 x, f64 y);
@@ -71,6 +74,8 @@ NR_FN f64 sperfcxf3_f64(f64 t);
 NR_FN f64 sperfcxp_f64(f64 x);
 NR_FN f64 sperfs_f64(f64 x);
 NR_FN f64 spexpdiv_f64(nrvec2<f64> z, f64 g);
+NR_FN f64 spg3_f64(f64 a, f64 b, i32 n);
+NR_FN f64 spgamma_f64(f64 x);
 NR_FN f64 spgammainc2_f64(f64 a, f64 x, bool upper);
 NR_FN f64 spgammainc_f64(f64 a, f64 x);
 NR_FN f64 spgammaincc_f64(f64 a, f64 x);
@@ -85,6 +90,7 @@ NR_FN f64 splg2_f64(f64 z);
 NR_FN f64 splgpos_f64(f64 x);
 NR_FN nrvec2<f64> splog1pdd_f64(nrvec2<f64> u);
 NR_FN f64 spndtr_f64(f64 x);
+NR_FN nrvec2<f64> spsincospi_f64(f64 r);
 NR_FN f64 spstdtr_f64(f64 df, f64 t);
 NR_FN f64 spstdtrtail_f64(f64 df, nrvec2<f64> u);
 NR_FN f64 spstirling_f64(f64 x);
@@ -94,6 +100,13 @@ NR_FN nrvec2<f64> two_prod_f64(f64 a0, f64 b0);
 NR_FN nrvec2<f64> two_sum_f64(f64 a0, f64 b0);
 
 NR_FN f64 copysign_f64(f64 x, f64 y) { return nrbitcast<f64>((nrbitcast<u64>(x) & 0x7ffffffffffffffflu) | (nrbitcast<u64>(y) & 0x8000000000000000lu)); }
+
+NR_FN f64 cosr_f64(f64 r, f64 e) {
+  const auto z = r * r;
+  const auto hz = f64(0.5) * z;
+  const auto w = fence_f64(f64(1.0) - hz);
+  return w + fence_f64(fence_f64(fence_f64(f64(1.0) - w) - hz) + (z * z * (f64(0.041666666666666664) + z * (f64(-0.001388888888888889) + z * (f64(2.48015873015873e-05) + z * (f64(-2.755731922398589e-07) + z * (f64(2.08767569878681e-09) + z * (f64(-1.1470745597729725e-11) + z * (f64(4.779477332387385e-14) + z * (f64(-1.5619206968586225e-16) + z * (f64(4.110317623312165e-19)))))))))) - r * e));
+}
 
 NR_FN nrvec2<f64> ddadd_f64(nrvec2<f64> a, nrvec2<f64> b) {
   const auto s = two_sum_f64(a.x, b.x);
@@ -256,6 +269,8 @@ NR_FN f64 powcore_f64(f64 ax, f64 y) {
   return expdd_f64(z.x, z.y);
 }
 
+NR_FN f64 round_f64(f64 a) { const auto t = floor(a); const auto d = a - t; const auto odd = t - f64(2.0) * floor(f64(0.5) * t) != f64(0.0); const auto r = nrsel(t, t + f64(1.0), d > f64(0.5) || (d == f64(0.5) && odd)); return copysign_f64(nrsel(r, a, isinf_f64(a) || isnan_f64(a)), a); }
+
 NR_FN f64 scale_f64(f64 v, i32 k) {
   if (k > 1023) { return ldexp(ldexp(v, 1023), k - 1023); }
   if (k < -1022) { return ldexp(ldexp(v, k + 64), -64); }
@@ -265,6 +280,11 @@ NR_FN f64 scale_f64(f64 v, i32 k) {
 NR_FN f64 scaledd_f64(f64 v, f64 lo, i32 k) { return scale_f64(v, k); }
 
 NR_FN bool signbit_f64(f64 x) { return (nrbitcast<u64>(x) & 0x8000000000000000lu) != u64(0); }
+
+NR_FN f64 sinr_f64(f64 r, f64 e) {
+  const auto z = r * r;
+  return r + fence_f64(e * (f64(1.0) - f64(0.5) * z) + r * z * (f64(-0.16666666666666666) + z * (f64(0.008333333333333333) + z * (f64(-0.0001984126984126984) + z * (f64(2.7557319223985893e-06) + z * (f64(-2.505210838544172e-08) + z * (f64(1.6059043836821613e-10) + z * (f64(-7.647163731819816e-13) + z * (f64(2.8114572543455206e-15) + z * (f64(-8.22063524662433e-18)))))))))));
+}
 
 NR_FN nrvec2<f64> spagm_f64(f64 m) {
   auto a = f64(1.0);
@@ -331,12 +351,20 @@ NR_FN nrvec2<f64> spbetainc2_f64(f64 a, f64 b, f64 x, f64 y, nrvec2<f64> lx, nrv
   if (y == f64(0.0)) { return nrvec2<f64>(f64(1.0), f64(0.0)); }
   if (a == f64(0.0) || isinf_f64(b)) { return nrvec2<f64>(f64(1.0), f64(0.0)); }
   if (b == f64(0.0) || isinf_f64(a)) { return nrvec2<f64>(f64(0.0), f64(1.0)); }
-  // one continued fraction, on the side where it converges fast (one inlined copy)
-  const auto swap = !(x * (a + b + f64(2.0)) < a + f64(1.0));
-  const auto p = nrsel(a, b, swap);
-  const auto q = nrsel(b, a, swap);
-  const auto h = spbetacf_f64(p, q, nrsel(x, y, swap), nrsel(y, x, swap));
-  const auto v = spbetapre_f64(p, q, nrsel(lx, ly, swap), nrsel(ly, lx, swap)) * h / p;
+  // the continued fraction on the side where it converges fast; where its value v is
+  // above 3/4 (so 1 - v, the other value, cancels: 40 eps at (2.5, 0.1, 0.8)), once
+  // more on the other side, where the value is small, if its x is at most 0.95 (it
+  // converges there too, in more terms). One inlined copy, in a loop.
+  auto swap = !(x * (a + b + f64(2.0)) < a + f64(1.0));
+  auto v = f64(0.0);
+  for (auto it = 0; it < 2; it++) {
+    const auto p = nrsel(a, b, swap);
+    const auto q = nrsel(b, a, swap);
+    const auto h = spbetacf_f64(p, q, nrsel(x, y, swap), nrsel(y, x, swap));
+    v = spbetapre_f64(p, q, nrsel(lx, ly, swap), nrsel(ly, lx, swap)) * h / p;
+    if (v <= f64(0.75) || it == 1 || nrsel(y, x, swap) > f64(0.95)) { break; }
+    swap = !swap;
+  }
   return nrsel(nrvec2<f64>(v, f64(1.0) - v), nrvec2<f64>(f64(1.0) - v, v), swap);
 }
 
@@ -352,9 +380,9 @@ NR_FN f64 spbetapre_f64(f64 a, f64 b, nrvec2<f64> lx, nrvec2<f64> ly) {
   const auto lo = fmin(a, b);
   const auto hi = fmax(a, b);
   const auto z = ddadd_f64(spddscale_f64(a, lx), spddscale_f64(b, ly));
-  if (hi < f64(8.0)) {
-    return spexpdiv_f64(z, spgammapos_f64(a) * (spgammapos_f64(b) / spgammapos_f64(a + b)));
-  }
+  // B (both < 8) or Gamma(lo) (the smaller < 8) as a divisor (one inlined Gamma)
+  const auto g = spg3_f64(lo, hi, nrsel(1, 3, hi < f64(8.0)));
+  if (hi < f64(8.0)) { return spexpdiv_f64(z, g); }
   const auto s = two_sum_f64(lo, hi);
   const auto lsr = logdd_f64(s.x);
   const auto ls = fast_two_sum_f64(lsr.x, lsr.y + s.y / s.x);
@@ -363,7 +391,7 @@ NR_FN f64 spbetapre_f64(f64 a, f64 b, nrvec2<f64> lx, nrvec2<f64> ly) {
   const auto st = spstirling_f64(s.x) - spstirling_f64(hi);
   if (lo < f64(8.0)) {
     const auto e = ddadd_f64(za, ddadd_f64(spddscale_f64(lo, ls), nrvec2<f64>(-lo, st)));
-    return spexpdiv_f64(e, spgammapos_f64(lo));
+    return spexpdiv_f64(e, g);
   }
   const auto l2 = splog1pdd_f64(spdivdd_f64(hi, lo));
   const auto w = ddadd_f64(ddadd_f64(spddscale_f64(lo, l2), f64(-0.5) * l2), f64(0.5) * ls);
@@ -541,6 +569,29 @@ NR_FN f64 spexpdiv_f64(nrvec2<f64> z, f64 g) {
   return expdd_f64(e.x, e.y);
 }
 
+NR_FN f64 spg3_f64(f64 a, f64 b, i32 n) {
+  auto p = f64(1.0);
+  for (auto i = 0; i < n; i++) {
+    const auto g = spgamma_f64(nrsel(nrsel(a, a + b, i == 1), b, i == 2));
+    p = nrsel(p * g, p / g, i == 1);
+  }
+  return p;
+}
+
+NR_FN f64 spgamma_f64(f64 x) {
+  if (isnan_f64(x)) { return x; }
+  if (isinf_f64(x)) { return nrsel(nan_f64(), x, x > f64(0.0)); }
+  if (x == f64(0.0)) { return nrsel(nrbitcast<f64>(0x7ff0000000000000lu), -nrbitcast<f64>(0x7ff0000000000000lu), signbit_f64(x)); }
+  if (x < f64(0.0) && x == floor(x)) { return nan_f64(); }
+  const auto g = spgammapos_f64(nrsel(f64(1.0) - x, x, x > f64(0.0)));  // one inlined copy
+  if (x > f64(0.0)) { return g; }
+  const auto n = round_f64(x);
+  const auto s = spsincospi_f64(x - n).x;
+  const auto odd = f64(0.5) * n - floor(f64(0.5) * n) != f64(0.0);
+  const auto r = f64(3.141592653589793) / (s * g);
+  return nrsel(r, -r, odd);
+}
+
 NR_FN f64 spgammainc2_f64(f64 a, f64 x, bool upper) {
   if (isnan_f64(a) || isnan_f64(x) || a < f64(0.0) || x < f64(0.0)) { return nan_f64(); }
   if (a == f64(0.0)) {
@@ -554,14 +605,14 @@ NR_FN f64 spgammainc2_f64(f64 a, f64 x, bool upper) {
   }
   if (isinf_f64(x)) { return nrsel(f64(1.0), f64(0.0), upper); }
   // the continued fraction where Q <= 1/2 or so, the series for P elsewhere; Q for
-  // a < 1 from its own series (1 - P would cancel: Q(1e-20, 0.1) = 1.8e-20)
-  if (x > f64(1.0) && x > a) {
-    const auto q = spigcf_f64(a, x);
-    return nrsel(f64(1.0) - q, q, upper);
-  }
-  if (!upper) { return spigser_f64(a, x); }
-  if (a < f64(1.0)) { return spigqsmall_f64(a, x); }
-  return f64(1.0) - spigser_f64(a, x);
+  // a < 1 from its own series (1 - P would cancel: Q(1e-20, 0.1) = 1.8e-20). One
+  // inlined copy of each, and of the prefactor.
+  const auto cf = x > f64(1.0) && x > a;
+  if (!cf && upper && a < f64(1.0)) { return spigqsmall_f64(a, x); }
+  auto s = f64(0.0);
+  if (cf) { s = spigcf_f64(a, x); } else { s = spigser_f64(a, x); }
+  const auto v = spigpre_f64(a, x, !cf) * s;   // Q where cf, else P
+  return nrsel(v, f64(1.0) - v, upper != cf);
 }
 
 NR_FN f64 spgammainc_f64(f64 a, f64 x) { return spgammainc2_f64(a, x, false); }
@@ -613,7 +664,7 @@ NR_FN f64 spigcf_f64(f64 a, f64 x) {
     h = h * del;
     if (fabs(del - f64(1.0)) < f64(1e-16)) { break; }
   }
-  return spigpre_f64(a, x, false) * h;
+  return h;
 }
 
 NR_FN f64 spigpre_f64(f64 a, f64 x, bool shift) {
@@ -660,7 +711,7 @@ NR_FN f64 spigser_f64(f64 a, f64 x) {
     sum = sum + term;
     if (term < sum * f64(1e-17)) { break; }
   }
-  return spigpre_f64(a, x, true) * sum;
+  return sum;
 }
 
 NR_FN f64 splg2_f64(f64 z) { return z * (f64(0.42278433509846713) + z * (f64(0.3224670334241132) + z * (f64(-0.0673523010531981) + z * (f64(0.020580808427784546) + z * (f64(-0.007385551028673986) + z * (f64(0.0028905103307415234) + z * (f64(-0.001192753911703261) + z * (f64(0.0005096695247430425) + z * (f64(-0.00022315475845357939) + z * (f64(9.945751278180853e-05) + z * (f64(-4.492623673813314e-05) + z * (f64(2.050721277567069e-05) + z * (f64(-9.439488275268397e-06) + z * (f64(4.374866789907488e-06) + z * (f64(-2.039215753801366e-06) + z * (f64(9.55141213040742e-07) + z * (f64(-4.492469198764566e-07) + z * (f64(2.1207184805554665e-07) + z * (f64(-1.0043224823968099e-07) + z * (f64(4.7698101693639804e-08) + z * (f64(-2.2711094608943164e-08) + z * (f64(1.0838659214896955e-08) + z * (f64(-5.183475041970047e-09) + z * (f64(2.4836745438024785e-09) + z * (f64(-1.1921401405860912e-09) + z * (f64(5.731367241678862e-10) + z * (f64(-2.7595228851242334e-10) + z * (f64(1.330476437424449e-10) + z * (f64(-6.4229645638381e-11)))))))))))))))))))))))))))))); }
@@ -690,6 +741,17 @@ NR_FN nrvec2<f64> splog1pdd_f64(nrvec2<f64> u) {
 
 NR_FN f64 spndtr_f64(f64 x) {
   return f64(0.5) * sperfcq_f64(x * f64(-0.7071067811865476), sphalfsq_f64(x));
+}
+
+NR_FN nrvec2<f64> spsincospi_f64(f64 r) {
+  const auto ar = fabs(r);
+  const auto big = ar > f64(0.25);
+  const auto t = nrsel(ar, f64(0.5) - ar, big);
+  const auto p = two_prod_f64(t, f64(3.141592653589793));
+  const auto e = p.y + t * f64(1.2246467991473532e-16);
+  const auto sn = sinr_f64(p.x, e);
+  const auto cs = cosr_f64(p.x, e);
+  return nrvec2<f64>(copysign_f64(nrsel(sn, cs, big), r), nrsel(cs, sn, big));
 }
 
 NR_FN f64 spstdtr_f64(f64 df, f64 t) {

@@ -200,17 +200,32 @@ H["splgpos_T"] = f"""fn splgpos_T(x: T) -> T {{
   }}
   return (x - T(0.5)) * (log_T(x) - T(1.0)) + T({0.5 * math.log(2 * math.pi) - 0.5!r}) + spstirling_T(x);
 }}"""
+# vec2(sin(pi r), cos(pi r)) for |r| <= 1/2 (an exact reduction of x): pi |r| as hi + lo
+# and the Taylor polynomials of sin and cos for <= pi/4, through pi (1/2 - |r|) (exact)
+# beyond; no general argument reduction (sin_T's Payne-Hanek table inlined into every
+# reflection formula made lavapipe's compiles of gammaln, psi and betaln several times
+# longer).
+H["spsincospi_T"] = """fn spsincospi_T(r: T) -> vec2<T> {
+  let ar = abs(r);
+  let big = ar > T(0.25);
+  let t = select(ar, T(0.5) - ar, big);
+  let p = two_prod_T(t, PI);
+  let e = p.y + t * PI_LO;
+  let sn = sinr_T(p.x, e);
+  let cs = cosr_T(p.x, e);
+  return vec2<T>(copysign_T(select(sn, cs, big), r), select(cs, sn, big));
+}"""
 # |sin(pi x)| for finite x (exact reduction to |r| <= 1/2)
 H["spsinpiabs_T"] = """fn spsinpiabs_T(x: T) -> T {
-  let r = abs(x - round_T(x));  // numr's round: lavapipe's float64 round() is not exact
-  return sin_T(r * PI);
+  return abs(spsincospi_T(x - round_T(x)).x);  // numr's round: lavapipe's is not exact
 }"""
 H["spgammaln_T"] = f"""fn spgammaln_T(x: T) -> T {{
   if (isnan_T(x)) {{ return x; }}
   if (isinf_T(x)) {{ return x; }}
-  if (x > T(0.0)) {{ return splgpos_T(x); }}
-  if (x == floor(x)) {{ return bitcast<T>(EXPO); }}
-  return T({math.log(math.pi)!r}) - log_T(spsinpiabs_T(x)) - splgpos_T(T(1.0) - x);
+  if (x <= T(0.0) && x == floor(x)) {{ return bitcast<T>(EXPO); }}
+  let l = splgpos_T(select(T(1.0) - x, x, x > T(0.0)));  // one inlined copy
+  if (x > T(0.0)) {{ return l; }}
+  return T({math.log(math.pi)!r}) - log_T(spsinpiabs_T(x)) - l;
 }}"""
 
 
@@ -311,11 +326,11 @@ H["sppsi_T"] = """fn sppsi_T(x: T) -> T {
   if (isnan_T(x)) { return x; }
   if (isinf_T(x)) { return select(nan_T(), x, x > T(0.0)); }
   if (x == T(0.0)) { return select(-bitcast<T>(EXPO), bitcast<T>(EXPO), signbit_T(x)); }
-  if (x > T(0.0)) { return sppsipos_T(x); }
-  if (x == floor(x)) { return nan_T(); }
-  let r = x - round_T(x);
-  let a = r * PI;
-  return sppsipos_T(T(1.0) - x) - PI * cos_T(a) / sin_T(a);
+  if (x < T(0.0) && x == floor(x)) { return nan_T(); }
+  let p = sppsipos_T(select(T(1.0) - x, x, x > T(0.0)));  // one inlined copy
+  if (x > T(0.0)) { return p; }
+  let sc = spsincospi_T(x - round_T(x));
+  return p - PI * sc.y / sc.x;
 }"""
 
 # -- gamma -------------------------------------------------------------------------------
@@ -346,11 +361,11 @@ H["spgamma_T"] = """fn spgamma_T(x: T) -> T {
   if (isnan_T(x)) { return x; }
   if (isinf_T(x)) { return select(nan_T(), x, x > T(0.0)); }
   if (x == T(0.0)) { return select(bitcast<T>(EXPO), -bitcast<T>(EXPO), signbit_T(x)); }
-  if (x > T(0.0)) { return spgammapos_T(x); }
-  if (x == floor(x)) { return nan_T(); }
+  if (x < T(0.0) && x == floor(x)) { return nan_T(); }
+  let g = spgammapos_T(select(T(1.0) - x, x, x > T(0.0)));  // one inlined copy
+  if (x > T(0.0)) { return g; }
   let n = round_T(x);
-  let s = sin_T((x - n) * PI);
-  let g = spgammapos_T(T(1.0) - x);
+  let s = spsincospi_T(x - n).x;
   let odd = T(0.5) * n - floor(T(0.5) * n) != T(0.0);
   let r = PI / (s * g);
   return select(r, -r, odd);
@@ -421,7 +436,8 @@ H["spigpre_T"] = """fn spigpre_T(a: T, x: T, shift: bool) -> T {
   else { g = spgammapos_T(select(a, a + T(1.0), shift)); }
   return spexpdiv_T(spalogx_T(a, x), g);
 }"""
-# P(a, x) by its series (x < a + 1 or x < 1): x^a e^-x / Gamma(a + 1) sum x^n / (a+1)_n
+# P(a, x) by its series (x < a + 1 or x < 1): x^a e^-x / Gamma(a + 1) sum x^n / (a+1)_n;
+# the sum alone (spgammainc2_T multiplies by the prefactor)
 H["spigser_T"] = """fn spigser_T(a: T, x: T) -> T {
   var term = T(1.0);
   var sum = T(1.0);
@@ -432,9 +448,10 @@ H["spigser_T"] = """fn spigser_T(a: T, x: T) -> T {
     sum = sum + term;
     if (term < sum * T(1e-17)) { break; }
   }
-  return spigpre_T(a, x, true) * sum;
+  return sum;
 }"""
-# Q(a, x) by Legendre's continued fraction (modified Lentz), x >= a + 1 and x >= 1
+# Q(a, x) by Legendre's continued fraction (modified Lentz), x >= a + 1 and x >= 1,
+# without its prefactor x^a e^-x / Gamma(a)
 H["spigcf_T"] = """fn spigcf_T(a: T, x: T) -> T {
   let tiny = T(1e-30);
   var b = x + T(1.0) - a;
@@ -454,7 +471,7 @@ H["spigcf_T"] = """fn spigcf_T(a: T, x: T) -> T {
     h = h * del;
     if (abs(del - T(1.0)) < T(1e-16)) { break; }
   }
-  return spigpre_T(a, x, false) * h;
+  return h;
 }"""
 # Q(a, x) for a < 1, x <= 1: with e = log(x^a / Gamma(1 + a)),
 # Q = -expm1(e) - e^e a sum_{n>=1} (-x)^n / (n! (a + n)) (P's series, term by term).
@@ -484,14 +501,14 @@ H["spgammainc2_T"] = """fn spgammainc2_T(a: T, x: T, upper: bool) -> T {
   }
   if (isinf_T(x)) { return select(T(1.0), T(0.0), upper); }
   // the continued fraction where Q <= 1/2 or so, the series for P elsewhere; Q for
-  // a < 1 from its own series (1 - P would cancel: Q(1e-20, 0.1) = 1.8e-20)
-  if (x > T(1.0) && x > a) {
-    let q = spigcf_T(a, x);
-    return select(T(1.0) - q, q, upper);
-  }
-  if (!upper) { return spigser_T(a, x); }
-  if (a < T(1.0)) { return spigqsmall_T(a, x); }
-  return T(1.0) - spigser_T(a, x);
+  // a < 1 from its own series (1 - P would cancel: Q(1e-20, 0.1) = 1.8e-20). One
+  // inlined copy of each, and of the prefactor.
+  let cf = x > T(1.0) && x > a;
+  if (!cf && upper && a < T(1.0)) { return spigqsmall_T(a, x); }
+  var s = T(0.0);
+  if (cf) { s = spigcf_T(a, x); } else { s = spigser_T(a, x); }
+  let v = spigpre_T(a, x, !cf) * s;   // Q where cf, else P
+  return select(v, T(1.0) - v, upper != cf);
 }"""
 H["spgammainc_T"] = "fn spgammainc_T(a: T, x: T) -> T { return spgammainc2_T(a, x, false); }"
 H["spgammaincc_T"] = "fn spgammaincc_T(a: T, x: T) -> T { return spgammainc2_T(a, x, true); }"
@@ -551,8 +568,15 @@ H["spbetaln_T"] = """fn spbetaln_T(a: T, b: T) -> T {
   if (a == -bitcast<T>(EXPO) || b == -bitcast<T>(EXPO)) { return bitcast<T>(EXPO); }
   if (isnan_T(a) || isnan_T(b) || (isinf_T(a) && isinf_T(b))) { return nan_T(); }
   if (isinf_T(a) || isinf_T(b)) { return -bitcast<T>(EXPO); }
-  if (a > T(0.0) && b > T(0.0)) { return spbetalnpos_T(a, b); }
-  return splg3_T(a, b, 3);
+  let lo = min(a, b);
+  let hi = max(a, b);
+  // the lgamma terms: all three below 8 or off the positive quadrant, lgamma(lo) where
+  // only hi >= 8, none where both are (one inlined copy of lgamma)
+  let all = !(lo > T(0.0)) || hi < T(8.0);
+  let n = select(select(0, 1, lo < T(8.0)), 3, all);
+  let g = splg3_T(select(lo, a, all), select(hi, b, all), n);
+  if (all) { return g; }
+  return g + spbetalnst_T(lo, hi);
 }"""
 # lgamma(a) + lgamma(b) - lgamma(a + b), its first n terms; one inlined lgamma in a loop
 # whose bound the compiler cannot see (three copies made lavapipe's compile take ~1 min)
@@ -565,24 +589,32 @@ H["splg3_T"] = """fn splg3_T(a: T, b: T, n: i32) -> T {
   }
   return s;
 }"""
-# log B(a, b) for finite a, b > 0. Both >= 8: Stirling's form, in which the large terms
-# cancel analytically. Only the larger >= 8: lgamma(lo) + (lgamma(hi) - lgamma(lo + hi)),
-# the difference by Stirling's form too: -(hi - 1/2) log1p(lo / hi) - lo log(lo + hi) + lo
-# + the corrections (lgamma(1e3) - lgamma(1e3 + 1e-10) cancelled 2600 eps away before).
-H["spbetalnpos_T"] = f"""fn spbetalnpos_T(a: T, b: T) -> T {{
-  let lo = min(a, b);
-  let hi = max(a, b);
+# log B(a, b) for finite lo <= hi, hi >= 8, less lgamma(lo) where lo < 8. Both >= 8:
+# Stirling's form, in which the large terms cancel analytically. Only the larger >= 8:
+# lgamma(hi) - lgamma(lo + hi) by Stirling's form too: -(hi - 1/2) log1p(lo / hi) -
+# lo log(lo + hi) + lo + the corrections (lgamma(1e3) - lgamma(1e3 + 1e-10) cancelled
+# 2600 eps away before).
+H["spbetalnst_T"] = f"""fn spbetalnst_T(lo: T, hi: T) -> T {{
   let s = lo + hi;
-  if (hi < T(8.0)) {{ return splg3_T(a, b, 3); }}
   if (lo < T(8.0)) {{
-    let d = -(hi - T(0.5)) * log1p_T(lo / hi) - lo * log_T(s) + lo
-          + (spstirling_T(hi) - spstirling_T(s));
-    return splg3_T(lo, hi, 1) + d;
+    return -(hi - T(0.5)) * log1p_T(lo / hi) - lo * log_T(s) + lo
+         + (spstirling_T(hi) - spstirling_T(s));
   }}
   return (lo - T(0.5)) * -log1p_T(hi / lo) + (hi - T(0.5)) * -log1p_T(lo / hi)
        - T(0.5) * log_T(s) + T({0.5 * math.log(2 * math.pi)!r})
-       + spstirling_T(a) + spstirling_T(b) - spstirling_T(s);
+       + spstirling_T(lo) + spstirling_T(hi) - spstirling_T(s);
 }}"""
+# B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b) (n = 3) or Gamma(a) (n = 1); one inlined
+# Gamma in a loop, as splg3_T: (Gamma(a) / Gamma(a + b)) Gamma(b), in that order, so that
+# tiny a, b do not overflow
+H["spg3_T"] = """fn spg3_T(a: T, b: T, n: i32) -> T {
+  var p = T(1.0);
+  for (var i = 0; i < n; i++) {
+    let g = spgamma_T(select(select(a, a + b, i == 1), b, i == 2));
+    p = select(p * g, p / g, i == 1);
+  }
+  return p;
+}"""
 # x^a y^b / B(a, b) for finite a, b > 0 from lx = log x, ly = log y as hi + lo (so that
 # a log x keeps its digits where x itself was rounded: stdtr's w = df / (df + t^2)).
 # Both below 8: Gamma(a + b) / (Gamma(a) Gamma(b)) as a factor. Else log B's large
@@ -595,9 +627,9 @@ H["spbetapre_T"] = f"""fn spbetapre_T(a: T, b: T, lx: vec2<T>, ly: vec2<T>) -> T
   let lo = min(a, b);
   let hi = max(a, b);
   let z = ddadd_T(spddscale_T(a, lx), spddscale_T(b, ly));
-  if (hi < T(8.0)) {{
-    return spexpdiv_T(z, spgammapos_T(a) * (spgammapos_T(b) / spgammapos_T(a + b)));
-  }}
+  // B (both < 8) or Gamma(lo) (the smaller < 8) as a divisor (one inlined Gamma)
+  let g = spg3_T(lo, hi, select(1, 3, hi < T(8.0)));
+  if (hi < T(8.0)) {{ return spexpdiv_T(z, g); }}
   let s = two_sum_T(lo, hi);
   let lsr = logdd_T(s.x);
   let ls = fast_two_sum_T(lsr.x, lsr.y + s.y / s.x);
@@ -606,7 +638,7 @@ H["spbetapre_T"] = f"""fn spbetapre_T(a: T, b: T, lx: vec2<T>, ly: vec2<T>) -> T
   let st = spstirling_T(s.x) - spstirling_T(hi);
   if (lo < T(8.0)) {{
     let e = ddadd_T(za, ddadd_T(spddscale_T(lo, ls), vec2<T>(-lo, st)));
-    return spexpdiv_T(e, spgammapos_T(lo));
+    return spexpdiv_T(e, g);
   }}
   let l2 = splog1pdd_T(spdivdd_T(hi, lo));
   let w = ddadd_T(ddadd_T(spddscale_T(lo, l2), T(-0.5) * l2), T(0.5) * ls);
@@ -660,12 +692,20 @@ H["spbetainc2_T"] = """fn spbetainc2_T(a: T, b: T, x: T, y: T, lx: vec2<T>, ly: 
   if (y == T(0.0)) { return vec2<T>(T(1.0), T(0.0)); }
   if (a == T(0.0) || isinf_T(b)) { return vec2<T>(T(1.0), T(0.0)); }
   if (b == T(0.0) || isinf_T(a)) { return vec2<T>(T(0.0), T(1.0)); }
-  // one continued fraction, on the side where it converges fast (one inlined copy)
-  let swap = !(x * (a + b + T(2.0)) < a + T(1.0));
-  let p = select(a, b, swap);
-  let q = select(b, a, swap);
-  let h = spbetacf_T(p, q, select(x, y, swap), select(y, x, swap));
-  let v = spbetapre_T(p, q, select(lx, ly, swap), select(ly, lx, swap)) * h / p;
+  // the continued fraction on the side where it converges fast; where its value v is
+  // above 3/4 (so 1 - v, the other value, cancels: 40 eps at (2.5, 0.1, 0.8)), once
+  // more on the other side, where the value is small, if its x is at most 0.95 (it
+  // converges there too, in more terms). One inlined copy, in a loop.
+  var swap = !(x * (a + b + T(2.0)) < a + T(1.0));
+  var v = T(0.0);
+  for (var it = 0; it < 2; it++) {
+    let p = select(a, b, swap);
+    let q = select(b, a, swap);
+    let h = spbetacf_T(p, q, select(x, y, swap), select(y, x, swap));
+    v = spbetapre_T(p, q, select(lx, ly, swap), select(ly, lx, swap)) * h / p;
+    if (v <= T(0.75) || it == 1 || select(y, x, swap) > T(0.95)) { break; }
+    swap = !swap;
+  }
   return select(vec2<T>(v, T(1.0) - v), vec2<T>(T(1.0) - v, v), swap);
 }"""
 # I_x(a, b) and its complement: log(1 - x) as log1p(-x) in double words (1 - x itself
@@ -735,11 +775,8 @@ H["spstdtr_T"] = """fn spstdtr_T(df: T, t: T) -> T {
   return select(T(1.0) - tail, tail, t < T(0.0));
 }"""
 H["spbeta_T"] = """fn spbeta_T(a: T, b: T) -> T {
-  if (a > T(0.0) && b > T(0.0) && a + b < T(30.0)) {
-    return spgamma_T(a) * spgamma_T(b) / spgamma_T(a + b);
-  }
-  if (a > T(0.0) && b > T(0.0)) { return exp_T(spbetaln_T(a, b)); }
-  return spgamma_T(a) * (spgamma_T(b) / spgamma_T(a + b));
+  if (a > T(0.0) && b > T(0.0) && a + b >= T(30.0)) { return exp_T(spbetaln_T(a, b)); }
+  return spg3_T(a, b, 3);
 }"""
 
 # -- complete elliptic integrals (parameter m, as SciPy) ------------------------------------
@@ -900,13 +937,25 @@ for _nu in (0, 1):
         H[f"sp{_nm.lower()}{_nu}big_T"] = cheb(f"sp{_nm.lower()}{_nu}big_T", getattr(tb, _tab))
 # vec2(J_nu(x), Y_nu(x)) for finite x >= 8: (P cos chi - Q sin chi, P sin chi + Q cos chi)
 # / sqrt(pi x / 2), chi = x - pi/4 (nu = 0) or x - 3 pi/4 (nu = 1), expanded in sin x, cos x
+# vec2(sin x, cos x) for finite x, from one argument reduction (sin_T and cos_T each
+# inline their own)
+H["spsincos_T"] = """fn spsincos_T(x: T) -> vec2<T> {
+  let q = rempio2_T(x);
+  let n = i32(q.z) & 3;
+  let sn = sinr_T(q.x, q.y);
+  let cs = cosr_T(q.x, q.y);
+  let s = select(sn, cs, (n & 1) == 1);
+  let c = select(cs, sn, (n & 1) == 1);
+  return vec2<T>(select(s, -s, n >= 2), select(c, -c, n == 1 || n == 2));
+}"""
 H["spjybig_T"] = f"""fn spjybig_T(x: T, one: bool) -> vec2<T> {{
   let t = T(16.0) / x - T(1.0);
   var p = T(0.0);
   var q = T(0.0);
   if (one) {{ p = spp1big_T(t); q = spq1big_T(t) / x; }} else {{ p = spp0big_T(t); q = spq0big_T(t) / x; }}
-  let s = sin_T(x);
-  let c = cos_T(x);
+  let sx = spsincos_T(x);
+  let s = sx.x;
+  let c = sx.y;
   // cos chi, sin chi times sqrt 2
   let cc = select(c + s, s - c, one);
   let sc = select(s - c, -(s + c), one);
