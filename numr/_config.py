@@ -34,6 +34,7 @@ class Settings:
     webgpu_subgroups: bool            # NUMR_WEBGPU_SUBGROUPS
     webgpu_reduce_vec4: bool          # NUMR_WEBGPU_REDUCE_VEC4
     webgpu_map_vec: int               # NUMR_WEBGPU_MAP_VEC
+    webgpu_fuse: int                  # NUMR_WEBGPU_FUSE
     webgpu_matmul_tile: str           # NUMR_WEBGPU_MATMUL_TILE
     nn_cpu_pool: bool                 # NUMR_NN_CPU_POOL
     nn_cuda_tune: str                 # NUMR_NN_CUDA_TUNE
@@ -121,6 +122,10 @@ VARIABLES = (
              "words (read when a reduction is planned)"),
     Variable("NUMR_WEBGPU_MAP_VEC", "webgpu_map_vec", _int(1), 2, "int >= 1",
              "vec4 words per invocation in the contiguous elementwise kernel"),
+    Variable("NUMR_WEBGPU_FUSE", "webgpu_fuse", _int(0), 1, "0, 1, 2",
+             "WebGPU fused elementwise chains: 0 off (every op its own kernel; for "
+             "debugging and comparing), 1 on (on CPU adapters such as lavapipe only for "
+             "ops of short WGSL, which LLVM compiles fast), 2 every op on every adapter"),
     Variable("NUMR_WEBGPU_MATMUL_TILE", "webgpu_matmul_tile", _str, "128x128x16-w4x8",
              "tile spec", "float32 matmul tile `BMxBNxBK[-wRxC]`, or `old` (the generic "
              "kernel)"),

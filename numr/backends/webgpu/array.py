@@ -47,6 +47,14 @@ class GPUArray:
         self.size = math.prod(shape) if size is None else size
         self.readonly = False
 
+    def __getattr__(self, name: str) -> Any:
+        # Only for a slot that is unset: ``storage`` of a pending elementwise result
+        # (fusion.py), whose group is recorded now. Costs nothing on the normal path.
+        if name == "storage":
+            self.rt.materialise(self)
+            return self.storage
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def ndim(self) -> int:
         return len(self.shape)

@@ -15,7 +15,9 @@ import numpy as np
 
 from ... import _dtypes as dt
 from ..._op_tables import BINARY, UNARY
+from ... import _config
 from . import complex as C
+from . import fusion as F
 from .array import GPUArray
 from .kernels import complex_expr as cx
 from .kernels import expressions as ex
@@ -71,12 +73,14 @@ _RESULT = {"same": lambda d: d, "bool": lambda d: dt.bool,
 
 
 def _entry(rt: Any, name: str, rule: str, d: dt.DType) -> tuple:
-    """(expression, result dtype, complex part type or None) of op ``name`` on ``d``."""
+    """(expression, result dtype, complex part type or None, its weight in fused
+    kernels: the length of the WGSL helpers it calls, see fusion.apply)."""
     if d.kind == "complex":
         if name not in cx.EXPRESSIONS:
             raise gap(name, d, rt, "complex arithmetic has no WGSL kernels yet")
-        return None, C.result(name, d), C.rtype(d)  # the expression: per call (scalars)
-    return expression(rt, name, d), _RESULT[rule](d), None
+        return None, C.result(name, d), C.rtype(d), 0  # the expression: per call (scalars)
+    e = expression(rt, name, d)
+    return e, _RESULT[rule](d), None, F.weight(e, d)
 
 
 def unary(name: str, rule: str):
@@ -90,6 +94,9 @@ def unary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(x.rt, name, rule, d)
         if k[2] is None:
+            mode = _config.settings().webgpu_fuse
+            if mode:
+                return F.apply(x.rt, name, k[0], d, k[1], ((x, d),), x.shape, k[3], mode)
             return launch(x.rt, name, k[0], ((x, d),), k[1], x.shape)
         return C.launch(x.rt, name, C.expression(x.rt, name, d, ("a",)), {"a": (x, d)}, k[1],
                         x.shape, k[2])
@@ -113,6 +120,10 @@ def binary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(rt, name, rule, d)
         if k[2] is None:
+            mode = _config.settings().webgpu_fuse
+            if mode:
+                return F.apply(rt, name, k[0], d, k[1], ((x1, d), (x2, d)), shape, k[3],
+                               mode)
             return launch(rt, name, k[0], ((x1, d), (x2, d)), k[1], shape)
         # the tables' operand names: a and b (a complex scalar: a_re, a_im)
         ops1, w1 = C.operand(x1, d, "a")
@@ -234,6 +245,10 @@ def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
         else:
             e = convert(C.real_of(src), dtype, "a.x")
         return C.launch(rt, "astype", e, {"a": (x, src)}, dtype, x.shape, C.rtype(src))
+    mode = _config.settings().webgpu_fuse
+    if mode:  # conversions are short: weight 0
+        return F.apply(rt, "astype", convert(src, dtype, "a"), src, dtype, ((x, src),),
+                       x.shape, 0, mode)
     return launch(rt, "astype", convert(src, dtype, "a"), ((x, src),), dtype, x.shape)
 
 

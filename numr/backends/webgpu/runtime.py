@@ -229,6 +229,8 @@ class Runtime:
         self.index = index
         self.adapter = adapter
         self.features = frozenset(f for f in WANTED_FEATURES if f in adapter.features)
+        # A CPU adapter (lavapipe): fusion.py keeps long ops out of fused kernels there
+        self.cpu = adapter.info.get("adapter_type") == "CPU"
         limits = {k: v for k, v in dict(adapter.limits).items()
                   if k.startswith(("max-storage", "max-buffer", "max-compute",
                                    "max-uniform", "min-storage", "min-uniform",
@@ -270,6 +272,9 @@ class Runtime:
         self._layouts: dict[int, tuple] = {}         # n buffers -> (bg layout, pl layout)
         self._bind_groups: dict[tuple, tuple] = {}   # blocks -> (bind group, native ptr)
         self.plans: dict[tuple, Any] = {}            # launch signature -> plan (kernels)
+        # The pending group of elementwise ops (fusion.py): recorded before anything
+        # else is (every dispatch, upload, read back and flush drains it first).
+        self.group: Any = None
         self._arena = self.device.create_buffer(
             label="numr params", size=ARENA_SLOTS * SLOT_BYTES,
             usage=wgpu.BufferUsage.UNIFORM | wgpu.BufferUsage.COPY_DST)
@@ -460,6 +465,8 @@ class Runtime:
     @_section
     def upload(self, storage: Storage, data: bytes | memoryview) -> None:
         """Write bytes at the start of a fresh buffer (nothing recorded reads it yet)."""
+        if self.group is not None:
+            self._drain()
         if self.lost is not None:
             raise self._lost_error(f"writing {len(data)} bytes")
         if storage.block in self._used:
@@ -488,6 +495,8 @@ class Runtime:
         into a pooled mappable buffer, so no staging buffer is created per read."""
         if nbytes == 0:
             return b""
+        if self.group is not None:
+            self._drain()
         if self.lost is not None:
             raise self._lost_error(f"reading {nbytes} bytes back")
         if storage.block in self._lost_blocks:
@@ -548,15 +557,17 @@ class Runtime:
             self._layouts[(n, written)] = lay
         return lay
 
-    def pipeline(self, key: Any, source: Callable[[], str], n: int) -> Any:
-        """The compute pipeline for a kernel key; ``source()`` is only called on a miss."""
+    def pipeline(self, key: Any, source: Callable[[], str], n: int, written: int = 1) -> Any:
+        """The compute pipeline for a kernel key; ``source()`` is only called on a miss.
+        ``written``: the last so many of the ``n`` buffers are written (fused kernels
+        write several)."""
         p = self._pipelines.get(key)
         if p is None:
-            p = self._compile(key, source, n)
+            p = self._compile(key, source, n, written)
         return p
 
     @_section
-    def _compile(self, key: Any, source: Callable[[], str], n: int) -> Any:
+    def _compile(self, key: Any, source: Callable[[], str], n: int, written: int = 1) -> Any:
         p = self._pipelines.get(key)
         if p is not None:  # another thread compiled it meanwhile
             return p
@@ -568,7 +579,8 @@ class Runtime:
         try:
             module = self.device.create_shader_module(code=code)
             p = self.device.create_compute_pipeline(
-                layout=self._layout(n)[1], compute={"module": module, "entry_point": "main"})
+                layout=self._layout(n, written)[1],
+                compute={"module": module, "entry_point": "main"})
         except Exception as e:
             self._check_lost(f"compiling kernel {key!r}", e)
             raise RuntimeError(f"webgpu:{self.index}: kernel {key!r} failed to compile: "
@@ -620,20 +632,23 @@ class Runtime:
         self.record(self.pipeline(key, source, len(blocks)), tuple(blocks), params, groups)
 
     def record(self, pipe: Any, blocks: Any, params: Sequence[Any], groups: int,
-               packer: Any = None, new: int = 0) -> Storage | None:
+               packer: Any = None, new: int = 0, written: int = 1) -> Storage | None:
         """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
         launch plans): the hot path of every op, so it builds as little as it can.
         ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
         SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them).
         With ``new`` (bytes), the output is allocated here, in the same section (one lock
         an elementwise op): ``blocks`` is then a list of the inputs, and the output's
-        Storage is returned."""
+        Storage is returned. ``written``: the last so many blocks are written (a fused
+        kernel's outputs; never in pieces, see fusion.py)."""
         # One section (see _section), written out: the hot path of every op.
         _acquire()
         on = _gc_on()
         if on:
             _gc_off()
         try:
+            if self.group is not None:
+                self._drain()
             storage = None
             if new:
                 storage = self._alloc(new)
@@ -652,14 +667,16 @@ class Runtime:
                 if packer is None:
                     packer = self._packer(len(params))
             packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
-            bg = self._bind_groups.get(blocks)
+            bg = self._bind_groups.get(blocks if written == 1 else blocks + (written,))
             if bg is None:
-                bg = self._bind_group(blocks)
+                bg = self._bind_group(blocks, written)
             if bg[2] is not None:  # an array in pieces: the kernel's variant for them
                 pipe = self._variant(pipe, bg[2])
             self._slots = slot + 1
             self._used.update(blocks)
             self._outs.append(blocks[-1])
+            if written > 1:
+                self._outs.extend(blocks[-written:-1])
             if self._pass is None:
                 self._open()
             ptr = self._pass_ptr
@@ -706,9 +723,10 @@ class Runtime:
         packer = self._packers[n] = struct.Struct(f"<{n}I")
         return packer
 
-    def _bind_group(self, blocks: tuple) -> tuple:
+    def _bind_group(self, blocks: tuple, written: int = 1) -> tuple:
         """(bind group, its native handle, pieces per binding or None where no block
-        is in pieces)."""
+        is in pieces); cached under ``blocks`` (with ``written`` appended where more
+        than the last block is written: another layout)."""
         counts = None
         flat = blocks
         if any(type(b) is Pieces for b in blocks):
@@ -726,7 +744,8 @@ class Runtime:
         n = len(flat)
         try:
             bg = self.device.create_bind_group(
-                layout=self._layout(n, counts[-1] if counts else 1)[0], entries=entries)
+                layout=self._layout(n, counts[-1] if counts else written)[0],
+                entries=entries)
         except Exception as e:
             # Nothing of this dispatch is recorded yet: the batch stays whole.
             self._check_lost(f"binding {n} buffers", e)
@@ -734,13 +753,15 @@ class Runtime:
                                f"({[b.nbytes for b in blocks]} bytes) for a dispatch failed: "
                                f"{_wgpu_message(e)}") from None
         pair = (bg, bg._internal if _ffi is not None else None, counts)
-        self._bind_groups[blocks] = pair
+        self._bind_groups[blocks if written == 1 else blocks + (written,)] = pair
         self.stats["bind_groups"] += 1
         return pair
 
     @_section
     def flush(self, why: str = "a sync point") -> None:
         """Submit everything recorded (a sync point); ``why`` names the step in errors."""
+        if self.group is not None:
+            self._drain()
         if self.lost is not None:
             raise self._lost_error(why)
         if self._encoder is None:
@@ -829,7 +850,28 @@ class Runtime:
 
     def pending(self) -> bool:
         """Whether recorded work waits for a sync point."""
-        return self._encoder is not None
+        return self._encoder is not None or self.group is not None
+
+    # -- fusion (fusion.py) --------------------------------------------------------------
+
+    def _drain(self) -> None:
+        """Record the pending group of elementwise ops (inside a section)."""
+        g = self.group
+        self.group = None
+        g.record()
+
+    @_section
+    def materialise(self, a: Any) -> None:
+        """Give pending array ``a`` its storage: record the group that computes it
+        (GPUArray.__getattr__, at the first read of ``a.storage``)."""
+        if self.group is not None:
+            self._drain()
+        try:
+            object.__getattribute__(a, "storage")
+        except AttributeError:
+            raise RuntimeError(f"webgpu:{self.index}: this array's data was never "
+                               f"computed: recording the elementwise ops that compute it "
+                               f"failed (the error raised then)") from None
 
 
 _runtimes: dict[int, Runtime] = {}

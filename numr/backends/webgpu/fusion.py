@@ -1,0 +1,558 @@
+"""Fused elementwise chains (issue 20): an elementwise op is not recorded at once; it
+becomes the runtime's *pending group*, which the next elementwise op joins when it
+consumes the group's last result. The group is recorded as one map kernel when anything
+else comes first (see ``Runtime.group`` and docs/ARCHITECTURE.md, "Fused elementwise
+chains", for the rule).
+
+The result of a pending op is a GPUArray without storage (its ``storage`` slot unset):
+the first read of ``x.storage`` (any kernel binding it, a view, a read back) records the
+group through ``GPUArray.__getattr__``, so no caller needs to know about fusion.
+
+Bit-identical to the unfused ops: each op keeps its own WGSL expression (one function
+per op, in the op's own compute type), each intermediate is rounded as a store and load
+would round it (float16/bfloat16 to their bits, 8/16-bit integers wrapped) and passed
+through ``fence_T`` (floats), so that no driver contracts a multiply and an add across
+two ops into an fma or reassociates across them (lavapipe rewrites (a + b) - a to b).
+Nothing is reordered: the group is recorded before any other dispatch, upload or read
+back of the runtime (``Runtime.record`` and the transfers drain it first).
+
+The structure of a group's kernel (its ops, which operands are leaves, which are earlier
+results) is a node of a trie of :class:`Step` objects, one dictionary look-up an op;
+the WGSL and the launch plan are made once per (step, leaf layouts, shape, written
+intermediates).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import weakref
+from typing import Any, Sequence
+
+from ... import _config
+from ..._dtypes import DType
+from .array import GPUArray, c_strides
+from .kernels import expressions as wops
+from .kernels import map as M
+from .kernels.types import LAYOUT, bits_expr, bf16_bits, ctype, load_fn
+from .pieces import Pieces
+from .runtime import SLOT_WORDS, _acquire, _gc_off, _gc_on, _gc_resume, _release
+
+# Ops of one kernel at most: the WGSL (one function an op) and its compile time stay
+# small; a longer chain is several kernels of this many ops.
+MAX_OPS = 32
+# Trie nodes kept at most; beyond, new structures run unfused (a program that builds
+# chains of ever new shapes of ops would otherwise grow it without bound).
+MAX_STEPS = 50000
+
+_new = object.__new__
+_steps = 0
+
+
+class Step:
+    """A fused kernel's structure after its ``count``-th op: ``op`` is (name, expr,
+    operand dtype, result dtype, descs), a desc being -1 (the previous op's result) or
+    a leaf index; ``kinds`` the (dtype, is array) of every leaf so far."""
+
+    __slots__ = ("parent", "op", "count", "kinds", "children", "bad", "__weakref__")
+
+    def __init__(self, parent: "Step | None", op: tuple, kinds: tuple):
+        self.parent = parent
+        self.op = op
+        self.count = 1 if parent is None else parent.count + 1
+        self.kinds = kinds
+        self.children: dict = {}
+        self.bad = False  # its kernel failed to compile: run unfused
+
+    def ops(self) -> list:
+        chain, s = [], self
+        while s is not None:
+            chain.append(s.op)
+            s = s.parent
+        return chain[::-1]
+
+    def __repr__(self) -> str:
+        return "fused(" + ", ".join(op[0] for op in self.ops()) + ")"
+
+
+_roots: dict = {}
+
+
+def _step(parent: "Step | None", key: tuple, new_kinds: tuple) -> "Step | None":
+    global _steps
+    table = _roots if parent is None else parent.children
+    s = table.get(key)
+    if s is None:
+        if _steps >= MAX_STEPS:
+            return None
+        _steps += 1
+        kinds = new_kinds if parent is None else parent.kinds + new_kinds
+        s = table[key] = Step(parent, key[:5], kinds)
+    return s
+
+
+class Group:
+    """The pending group of one runtime: its shape, leaves (GPUArrays and Python
+    scalars with their dtypes), its last result (``tail``, held) and weak references to
+    the earlier results (written only where still referenced when it is recorded)."""
+
+    __slots__ = ("rt", "shape", "size", "first", "step", "leaves", "inter", "tail",
+                 "arrays", "words", "weight")
+
+    def __init__(self, rt: Any, shape: tuple, size: int, first: tuple, tail: GPUArray):
+        self.rt = rt
+        self.shape = shape
+        self.size = size
+        self.first = first      # (name, expr, operands, out) of a one-op group
+        self.step = None        # the trie node, made when a second op joins
+        self.leaves: list = []
+        self.inter: list = []
+        self.tail = tail
+        self.arrays = 0         # array leaves (bindings)
+        self.words = 0          # parameter words of the leaves
+
+    # -- recording -----------------------------------------------------------------
+
+    def record(self) -> None:
+        """Record the group's dispatch (inside a runtime section; the runtime's
+        ``group`` already cleared)."""
+        rt = self.rt
+        if self.step is None:  # one op: the unfused kernel itself
+            name, expr, operands, out = self.first
+            self.tail.storage = M.launch(rt, name, expr, operands, out, self.shape).storage
+            return
+        live = [(k, a) for k, a in ((k, w()) for k, w in enumerate(self.inter))
+                if a is not None]
+        outs = live + [(self.step.count - 1, self.tail)]
+        if (self.step.bad or self.arrays + len(outs) > rt.max_bindings
+                or (len(outs) > 1 and any(type(x) is GPUArray and
+                                          type(x.storage.block) is Pieces
+                                          for x, _ in self.leaves))):
+            return self._unfused(live)
+        try:
+            plan = _plan(rt, self, tuple(k for k, _ in live))
+            odd = 0  # the leaves' offsets or'ed: the vec4 kernel needs multiples of four
+            for x, _ in self.leaves:
+                if type(x) is GPUArray:
+                    odd |= x.offset
+            if plan.vpipe is not None and not odd & 3:
+                pipe, groups = plan.vpipe, plan.vgroups
+            else:
+                if plan.pipe is None:  # compiled on first need (the vec4 kernel serves most)
+                    plan.pipe = plan.make()
+                pipe, groups = plan.pipe, plan.groups
+        except RuntimeError:  # the fused WGSL did not compile: a bug, but stay correct
+            self.step.bad = True
+            return self._unfused(live)
+        params = plan.head.copy()
+        blocks = []
+        for (x, d), part in zip(self.leaves, plan.parts):
+            if type(part) is tuple:
+                blocks.append(x.storage.block)
+                params.append(x.offset & 0xFFFFFFFF)
+                if part:
+                    params += part
+            elif part is M._F32_SCALAR:
+                params.append(x if -M.F32_BIG < x < M.F32_BIG else M.f32_value(x))
+            else:
+                params += M.scalar_words(x, part)
+        storages = [rt._alloc(nbytes) for nbytes in plan.nbytes]
+        blocks += [s.block for s in storages]
+        rt.record(pipe, tuple(blocks), params, groups, plan.packer, written=len(storages))
+        for (_, a), s in zip(outs, storages):
+            a.storage = s
+
+    def _unfused(self, live: list) -> None:
+        """Every op its own kernel, as without fusion (too many bindings, pieces with
+        several outputs, a kernel that did not compile)."""
+        rt, shape = self.rt, self.shape
+        results: list = []
+        for name, expr, d, out, descs in self.step.ops():
+            operands = tuple((results[-1], d) if j < 0 else self.leaves[j] for j in descs)
+            results.append(M.launch(rt, name, expr, operands, out, shape))
+        for k, a in live:
+            a.storage = results[k].storage
+        self.tail.storage = results[-1].storage
+
+    # -- joining -------------------------------------------------------------------
+
+    def _start(self) -> bool:
+        """The trie node of the first op (made when a second joins)."""
+        name, expr, operands, out = self.first
+        descs, kinds = self._leaves(operands)
+        d = operands[0][1]
+        step = _step(None, (name, expr, d, out, descs, kinds), kinds)
+        if step is None:
+            return False
+        self.step = step
+        return True
+
+    def _leaves(self, operands: Sequence[tuple]) -> tuple[tuple, tuple]:
+        """Descs of ``operands`` (leaves added to ``self.leaves``) and the new leaves'
+        kinds. An array already a leaf (by identity) is read once."""
+        leaves = self.leaves
+        descs, kinds = [], []
+        nd = len(self.shape)
+        for x, d in operands:
+            if x is self.tail and self.step is not None:
+                descs.append(-1)
+                continue
+            if type(x) is GPUArray:
+                if self.step is not None and any(w() is x for w in self.inter):
+                    # an earlier result of this group, still pending: it must be
+                    # written first (the caller records the group)
+                    return None, None
+                for k, (v, _) in enumerate(leaves):
+                    if v is x:
+                        descs.append(k)
+                        break
+                else:
+                    descs.append(len(leaves))
+                    leaves.append((x, d))
+                    kinds.append((d, True))
+                    self.arrays += 1
+                    self.words += 1 + nd
+            else:
+                descs.append(len(leaves))
+                leaves.append((x, d))
+                kinds.append((d, False))
+                self.words += 2
+        return tuple(descs), tuple(kinds)
+
+    def join(self, name: str, expr: str, d: DType, out: DType, operands: Sequence[tuple]
+             ) -> GPUArray | None:
+        """Add an op that consumes ``tail``; its (pending) result, or None where it
+        cannot join (the caller records the group and starts a new one)."""
+        if self.step is None and not self._start():
+            return None
+        rt = self.rt
+        n_leaves, arrays, words = len(self.leaves), self.arrays, self.words
+        descs, kinds = self._leaves(operands)
+        if (descs is None or self.arrays + 1 > rt.max_bindings
+                or 2 + len(self.shape) + self.words > SLOT_WORDS):
+            del self.leaves[n_leaves:]
+            self.arrays, self.words = arrays, words
+            return None
+        step = _step(self.step, (name, expr, d, out, descs, kinds), kinds)
+        if step is None:
+            del self.leaves[n_leaves:]
+            self.arrays, self.words = arrays, words
+            return None
+        self.step = step
+        self.inter.append(weakref.ref(self.tail))
+        self.tail = t = _lazy(rt, self.shape, out, self.size)
+        return t
+
+
+def _lazy(rt: Any, shape: tuple, out: DType, size: int) -> GPUArray:
+    """A pending result: every slot but ``storage``."""
+    a = _new(GPUArray)
+    a.rt = rt
+    a.shape = shape
+    a.strides = c_strides(shape)
+    a.offset = 0
+    a.dtype = out
+    a.size = size
+    a.readonly = False
+    return a
+
+
+def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
+          operands: Sequence[tuple], shape: tuple, w: int = 0, mode: int = 1) -> GPUArray:
+    """Elementwise op ``expr`` (map.launch's arguments, ``d`` the operands' dtype, ``w``
+    its weight, ``mode`` NUMR_WEBGPU_FUSE) as a pending result: joined to the runtime's
+    pending group where it consumes the group's last result in the same shape, else the
+    start of a new group (the old one is recorded first)."""
+    budget = CPU_BUDGET if rt.cpu and mode < 2 else 1 << 62
+    if 0 in shape or w > budget or rt._lost_blocks or rt.lost is not None:
+        # unfused (recording drains the group first); after a failure, so that an op on
+        # lost data raises now, as unfused
+        return M.launch(rt, name, expr, operands, out, shape)
+    # One section (see runtime._section), written out: the hot path of every op.
+    _acquire()
+    on = _gc_on()
+    if on:
+        _gc_off()
+    try:
+        g = rt.group
+        if g is not None:
+            tail = g.tail
+            if g.shape == shape and g.weight + w <= budget and (
+                    g.step is None or g.step.count < MAX_OPS) and any(
+                    x is tail for x, _ in operands):
+                r = g.join(name, expr, d, out, operands)
+                if r is not None:
+                    g.weight += w
+                    return r
+            rt.group = None
+            g.record()
+        size = math.prod(shape)
+        t = _lazy(rt, shape, out, size)
+        g = rt.group = Group(rt, shape, size, (name, expr, operands, out), t)
+        g.weight = w
+        return t
+    finally:
+        if on:
+            _gc_resume()
+        _release()
+
+
+# On a CPU adapter (lavapipe: CI) a fused kernel holds ops whose weights (the length of
+# the WGSL helpers each calls: divide 2.7k characters, exp 2.5k, sin 4.8k, pow 7.3k,
+# plain arithmetic 0) add up to this at most, and an op heavier alone is a kernel of its
+# own: LLVM inlines every call, and took 30-80 s to compile one kernel with sin or 20
+# exps in it, where each unfused kernel is compiled once and reused by every chain.
+# GPUs' compilers take milliseconds: no budget there (NUMR_WEBGPU_FUSE=2: none anywhere).
+CPU_BUDGET = 6000
+
+
+def weight(expr: str, d: DType) -> int:
+    """An op's weight in a fused kernel (see CPU_BUDGET)."""
+    return len(wops.helpers(expr, ctype(d))) if d.kind == "float" else 0
+
+
+# -- the kernel ------------------------------------------------------------------------
+
+class Plan:
+    """A fused kernel's launch: pipelines, fixed parameter words, workgroup counts, the
+    outputs' byte sizes (the written intermediates, then the last result)."""
+
+    __slots__ = ("pipe", "make", "vpipe", "head", "parts", "groups", "vgroups", "nbytes",
+                 "packer")
+
+
+def _fix(d: DType, v: str) -> str:
+    """Compute value ``v`` of dtype ``d`` as a store and a load would give it back, in a
+    form no compiler optimises across."""
+    name, ct = d.name, ctype(d)
+    if name == "float16":
+        return (f"fence_f32(unpack2x16float(pack2x16float(vec2<f32>({v}, 0.0)) "
+                f"& 0xffffu).x)")
+    if name == "bfloat16":
+        return f"fence_f32(bitcast<f32>({bf16_bits(v)} << 16u))"
+    if ct in ("f32", "f64"):
+        return f"fence_{ct}({v})"
+    per_word, bits = LAYOUT[name][2], LAYOUT[name][3]
+    if name == "bool" or per_word == 1:
+        return v
+    mask = "0xffu" if bits == 8 else "0xffffu"
+    if ct == "i32":
+        return f"(bitcast<i32>((bitcast<u32>({v}) & {mask}) << {32 - bits}u) >> {32 - bits}u)"
+    return f"({v} & {mask})"
+
+
+def _lane(ops: list, specs: tuple, outs: tuple, head: int, ndim: int) -> tuple[str, dict]:
+    """WGSL of the op functions, the result struct R and ``fn lane(i, leaves...) -> R``;
+    and the parameter word of each leaf."""
+    lines, body = [], []
+    for k, (name, expr, d, out, descs) in enumerate(ops):
+        args = ", ".join(f"{v}: {ctype(d)}" for v in "ab"[:len(descs)])
+        lines.append(f"fn f{k}({args}) -> {ctype(out)} {{ return {expr}; }}")
+    word, k = {}, head
+    for j, (d, lay) in enumerate(specs):
+        word[j] = k
+        if lay == "c":
+            k += 1
+        elif lay == "s":
+            k += 1 + ndim
+        else:
+            body.append(f"let l{j} = {M._scalar_load(ctype(d), k)};")
+            k += 2 if ctype(d) in ("f64", "i64", "u64") else 1
+    for k, (name, expr, d, out, descs) in enumerate(ops):
+        args = ", ".join(f"w{k - 1}" if j < 0 else f"l{j}" for j in descs)
+        body.append(f"let v{k} = f{k}({args});")
+        if k < len(ops) - 1:
+            body.append(f"let w{k} = {_fix(out, f'v{k}')};")
+    lines.append("struct R {\n" + "".join(f"  o{o}: {ctype(ops[k][3])},\n"
+                                          for o, k in enumerate(outs)) + "}")
+    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
+    params = "".join(f", l{j}: {ctype(specs[j][0])}" for j in arrays)
+    lines.append(f"fn lane(i: u32{params}) -> R {{\n  " + "\n  ".join(body)
+                 + "\n  return R(" + ", ".join(f"v{k}" for k in outs) + ");\n}")
+    return "\n".join(lines), word
+
+
+def _helpers(ops: list, code: str) -> str:
+    cts = {ctype(t) for op in ops for t in (op[2], op[3])} - {"bool"}
+    return "\n".join(wops.helpers(code, ct) for ct in sorted(cts))
+
+
+def source(ops: list, specs: tuple, outs: tuple, ndim: int) -> str:
+    """The scalar kernel: each invocation computes as many elements as one 32-bit word
+    of its most packed output holds (so no two invocations write one word)."""
+    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
+             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
+    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
+    for b, j in enumerate(arrays):
+        d = specs[j][0]
+        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
+                     f"array<{LAYOUT[d.name][0]}>;")
+        lines.append(load_fn(f"ld{j}", f"x{j}", d))
+    dts = [ops[k][3] for k in outs]
+    for o, d in enumerate(dts):
+        lines.append(f"@group(0) @binding({len(arrays) + 1 + o}) var<storage, read_write> "
+                     f"y{o}: array<{LAYOUT[d.name][0]}>;")
+    lane, word = _lane(ops, specs, outs, 1 + ndim, ndim)
+    lines.append(lane)
+    per = max(LAYOUT[d.name][2] for d in dts)
+    loads = []
+    for j in arrays:
+        if specs[j][1] == "c":
+            loads.append(f"ld{j}(p({word[j]}u) + i)")
+        else:
+            loads.append(f"ld{j}({M._strided_index(word[j], ndim)})")
+    body = []
+    if any(lay == "s" for _, lay in specs):
+        body += M._decode(ndim)
+    body.append("let res = lane(i" + "".join(", " + v for v in loads) + ");")
+    for o, d in enumerate(dts):
+        pw = LAYOUT[d.name][2]
+        if pw == 1:
+            body.append(f"y{o}[i] = res.o{o};")
+        else:
+            width = 32 // pw
+            body.append(f"w{o} = w{o} | ({bits_expr(d, f'res.o{o}')} << ((i & {pw - 1}u) * "
+                        f"{width}u));")
+            body.append(f"if ((i & {pw - 1}u) == {pw - 1}u || i + 1u == n) "
+                        f"{{ y{o}[i / {pw}u] = w{o}; w{o} = 0u; }}")
+    main = ["@compute @workgroup_size(256)",
+            "fn main(@builtin(global_invocation_id) g: vec3<u32>, "
+            "@builtin(num_workgroups) nw: vec3<u32>) {",
+            "  let t = g.x + g.y * nw.x * 256u;", "  let n = p(0u);",
+            f"  let i0 = t * {per}u;", "  if (i0 >= n) { return; }"]
+    main += [f"  var w{o} = 0u;" for o, d in enumerate(dts) if LAYOUT[d.name][2] > 1]
+    main.append(f"  for (var j = 0u; j < {per}u; j++) {{")
+    main.append("    let i = i0 + j;")
+    main.append("    if (i < n) {\n      " + "\n      ".join(body) + "\n    }")
+    main += ["  }", "}"]
+    lines.append("\n".join(main))
+    text = "\n".join(lines)
+    return text + "\n" + _helpers(ops, text)
+
+
+def vec_source(ops: list, specs: tuple, outs: tuple, vec: int) -> str:
+    """The contiguous fast path (map.vec_source's plan): 32-bit leaves and outputs moved
+    as vec4 words, ``vec`` words per invocation, every load before the first store."""
+    WG = M.WG
+    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
+             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
+    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
+    for b, j in enumerate(arrays):
+        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
+                     f"array<vec4<{LAYOUT[specs[j][0].name][0]}>>;")
+    dts = [ops[k][3] for k in outs]
+    for o, d in enumerate(dts):
+        lines.append(f"@group(0) @binding({len(arrays) + 1 + o}) var<storage, read_write> "
+                     f"y{o}: array<vec4<{LAYOUT[d.name][0]}>>;")
+    lane, word = _lane(ops, specs, outs, 1, 0)
+    lines.append(lane)
+    lines.append("struct Q {\n" + "".join(f"  o{o}: vec4<{ctype(d)}>,\n"
+                                          for o, d in enumerate(dts)) + "}")
+    vargs = "".join(f", v{j}: vec4<{LAYOUT[specs[j][0].name][0]}>" for j in arrays)
+    quad = [f"fn quad(q: u32{vargs}) -> Q {{", "  let i = q * 4u;"]
+    for c in range(4):
+        quad.append(f"  let r{c} = lane(i + {c}u" + "".join(
+            f", v{j}.{M._LANES[c]}" for j in arrays) + ");")
+    quad.append("  return Q(" + ", ".join(
+        f"vec4<{ctype(d)}>(r0.o{o}, r1.o{o}, r2.o{o}, r3.o{o})"
+        for o, d in enumerate(dts)) + ");\n}")
+    lines.append("\n".join(quad))
+    span = WG * vec
+    main = ["@compute @workgroup_size(256)",
+            "fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: "
+            "vec3<u32>, @builtin(local_invocation_index) l: u32) {",
+            "  let nq = (p(0u) + 3u) >> 2u;",
+            f"  let base = (w.x + w.y * nw.x) * {span}u + l;"]
+    main += [f"  let o{j} = p({word[j]}u) >> 2u;" for j in arrays]
+
+    def store(q: str, r: str) -> list:
+        return [f"y{o}[{q}] = {r}.o{o};" for o in range(len(dts))]
+
+    main.append(f"  if (base + {span - WG}u < nq) {{")
+    for u in range(vec):
+        main += [f"    let v{j}_{u} = x{j}[o{j} + base + {u * WG}u];" for j in arrays]
+    for u in range(vec):
+        va = "".join(f", v{j}_{u}" for j in arrays)
+        main.append(f"    let r_{u} = quad(base + {u * WG}u{va});")
+        main += ["    " + s for s in store(f"base + {u * WG}u", f"r_{u}")]
+    main.append("  } else {")
+    main.append(f"    for (var u = 0u; u < {vec}u; u++) {{")
+    main.append(f"      let q = base + u * {WG}u;")
+    va = "".join(f", x{j}[o{j} + q]" for j in arrays)
+    main.append(f"      if (q < nq) {{ let r = quad(q{va}); "
+                + " ".join(store("q", "r")) + " }")
+    main += ["    }", "  }", "}"]
+    lines.append("\n".join(main))
+    text = "\n".join(lines)
+    return text + "\n" + _helpers(ops, text)
+
+
+def _plan(rt: Any, g: Group, live: tuple) -> Plan:
+    sig = [g.step, live, g.shape]
+    for x, d in g.leaves:
+        sig.append((x.shape, x.strides) if type(x) is GPUArray else None)
+    sig = tuple(sig)
+    plan = rt.plans.get(sig)
+    if plan is not None:
+        return plan
+    shape, n = g.shape, g.size
+    nd = len(shape)
+    specs, full = [], []
+    for x, d in g.leaves:
+        if type(x) is not GPUArray:
+            specs.append((d, "k"))
+        elif x.shape == shape and x.contiguous:
+            specs.append((d, "c"))
+        else:
+            specs.append((d, "s"))
+            lead = nd - x.ndim
+            full.append([0] * lead + [s if m != 1 else 0 for m, s in zip(x.shape, x.strides)])
+    cshape, cstrides = M._collapse(shape, full) if full else ((), [])
+    ndim = len(cshape)
+    parts, si = [], 0
+    for d, lay in specs:
+        if lay == "k":
+            parts.append(M._F32_SCALAR if ctype(d) == "f32" and d.itemsize == 4 else d)
+        elif lay == "c":
+            parts.append(())
+        else:
+            parts.append(tuple(s & 0xFFFFFFFF for s in cstrides[si]))
+            si += 1
+    specs_t = tuple(specs)
+    ops = g.step.ops()
+    outs = live + (len(ops) - 1,)
+    dts = [ops[k][3] for k in outs]
+    nbuf = g.arrays + len(outs)
+    key = ("fused", g.step, specs_t, outs, ndim)
+    def make() -> Any:
+        return rt.pipeline(key, lambda: source(ops, specs_t, outs, ndim), nbuf, len(outs))
+
+    vpipe, vgroups = None, 0
+    vec = _config.settings().webgpu_map_vec
+    if n >= 4 * vec * M.WG and all(M._word(d) for d in dts) and all(
+            lay == "k" or (lay == "c" and M._word(d)) for d, lay in specs):
+        vkey = ("fused-vec4", g.step, specs_t, outs, vec)
+        vpipe = rt.pipeline(vkey, lambda: vec_source(ops, specs_t, outs, vec), nbuf,
+                            len(outs))
+        vgroups = -(-n // (4 * vec * M.WG))
+    per = max(LAYOUT[d.name][2] for d in dts)
+    codes = "I" * (1 + ndim)
+    for part in parts:
+        if type(part) is tuple:
+            codes += "I" * (1 + len(part))
+        elif part is M._F32_SCALAR:
+            codes += "f"
+        else:
+            codes += "II" if ctype(part) in ("f64", "i64", "u64") else "I"
+    plan = Plan()
+    plan.pipe = make() if vpipe is None else None
+    plan.make, plan.vpipe, plan.vgroups = make, vpipe, vgroups
+    plan.head = [n, *cshape]
+    plan.parts = parts
+    plan.groups = -(-(-(-n // per)) // M.WG)
+    plan.nbytes = [n * d.itemsize for d in dts]
+    plan.packer = struct.Struct("<" + codes)
+    if len(rt.plans) >= 8192:
+        rt.plans.clear()
+    rt.plans[sig] = plan
+    return plan
