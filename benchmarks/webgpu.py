@@ -6,6 +6,10 @@
   copy of an array as large (when CuPy and a GPU are there), else against the add's own
   bytes only;
 * float32 matmul (--matmul-size square): TFLOP/s and the ratio to CuPy's;
+* with --fused N: fused elementwise chains (issue 20) on N float32 elements:
+  ``(x - m) / s * 2 + 1`` fused, unfused (NUMR_WEBGPU_FUSE=0) and on CuPy, its
+  dispatches and bandwidth; then scipy.stats.zscore and scipy.special.softmax on a
+  matrix of N elements (rows of 1024) against the same SciPy call on CuPy arrays;
 * with --threads N: the same chain split over N threads at once (each its own array),
   µs per op of all of them together, every thread's result checked (numr's recording
   is serialised by its lock and the GIL: this shows what sharing a device costs).
@@ -13,6 +17,7 @@
     python benchmarks/webgpu.py                                  # lavapipe-sized
     python benchmarks/webgpu.py --add-size 268435456 --matmul-size 8192   # on a GPU
     python benchmarks/webgpu.py --skip add,matmul --threads 4             # threads
+    python benchmarks/webgpu.py --skip chain,add,matmul --fused 268435456  # fusion
 
 The device is webgpu:0 unless --device names another (numr lists the adapters in
 info.devices(); on a machine with a GPU and a CPU Vulkan driver, pick the GPU's).
@@ -233,6 +238,57 @@ def matmul(d, n: int, cp, reps: int) -> dict:
     return out
 
 
+def fused(d, n: int, cp, reps: int) -> list[tuple]:
+    """Rows (measure, numr fused, numr unfused or '-', CuPy, fused / CuPy)."""
+    os.environ.setdefault("SCIPY_ARRAY_API", "1")  # SciPy takes numr arrays (array API)
+    from numr import _config
+    from numr.backends.webgpu.runtime import runtime
+
+    rt = runtime(int(str(d).split(":")[1]))
+    rng = np.random.default_rng(2)
+    cols = 1024
+    hx = rng.standard_normal(n, dtype=np.float32)
+    x = xp.asarray(hx, device=d)
+    m = xp.asarray(np.float32(0.25), device=d)
+    s = xp.asarray(np.float32(1.5), device=d)
+
+    def chain(x, m, s):
+        return (x - m) / s * 2 + 1
+
+    _wait(chain(x, m, s))  # warm
+    rt.wait()
+    before = rt.stats["dispatches"]
+    y = chain(x, m, s)
+    rt.wait()
+    passes = rt.stats["dispatches"] - before
+    del y
+    t = timed(lambda: chain(x, m, s), _wait, reps, 5)
+    with _config.override(NUMR_WEBGPU_FUSE=0):
+        tu = timed(lambda: chain(x, m, s), _wait, reps, 5)
+    rows = []
+    tc = None
+    if cp is not None:
+        cx, cm, cs = cp.asarray(hx), cp.asarray(np.float32(0.25)), cp.asarray(np.float32(1.5))
+        tc = _cuda_time(cp, lambda: chain(cx, cm, cs), reps, 5)
+    rows.append((f"(x - m) / s * 2 + 1, {n} float32 ({passes} dispatch(es), "
+                 f"{8 * n / t / 1e9:.0f} GB/s)", t, tu, tc))
+    import scipy.special
+    import scipy.stats
+
+    hm = hx.reshape(-1, cols)
+    xm = xp.asarray(hm, device=d)
+    cm = cp.asarray(hm) if cp is not None else None
+    for name, f in (("scipy.stats.zscore(axis=1)", lambda a: scipy.stats.zscore(a, axis=1)),
+                    ("scipy.special.softmax(axis=1)",
+                     lambda a: scipy.special.softmax(a, axis=1))):
+        t = timed(lambda: f(xm), _wait, reps, 3)
+        with _config.override(NUMR_WEBGPU_FUSE=0):
+            tu = timed(lambda: f(xm), _wait, reps, 3)
+        tc = _cuda_time(cp, lambda: f(cm), reps, 3) if cp is not None else None
+        rows.append((f"{name}, {hm.shape[0]}x{cols} float32", t, tu, tc))
+    return rows
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default=None, help="e.g. webgpu:1 (default: webgpu:0)")
@@ -241,6 +297,9 @@ def main() -> None:
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--threads", type=int, default=0,
                    help="also time the chain split over this many threads")
+    p.add_argument("--fused", type=int, default=0,
+                   help="also time fused chains and SciPy's zscore/softmax on this many "
+                        "float32 elements (a multiple of 1024)")
     p.add_argument("--skip", nargs="*", default=[],
                    help="measures to skip: chain, add, matmul (spaces or commas between)")
     _results.add_flag(p)
@@ -285,6 +344,12 @@ def main() -> None:
         print(f"| float32 matmul {a.matmul_size}x{a.matmul_size} | {r['tflops']:.2f} TFLOP/s "
               f"({r['t'] * 1e3:.2f} ms, rel. err {r['rel_err']:.1e}) | " +
               (f"CuPy {c:.2f} TFLOP/s | {r['tflops'] / c:.3f} |" if c else "- | - |"))
+    if a.fused:
+        print("\n| fused (issue 20) | numr webgpu | unfused (NUMR_WEBGPU_FUSE=0) | CuPy "
+              "| webgpu / CuPy |\n|---|---|---|---|---|")
+        for what, t, tu, tc in fused(d, a.fused, cp, a.reps):
+            print(f"| {what} | {t * 1e3:.3f} ms | {tu * 1e3:.3f} ms | " +
+                  (f"{tc * 1e3:.3f} ms | {t / tc:.3f} |" if tc else "- | - |"))
     results_page.finish()
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import struct
-import weakref
+import sys
 from typing import Any, Sequence
 
 from ... import _config
@@ -49,18 +49,32 @@ _new = object.__new__
 _steps = 0
 
 
+# Operand codes in a trie key: an index >= 0 is a leaf already in the group; new leaves
+# are appended in operand order.
+_TAIL, _SCALAR, _ARRAY = -1, -2, -3
+
+
 class Step:
     """A fused kernel's structure after its ``count``-th op: ``op`` is (name, expr,
     operand dtype, result dtype, descs), a desc being -1 (the previous op's result) or
-    a leaf index; ``kinds`` the (dtype, is array) of every leaf so far."""
+    a leaf index; ``nleaves`` the leaves so far."""
 
-    __slots__ = ("parent", "op", "count", "kinds", "children", "bad", "__weakref__")
+    __slots__ = ("parent", "op", "count", "nleaves", "children", "bad")
 
-    def __init__(self, parent: "Step | None", op: tuple, kinds: tuple):
+    def __init__(self, parent: "Step | None", name: str, expr: str, d: DType, out: DType,
+                 codes: tuple):
+        n = 0 if parent is None else parent.nleaves
+        descs = []
+        for c in codes:
+            if c == _SCALAR or c == _ARRAY:
+                descs.append(n)
+                n += 1
+            else:
+                descs.append(c)
         self.parent = parent
-        self.op = op
+        self.op = (name, expr, d, out, tuple(descs))
         self.count = 1 if parent is None else parent.count + 1
-        self.kinds = kinds
+        self.nleaves = n
         self.children: dict = {}
         self.bad = False  # its kernel failed to compile: run unfused
 
@@ -78,38 +92,36 @@ class Step:
 _roots: dict = {}
 
 
-def _step(parent: "Step | None", key: tuple, new_kinds: tuple) -> "Step | None":
+def _child(parent: "Step | None", key: tuple, name: str, expr: str, d: DType, out: DType,
+           codes: tuple) -> "Step | None":
     global _steps
-    table = _roots if parent is None else parent.children
-    s = table.get(key)
-    if s is None:
-        if _steps >= MAX_STEPS:
-            return None
-        _steps += 1
-        kinds = new_kinds if parent is None else parent.kinds + new_kinds
-        s = table[key] = Step(parent, key[:5], kinds)
+    if _steps >= MAX_STEPS:
+        return None
+    _steps += 1
+    s = Step(parent, name, expr, d, out, codes)
+    (_roots if parent is None else parent.children)[key] = s
     return s
 
 
+# The rule for an earlier result of a group (docs/ARCHITECTURE.md): written where
+# anything but the group holds it when the group is recorded. sys.getrefcount of an
+# object that only a list holds, measured the way Group.record measures (the baseline
+# differs between Python versions); without getrefcount (not CPython) every earlier
+# result is written.
+_refcount = getattr(sys, "getrefcount", None)
+if _refcount is not None:
+    _probe = [object()]
+    _ALONE = _refcount(_probe[0])
+    del _probe
+
+
 class Group:
-    """The pending group of one runtime: its shape, leaves (GPUArrays and Python
-    scalars with their dtypes), its last result (``tail``, held) and weak references to
-    the earlier results (written only where still referenced when it is recorded)."""
+    """The pending group of one runtime (of two ops or more: one op alone waits as a
+    tuple, see apply): its shape, leaves (GPUArrays and Python scalars with their
+    dtypes), its last result ``tail`` and the earlier results ``inter``."""
 
-    __slots__ = ("rt", "shape", "size", "first", "step", "leaves", "inter", "tail",
+    __slots__ = ("rt", "shape", "strides", "size", "step", "leaves", "inter", "tail",
                  "arrays", "words", "weight")
-
-    def __init__(self, rt: Any, shape: tuple, size: int, first: tuple, tail: GPUArray):
-        self.rt = rt
-        self.shape = shape
-        self.size = size
-        self.first = first      # (name, expr, operands, out) of a one-op group
-        self.step = None        # the trie node, made when a second op joins
-        self.leaves: list = []
-        self.inter: list = []
-        self.tail = tail
-        self.arrays = 0         # array leaves (bindings)
-        self.words = 0          # parameter words of the leaves
 
     # -- recording -----------------------------------------------------------------
 
@@ -117,14 +129,13 @@ class Group:
         """Record the group's dispatch (inside a runtime section; the runtime's
         ``group`` already cleared)."""
         rt = self.rt
-        if self.step is None:  # one op: the unfused kernel itself
-            name, expr, operands, out = self.first
-            self.tail.storage = M.launch(rt, name, expr, operands, out, self.shape).storage
-            return
-        live = [(k, a) for k, a in ((k, w()) for k, w in enumerate(self.inter))
-                if a is not None]
+        inter = self.inter
+        if _refcount is None:
+            live = list(enumerate(inter))
+        else:
+            live = [(k, inter[k]) for k in range(len(inter)) if _refcount(inter[k]) > _ALONE]
         outs = live + [(self.step.count - 1, self.tail)]
-        if (self.step.bad or self.arrays + len(outs) > rt.max_bindings
+        if (self.step.count == 1 or self.step.bad or self.arrays + len(outs) > rt.max_bindings
                 or (len(outs) > 1 and any(type(x) is GPUArray and
                                           type(x.storage.block) is Pieces
                                           for x, _ in self.leaves))):
@@ -176,85 +187,109 @@ class Group:
 
     # -- joining -------------------------------------------------------------------
 
-    def _start(self) -> bool:
-        """The trie node of the first op (made when a second joins)."""
-        name, expr, operands, out = self.first
-        descs, kinds = self._leaves(operands)
-        d = operands[0][1]
-        step = _step(None, (name, expr, d, out, descs, kinds), kinds)
-        if step is None:
-            return False
-        self.step = step
-        return True
-
-    def _leaves(self, operands: Sequence[tuple]) -> tuple[tuple, tuple]:
-        """Descs of ``operands`` (leaves added to ``self.leaves``) and the new leaves'
-        kinds. An array already a leaf (by identity) is read once."""
-        leaves = self.leaves
-        descs, kinds = [], []
-        nd = len(self.shape)
+    def join(self, name: str, expr: str, out: DType, operands: Sequence[tuple], w: int
+             ) -> GPUArray | None:
+        """Add an op that consumes ``tail``: its (pending) result, or None where it
+        cannot join (the caller records the group and starts a new one)."""
+        tail, leaves = self.tail, self.leaves
+        n0 = len(leaves)
+        codes = []
         for x, d in operands:
-            if x is self.tail and self.step is not None:
-                descs.append(-1)
-                continue
-            if type(x) is GPUArray:
-                if self.step is not None and any(w() is x for w in self.inter):
-                    # an earlier result of this group, still pending: it must be
-                    # written first (the caller records the group)
-                    return None, None
-                for k, (v, _) in enumerate(leaves):
-                    if v is x:
-                        descs.append(k)
+            if x is tail:
+                codes.append(_TAIL)
+            elif type(x) is GPUArray:
+                for k in range(len(leaves)):
+                    if leaves[k][0] is x:
+                        codes.append(k)
                         break
                 else:
-                    descs.append(len(leaves))
+                    for a in self.inter:
+                        if a is x:  # an earlier result, still pending: written first
+                            del leaves[n0:]
+                            return None
                     leaves.append((x, d))
-                    kinds.append((d, True))
-                    self.arrays += 1
-                    self.words += 1 + nd
+                    codes.append(_ARRAY)
             else:
-                descs.append(len(leaves))
                 leaves.append((x, d))
-                kinds.append((d, False))
-                self.words += 2
-        return tuple(descs), tuple(kinds)
-
-    def join(self, name: str, expr: str, d: DType, out: DType, operands: Sequence[tuple]
-             ) -> GPUArray | None:
-        """Add an op that consumes ``tail``; its (pending) result, or None where it
-        cannot join (the caller records the group and starts a new one)."""
-        if self.step is None and not self._start():
+                codes.append(_SCALAR)
+        if len(leaves) > n0 and not self._fits(n0):
+            del leaves[n0:]
             return None
-        rt = self.rt
-        n_leaves, arrays, words = len(self.leaves), self.arrays, self.words
-        descs, kinds = self._leaves(operands)
-        if (descs is None or self.arrays + 1 > rt.max_bindings
-                or 2 + len(self.shape) + self.words > SLOT_WORDS):
-            del self.leaves[n_leaves:]
-            self.arrays, self.words = arrays, words
-            return None
-        step = _step(self.step, (name, expr, d, out, descs, kinds), kinds)
+        key = (name, expr, out, *codes)
+        step = self.step.children.get(key)
         if step is None:
-            del self.leaves[n_leaves:]
-            self.arrays, self.words = arrays, words
-            return None
+            step = _child(self.step, key, name, expr, tail.dtype, out, tuple(codes))
+            if step is None:
+                del leaves[n0:]
+                return None
         self.step = step
-        self.inter.append(weakref.ref(self.tail))
-        self.tail = t = _lazy(rt, self.shape, out, self.size)
+        self.inter.append(tail)
+        self.weight += w
+        t = self.tail = _new(GPUArray)
+        t.rt = self.rt
+        t.shape = self.shape
+        t.strides = self.strides
+        t.offset = 0
+        t.dtype = out
+        t.size = self.size
+        t.readonly = False
         return t
 
+    def _fits(self, n0: int) -> bool:
+        """Count the leaves from ``n0`` on; whether the bindings and parameter words
+        (bounded: 1 + ndim per array, 2 per scalar) still fit."""
+        nd = len(self.shape)
+        arrays, words = self.arrays, self.words
+        for x, _ in self.leaves[n0:]:
+            if type(x) is GPUArray:
+                arrays += 1
+                words += 1 + nd
+            else:
+                words += 2
+        if arrays + 1 > self.rt.max_bindings or 2 + nd + words > SLOT_WORDS:
+            return False
+        self.arrays, self.words = arrays, words
+        return True
 
-def _lazy(rt: Any, shape: tuple, out: DType, size: int) -> GPUArray:
-    """A pending result: every slot but ``storage``."""
-    a = _new(GPUArray)
-    a.rt = rt
-    a.shape = shape
-    a.strides = c_strides(shape)
-    a.offset = 0
-    a.dtype = out
-    a.size = size
-    a.readonly = False
-    return a
+
+def _record_one(t: tuple) -> None:
+    """Record a one-op pending state (see apply): the unfused kernel itself."""
+    _, name, expr, d, out, operands, shape, tail, w = t
+    M.launch(tail.rt, name, expr, operands, out, shape, result=tail)
+
+
+def _group(rt: Any, t: tuple) -> Group | None:
+    """The Group of a one-op pending state (a second op joins), or None (the trie is
+    full)."""
+    _, name, expr, d, out, operands, shape, tail, w = t
+    g = _new(Group)
+    g.rt, g.shape, g.strides, g.size = rt, shape, tail.strides, tail.size
+    g.leaves, g.inter, g.tail = [], [], tail
+    g.arrays = g.words = 0
+    g.weight = w
+    codes = []
+    for x, dd in operands:
+        if type(x) is GPUArray:
+            for k in range(len(g.leaves)):
+                if g.leaves[k][0] is x:
+                    codes.append(k)
+                    break
+            else:
+                g.leaves.append((x, dd))
+                codes.append(_ARRAY)
+        else:
+            g.leaves.append((x, dd))
+            codes.append(_SCALAR)
+    g._fits(0)  # counts them (one op always fits: it ran unfused with as many)
+    key = (name, expr, d, out, *codes)
+    step = _roots.get(key)
+    if step is None:
+        step = _child(None, key, name, expr, d, out, tuple(codes))
+        if step is None:
+            return None
+    g.step = step
+    rt.group = g
+    return g
 
 
 def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
@@ -262,7 +297,12 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     """Elementwise op ``expr`` (map.launch's arguments, ``d`` the operands' dtype, ``w``
     its weight, ``mode`` NUMR_WEBGPU_FUSE) as a pending result: joined to the runtime's
     pending group where it consumes the group's last result in the same shape, else the
-    start of a new group (the old one is recorded first)."""
+    start of a new group (the old one is recorded first).
+
+    One op alone waits as a tuple (``_record_one`` and its launch arguments), which a
+    plain op (the next op does not consume it) records as the unfused kernel: the hot
+    path of a single op builds no Group.
+    """
     budget = CPU_BUDGET if rt.cpu and mode < 2 else 1 << 62
     if 0 in shape or w > budget or rt._lost_blocks or rt.lost is not None:
         # unfused (recording drains the group first); after a failure, so that an op on
@@ -276,20 +316,31 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     try:
         g = rt.group
         if g is not None:
-            tail = g.tail
-            if g.shape == shape and g.weight + w <= budget and (
-                    g.step is None or g.step.count < MAX_OPS) and any(
-                    x is tail for x, _ in operands):
-                r = g.join(name, expr, d, out, operands)
-                if r is not None:
-                    g.weight += w
-                    return r
+            one = type(g) is tuple
+            tail = g[7] if one else g.tail
+            if operands[0][0] is tail or (len(operands) == 2 and operands[1][0] is tail):
+                if one and g[6] == shape:
+                    g = _group(rt, g) or g
+                    one = type(g) is tuple
+                if (not one and g.shape == shape and g.weight + w <= budget
+                        and g.step.count < MAX_OPS):
+                    r = g.join(name, expr, out, operands, w)
+                    if r is not None:
+                        return r
             rt.group = None
-            g.record()
-        size = math.prod(shape)
-        t = _lazy(rt, shape, out, size)
-        g = rt.group = Group(rt, shape, size, (name, expr, operands, out), t)
-        g.weight = w
+            if one:
+                _record_one(g)
+            else:
+                g.record()
+        t = _new(GPUArray)
+        t.rt = rt
+        t.shape = shape
+        t.strides = c_strides(shape)
+        t.offset = 0
+        t.dtype = out
+        t.size = math.prod(shape)
+        t.readonly = False
+        rt.group = (_record_one, name, expr, d, out, operands, shape, t, w)
         return t
     finally:
         if on:

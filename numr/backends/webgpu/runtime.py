@@ -858,7 +858,10 @@ class Runtime:
         """Record the pending group of elementwise ops (inside a section)."""
         g = self.group
         self.group = None
-        g.record()
+        if type(g) is tuple:  # one op: (its record function, its arguments...)
+            g[0](g)
+        else:
+            g.record()
 
     @_section
     def materialise(self, a: Any) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import numr as xp
-from numr import backends
+from numr import _config, backends
 from tests.helpers import to_np
 
 pytestmark = pytest.mark.webgpu_only
@@ -94,6 +94,9 @@ def test_large_writes_submit_early():
     r = rt()
     saved = r.first_bytes
     r.first_bytes = 1024  # bytes: a 256-element float32 array's buffer
+    # every op its own dispatch (fused, the chain would be one: tests/.../test_fusion.py)
+    unfused = _config.override(NUMR_WEBGPU_FUSE=0)
+    unfused.__enter__()
     try:
         x = xp.ones((256,), device=D, dtype=xp.float32)
         r.wait()  # a sync point: the next batch starts small
@@ -106,6 +109,7 @@ def test_large_writes_submit_early():
         assert not r.pending() and r.stats["submits"] == before + 2
         np.testing.assert_array_equal(to_np(y), np.full(256, 4.0, np.float32))
     finally:
+        unfused.__exit__(None, None, None)
         r.first_bytes = saved
         r.wait()
 

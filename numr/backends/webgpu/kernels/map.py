@@ -371,13 +371,17 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
 
 
 def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
-           out: DType, shape: tuple, into: GPUArray | None = None) -> GPUArray:
+           out: DType, shape: tuple, into: GPUArray | None = None,
+           result: GPUArray | None = None) -> GPUArray:
     """Run a map kernel: ``operands`` are (GPUArray or Python scalar, dtype) pairs, the
     arrays already broadcastable to ``shape``; ``expr`` is the WGSL of the result.
 
     With ``into`` (a view of ``out`` dtype and ``shape``) the result is written into it
     in place, and ``into`` is returned; no operand may share its buffer (callers copy
     overlapping sources first: a buffer cannot be bound for reading and writing at once).
+
+    With ``result`` (a pending array of fusion.py: contiguous, of ``out`` and ``shape``)
+    the new output becomes its storage, and ``result`` is returned.
 
     The hot path of every elementwise op: everything that depends only on the signature
     (not on offsets or scalar values) comes from the cached plan.
@@ -427,6 +431,9 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             st = rt.record(plan.vpipe, blocks, params, plan.vgroups, plan.packer, plan.nbytes)
         else:
             st = rt.record(plan.pipe, blocks, params, plan.groups, plan.packer, plan.nbytes)
+        if result is not None:
+            result.storage = st
+            return result
         return GPUArray(st, rt, shape, plan.strides, 0, out, plan.n)
     else:
         result = into
