@@ -62,9 +62,10 @@ def _numr(name: str):
     """``name`` through numr's own kernel: operands broadcast to one contiguous float64
     shape (at most three; the unused ones repeat the first)."""
     import cupy
+    import numpy
 
     def f(*args):
-        shape = cupy.broadcast_shapes(*[a.shape for a in args])
+        shape = numpy.broadcast_shapes(*[a.shape for a in args])
         ops = [cupy.ascontiguousarray(cupy.broadcast_to(a, shape), dtype=cupy.float64)
                for a in args]
         ops += [ops[0]] * (3 - len(ops))
