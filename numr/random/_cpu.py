@@ -108,26 +108,27 @@ def _fill_f64(out, k0, k1, c0, c1, c2, c3, nblocks):
 
 
 @njit(cache=True)
-def _radius(w, r):
-    """r[j] = sqrt(-2 log1p(-w[j])), rounded to r's dtype after the log and the sqrt."""
+def _log1m_all(w, lg):
+    """lg[j] = log1p(-w[j]) (float64 arrays: one compiled copy serves both kernels)."""
     for j in range(w.shape[0]):
-        lg = r.dtype.type(_log1m(w[j]))
-        r[j] = math.sqrt(r.dtype.type(-2.0) * lg)
+        lg[j] = _log1m(w[j])
 
 
 @njit(cache=True)
 def _angle(t, s, q):
-    """s[j], q[j] = sin t[j], cos t[j], rounded to s's dtype."""
+    """s[j], q[j] = sin t[j], cos t[j] (float64 arrays, as _log1m_all)."""
     for j in range(t.shape[0]):
-        a, b = _sincos(np.float64(t[j]))
+        a, b = _sincos(t[j])
         s[j] = a
         q[j] = b
 
 
 # The normal kernels work a chunk in separate loops over chunk-sized arrays (in L1): the
-# one loop over j that did everything did not vectorise (3x slower). _radius and _angle
+# one loop over j that did everything did not vectorise (3x slower). _log1m_all, _angle
 # are functions of their own, not inlined: inside the parallel loop's body LLVM
-# vectorised them less well (16M float64 normals 385 -> 273 ms on one thread).
+# vectorised them less well (16M float64 normals 385 -> 273 ms on one thread); and on
+# float64 arrays only, so each is compiled once (a cold compile of the normal kernels
+# is most of a clean checkout's first draw).
 
 @njit(parallel=True, cache=True)
 def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
@@ -138,6 +139,7 @@ def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
     roundings but in rare ties; CUDA with its libdevice functions)."""
     f = np.float32(2.0 ** -24)
     e = np.uint32(8)
+    m2 = np.float32(-2.0)
     tp = np.float32(2.0 * np.pi)
     for c in prange((nblocks + _CHUNK - 1) // _CHUNK):
         st = c * _CHUNK
@@ -145,22 +147,23 @@ def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
         x0, x1 = np.empty(m, np.uint32), np.empty(m, np.uint32)
         x2, x3 = np.empty(m, np.uint32), np.empty(m, np.uint32)
         _chunk(k0, k1, c0, c1, c2, c3, st, x0, x1, x2, x3)
-        w, t = np.empty(2 * m), np.empty(2 * m, np.float32)
+        w, t = np.empty(2 * m), np.empty(2 * m)
         for j in range(m):
             w[j] = np.float64(np.float32(x0[j] >> e) * f)
             w[m + j] = np.float64(np.float32(x2[j] >> e) * f)
-            t[j] = tp * (np.float32(x1[j] >> e) * f)
-            t[m + j] = tp * (np.float32(x3[j] >> e) * f)
-        r = np.empty(2 * m, np.float32)
-        sn, cs = np.empty(2 * m, np.float32), np.empty(2 * m, np.float32)
-        _radius(w, r)
+            t[j] = np.float64(tp * (np.float32(x1[j] >> e) * f))
+            t[m + j] = np.float64(tp * (np.float32(x3[j] >> e) * f))
+        lg, sn, cs = np.empty(2 * m), np.empty(2 * m), np.empty(2 * m)
+        _log1m_all(w, lg)
         _angle(t, sn, cs)
         o = out[4 * st: 4 * (st + m)]
         for j in range(m):
-            o[4 * j] = r[j] * cs[j]
-            o[4 * j + 1] = r[j] * sn[j]
-            o[4 * j + 2] = r[m + j] * cs[m + j]
-            o[4 * j + 3] = r[m + j] * sn[m + j]
+            r0 = np.float32(math.sqrt(m2 * np.float32(lg[j])))
+            r1 = np.float32(math.sqrt(m2 * np.float32(lg[m + j])))
+            o[4 * j] = r0 * np.float32(cs[j])
+            o[4 * j + 1] = r0 * np.float32(sn[j])
+            o[4 * j + 2] = r1 * np.float32(cs[m + j])
+            o[4 * j + 3] = r1 * np.float32(sn[m + j])
 
 
 @njit(parallel=True, cache=True)
@@ -180,13 +183,14 @@ def _fill_n64(out, k0, k1, c0, c1, c2, c3, nblocks):
         for j in range(m):
             w[j] = (np.float64(x0[j] >> e5) * 67108864.0 + np.float64(x1[j] >> e6)) * f
             t[j] = tp * ((np.float64(x2[j] >> e5) * 67108864.0 + np.float64(x3[j] >> e6)) * f)
-        r, sn, cs = np.empty(m), np.empty(m), np.empty(m)
-        _radius(w, r)
+        lg, sn, cs = np.empty(m), np.empty(m), np.empty(m)
+        _log1m_all(w, lg)
         _angle(t, sn, cs)
         o = out[2 * st: 2 * (st + m)]
         for j in range(m):
-            o[2 * j] = r[j] * cs[j]
-            o[2 * j + 1] = r[j] * sn[j]
+            r = math.sqrt(-2.0 * lg[j])
+            o[2 * j] = r * cs[j]
+            o[2 * j + 1] = r * sn[j]
 
 
 # Generator._std_normal takes its normals from _fill_n32/_fill_n64 (one pass; the
