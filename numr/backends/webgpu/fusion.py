@@ -292,6 +292,16 @@ def _group(rt: Any, t: tuple) -> Group | None:
     return g
 
 
+_meta: dict = {}  # shape -> (C strides, size) of pending results
+
+
+def _shape_meta(shape: tuple) -> tuple:
+    if len(_meta) >= 4096:
+        _meta.clear()
+    m = _meta[shape] = (c_strides(shape), math.prod(shape))
+    return m
+
+
 def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
           operands: Sequence[tuple], shape: tuple, w: int = 0, mode: int = 1) -> GPUArray:
     """Elementwise op ``expr`` (map.launch's arguments, ``d`` the operands' dtype, ``w``
@@ -304,7 +314,7 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     path of a single op builds no Group.
     """
     budget = CPU_BUDGET if rt.cpu and mode < 2 else 1 << 62
-    if 0 in shape or w > budget or rt._lost_blocks or rt.lost is not None:
+    if (w and w > budget) or 0 in shape or rt._lost_blocks or rt.lost is not None:
         # unfused (recording drains the group first); after a failure, so that an op on
         # lost data raises now, as unfused
         return M.launch(rt, name, expr, operands, out, shape)
@@ -328,17 +338,20 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
                     if r is not None:
                         return r
             rt.group = None
-            if one:
-                _record_one(g)
+            if one:  # _record_one, written out
+                M.launch(rt, g[1], g[2], g[5], g[4], g[6], result=g[7])
             else:
                 g.record()
+        meta = _meta.get(shape)
+        if meta is None:
+            meta = _shape_meta(shape)
         t = _new(GPUArray)
         t.rt = rt
         t.shape = shape
-        t.strides = c_strides(shape)
+        t.strides = meta[0]
         t.offset = 0
         t.dtype = out
-        t.size = math.prod(shape)
+        t.size = meta[1]
         t.readonly = False
         rt.group = (_record_one, name, expr, d, out, operands, shape, t, w)
         return t
