@@ -165,9 +165,12 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     return _wrap(x._device.ops.expand_dims(x._data, tuple(sorted(axes))), x)
 
 
-def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
-    """Remove the size-1 axes ``axis``."""
+def squeeze(x: Array, /, axis: int | tuple[int, ...] | None = None) -> Array:
+    """Remove the size-1 axes ``axis``; with ``axis=None`` (NumPy's default, an extension:
+    the standard requires ``axis``; Cubed's groupby calls it so) every size-1 axis."""
     check_array(x, "squeeze")
+    if axis is None:
+        axis = tuple(a for a, n in enumerate(x.shape) if n == 1)
     axes = normalize_axes(axis, x.ndim, "squeeze")
     for a in axes:
         if x.shape[a] != 1:

@@ -201,3 +201,14 @@ def test_full_like_takes_numpys_shape_keyword(device):
         numr.full_like(x, 1, shape=(-1,))
     with pytest.raises(OverflowError, match="full_like"):
         numr.full_like(x, 1000, shape=(2,))
+
+
+def test_squeeze_without_axis_removes_every_size_one_axis(device):
+    # Cubed's groupby calls squeeze(by) with NumPy's default axis=None
+    h = np.arange(6.0).reshape(1, 3, 1, 2)
+    x = numr.asarray(h, device=device)
+    assert to_np(numr.squeeze(x)).tolist() == np.squeeze(h).tolist()
+    assert numr.squeeze(numr.ones((1, 1), device=device)).shape == ()
+    assert numr.squeeze(numr.ones((2, 3), device=device)).shape == (2, 3)
+    with pytest.raises(ValueError, match="squeeze: axis 1 has size 3"):
+        numr.squeeze(x, axis=1)
