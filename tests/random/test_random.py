@@ -543,5 +543,13 @@ def test_exact_normals_across_devices(device):
     log1p, sin and cos, each device running the same operations (numr.random._cpu_math,
     _cuda_math, WGSL)."""
     need(xp.float64, device)
-    np.testing.assert_array_equal(to_np(_draw("standard_normal", (), {"size": 20001}, device)),
-                                  to_np(_draw("standard_normal", (), {"size": 20001}, "cpu")))
+    got = to_np(_draw("standard_normal", (), {"size": 20001}, device))
+    want = to_np(_draw("standard_normal", (), {"size": 20001}, "cpu"))
+    if device.kind != "webgpu":
+        np.testing.assert_array_equal(got, want)
+        return
+    # WGSL does not require float64 division and sqrt to round correctly (2.5 ULP): lavapipe
+    # rounds them so and matches bit for bit; the H200's driver gave 10 of 20001 normals
+    # 1 ULP off. Within 1 ULP, and rarely off at all.
+    np.testing.assert_array_max_ulp(got, want, maxulp=1)
+    assert np.count_nonzero(got != want) <= 20

@@ -48,16 +48,26 @@ class Context:
         """NumPy's kind letter of native dtype ``d``, with bfloat16 a float ("f")."""
         return "f" if d == self.bf16 else d.kind
 
-    def fill_value(self, v, dtype):
-        """``v`` as written by a fill: a float or complex (Python's or NumPy's scalar) with a
-        -0.0 part becomes a 0-d array, since CuPy's fill clears memory for any value equal
-        to zero and so writes +0.0; every other value passes as it is. The 0-d array is
-        made on the host and copied over: CuPy's asarray of a Python scalar fills, too (the
-        H200 wrote +0.0 for full((2,), -0.0) and a[::3] = -0.0 through it)."""
-        if isinstance(v, (float, complex, _np.floating, _np.complexfloating)) and v == 0 and (
-                math.copysign(1.0, complex(v).real) < 0 or math.copysign(1.0, complex(v).imag) < 0):
-            return self.xp.asarray(_np.asarray(v, dtype=dtype))
-        return v
+    def signed_zero(self, v) -> bool:
+        """Whether ``v`` (a Python or NumPy float or complex) is zero with a -0.0 part."""
+        return isinstance(v, (float, complex, _np.floating, _np.complexfloating)) and v == 0 and (
+            math.copysign(1.0, complex(v).real) < 0 or math.copysign(1.0, complex(v).imag) < 0)
+
+    def signed_zeros(self, shape, dtype, v):
+        """An array of ``shape`` holding signed zero ``v``, made by negating zeros in a
+        kernel: CuPy clears memory for a fill of any value equal to zero (a Python or
+        NumPy scalar, and a 0-d array too: the H200 wrote +0.0 through each), so writing
+        -0.0 takes arithmetic."""
+        xp = self.xp
+        r = xp.zeros(shape, dtype=dtype)
+        z = complex(v)
+        if self.kind(dtype) == "c":
+            for part, sign in ((r.real, z.real), (r.imag, z.imag)):
+                if math.copysign(1.0, sign) < 0:
+                    xp.negative(part, out=part)
+        else:
+            xp.negative(r, out=r)
+        return r
 
     def arr(self, r):
         """A native array from what NumPy returns (a 0-d result can come back as a scalar)."""

@@ -85,8 +85,8 @@ def build(c) -> dict:
     def setitem(a, key, value):
         if on_cupy and not writable(a):   # CuPy would write (the namespace's fast path)
             raise ValueError("setitem: the array is read-only")
-        if type(value) is float or type(value) is complex:  # arrays skip the call
-            value = c.fill_value(value, a.dtype)
+        if (type(value) is float or type(value) is complex) and c.signed_zero(value):
+            value = c.signed_zeros(a[key].shape, a.dtype, value)  # see signed_zeros
         a[key] = value
 
     def assign(dst, src):

@@ -46,11 +46,8 @@ def build(c) -> dict:
 
     def full(shape, fill_value, dtype):
         t = native[dtype]
-        v = c.fill_value(fill_value, t)
-        if v is not fill_value:  # a signed zero: copy the 0-d array in (see fill_value)
-            r = xp.empty(shape, dtype=t)
-            r[...] = v
-            return r
+        if c.signed_zero(fill_value):
+            return c.signed_zeros(shape, t, fill_value)
         return xp.full(shape, fill_value, dtype=t)
 
     def eye(n_rows, n_cols, k, dtype):
