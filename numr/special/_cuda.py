@@ -149,7 +149,7 @@ def _limits(xp, name: str, args: list, out):
         out = xp.where(xp.isinf(args[0]), xp.abs(args[0]), out)
     elif name == "i1":
         out = xp.where(xp.isinf(args[0]), args[0], out)
-    elif name in ("i0e", "i1e"):
+    elif name in ("i0e", "i1e", "k0e", "k1e"):
         out = _large_ie(xp, name, args[0], out)
     if name != "betaln" and len(args) > 1:
         nan = functools.reduce(xp.logical_or, [xp.isnan(a) for a in args])
@@ -158,19 +158,22 @@ def _limits(xp, name: str, args: list, out):
 
 
 def _large_ie(xp, name: str, x, out):
-    """i0e, i1e for |x| > 700, where cupyx's give nan (exp(x) overflows inside): the
-    asymptotic series e^-|x| I_v(|x|) ~ (2 pi |x|)^-1/2 sum_k (-1)^k a_k(v) / |x|^k,
-    a_k(v) = prod_{j<=k} (4 v^2 - (2j - 1)^2) / (k! 8^k) (Abramowitz & Stegun 9.7.1);
-    eight terms leave < 1e-19 there."""
-    v2 = 0.0 if name == "i0e" else 4.0
+    """i0e, i1e for |x| > 700 and k0e, k1e for x > 700, where cupyx's give nan (exp(x)
+    overflows inside; k0e(3625.1) was nan on the H200): the asymptotic series
+    e^-|x| I_v(|x|) ~ (2 pi |x|)^-1/2 sum_k (-1)^k a_k(v) / |x|^k and
+    e^x K_v(x) ~ (pi / (2 x))^1/2 sum_k a_k(v) / x^k,
+    a_k(v) = prod_{j<=k} (4 v^2 - (2j - 1)^2) / (k! 8^k) (Abramowitz & Stegun 9.7.1,
+    9.7.2); eight terms leave < 1e-19 there."""
+    v2 = 0.0 if name in ("i0e", "k0e") else 4.0
+    k_kind = name[0] == "k"
     ax = xp.abs(x)
-    big = ax > 700
+    big = (x > 700) if k_kind else (ax > 700)
     z = xp.where(big, ax, 1000.0)
     term, total = xp.ones_like(z), xp.ones_like(z)
     for k in range(1, 9):
-        term = term * -(v2 - (2 * k - 1) ** 2) / (k * 8 * z)
+        term = term * (v2 - (2 * k - 1) ** 2) / (k * 8 * z) * (1 if k_kind else -1)
         total = total + term
-    r = total / xp.sqrt(2 * math.pi * z)
+    r = total * xp.sqrt(math.pi / (2 * z)) if k_kind else total / xp.sqrt(2 * math.pi * z)
     if name == "i1e":
         r = xp.where(x < 0, -r, r)
     return xp.where(big, r, out)    # +-inf: 0 (SciPy's limit)

@@ -119,7 +119,7 @@ BOUNDS = {
     # SciPy's far-tail errors (so SciPy stays the reference there)
     "erf": {"webgpu": (1.25, 1.25), "cuda": (1, 1.5)}, "erfc": {"webgpu": (2, 2.25), "cuda": (1, 256)},
     "erfcx": {"webgpu": (2, 2.5), "cuda": (1, 256)}, "ndtr": {"webgpu": (2, 2.5), "cuda": (1, 910)},
-    "log_ndtr": {"webgpu": (2, 2.25), "cuda": (1, 17)}, "expit": {"webgpu": (1.25, 1.25)},
+    "log_ndtr": {"webgpu": (2, 2.25), "cuda": (1, 52)}, "expit": {"webgpu": (1.25, 1.25)},
     "logit": {"webgpu": (1, 1.25), "cuda": (1, 25)}, "softplus": {"webgpu": (1, 1)},
     "entr": {"webgpu": (1, 0.5)}, "gammaln": {"webgpu": (3, 2.5), "cuda": (1, 2.5)},
     "xlogy": {"webgpu": (1, 0.5)}, "xlog1py": {"webgpu": (1, 0.5)},
@@ -136,11 +136,14 @@ BOUNDS = {
     # where the fast side's value is above 3/4, the other side is taken); float32 betainc:
     # float32 products over the continued fraction's terms. CUDA runs the same algorithm (its C++ is
     # generated from the WGSL: test_cuda_source.py checks it on the host)
-    "gammainc": {"webgpu": (4, 4), "cuda": (1, 4)}, "gammaincc": {"webgpu": (6.5, 12.5), "cuda": (1, 12.5)},
-    "chdtr": {"webgpu": (3, 5), "cuda": (1, 5)}, "chdtrc": {"webgpu": (7, 23), "cuda": (1, 23)},
-    "betainc": {"webgpu": (24, 21), "cuda": (1, 21)}, "betaincc": {"webgpu": (24, 19), "cuda": (1, 19)},
+    # webgpu bounds cover lavapipe and the H200's driver (WGSL lets float64 division and
+    # sqrt round off by 2.5 ULP; there gammaincc f32 6.8, chdtr 6.05, betainc 25.2,
+    # betaincc 25.7, stdtr f32 5.11 eps)
+    "gammainc": {"webgpu": (4, 4), "cuda": (1, 4)}, "gammaincc": {"webgpu": (7, 12.5), "cuda": (1, 12.5)},
+    "chdtr": {"webgpu": (3, 6.5), "cuda": (1, 5)}, "chdtrc": {"webgpu": (7, 23), "cuda": (1, 23)},
+    "betainc": {"webgpu": (24, 26), "cuda": (1, 21)}, "betaincc": {"webgpu": (24, 26), "cuda": (1, 19)},
     # df >= 20: the series in Q(1/2 + 2k, T log1p(t^2 / df)) (docs/special.md)
-    "stdtr": {"webgpu": (4.5, 7), "cuda": (1, 7)},
+    "stdtr": {"webgpu": (5.5, 7), "cuda": (1, 7)},
     # webgpu: against mpmath where SciPy's float64 is off (2000 eps at (0.1, 1e3));
     # cuda: cupyx's, which shares it
     "betaln": {"webgpu": (5.5, 3), "cuda": (1, 2650)},
@@ -148,9 +151,15 @@ BOUNDS = {
     "ellipk": {"webgpu": (2, 2)}, "ellipe": {"webgpu": (2.5, 2.5), "cuda": (1, 2.5)},
     # J and Y: against mpmath where SciPy's float64 is off (4.3 eps at 11.65 for j0, 12.3
     # at 4.68 for y0, 8.4 for y1, 4.9 for j1)
-    "j0": {"webgpu": (1.5, 2.25)}, "j1": {"webgpu": (2.25, 2.25)}, "y0": {"webgpu": (2.25, 2.25)},
-    "y1": {"webgpu": (2.75, 2.25)}, "k0": {"webgpu": (2.25, 3.5)}, "k1": {"webgpu": (2, 3)},
-    "k0e": {"webgpu": (1.25, 3.5)}, "k1e": {"webgpu": (1.25, 2)},
+    # cuda: CUDA's own j0 j1 y0 y1 (cupyx calls them), measured on the H200 against
+    # mpmath: up to 1130 / 5010 / 8740 / 2430 eps of the amplitude in float64 (issue 23's
+    # goal missed there: numr's WGSL Bessel is not yet translated to C, its helpers return
+    # vec3, which numr/special/_to_c.py lacks); k0, k1 2.9 / 2.7; k0e, k1e webgpu float32
+    # 1.81 / 1.67 on the H200's driver
+    "j0": {"webgpu": (1.5, 2.25), "cuda": (1, 1150)}, "j1": {"webgpu": (2.25, 2.25), "cuda": (1, 5050)},
+    "y0": {"webgpu": (2.25, 2.25), "cuda": (1, 8800)}, "y1": {"webgpu": (2.75, 2.25), "cuda": (1, 2450)},
+    "k0": {"webgpu": (2.25, 3.5), "cuda": (1, 3)}, "k1": {"webgpu": (2, 3), "cuda": (1, 3)},
+    "k0e": {"webgpu": (2, 3.5)}, "k1e": {"webgpu": (2, 2)},
 }
 _DEFAULT = (2, 2)
 
