@@ -235,10 +235,12 @@ class Array(ArrayOperators):
         return self._data.shape[0]
 
     def __iter__(self):
+        # iter() itself raises for a 0-d array, as NumPy's does (a generator would raise
+        # only at the first next(): np.iterable() and matplotlib then took a 0-d array for
+        # a sequence, and SciPy's dendrogram plot failed)
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._data.shape[0]):
-            yield _getitem(self, i)
+        return (_getitem(self, i) for i in range(self._data.shape[0]))
 
     # --- printing --------------------------------------------------------------------
 

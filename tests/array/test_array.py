@@ -128,6 +128,10 @@ def test_len_and_iter(device):
     assert rows == [[1, 2], [3, 4], [5, 6]]
     with pytest.raises(TypeError):
         len(numr.asarray(1, device=device))
+    # iter() itself refuses a 0-d array, as NumPy's does: np.iterable says False
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        iter(numr.asarray(1.0, device=device))
+    assert not np.iterable(numr.asarray(1.0, device=device)) and np.iterable(x)
 
 
 def test_unhashable():
