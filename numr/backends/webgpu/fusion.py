@@ -34,7 +34,7 @@ from ..._dtypes import DType
 from .array import GPUArray, c_strides
 from .kernels import expressions as wops
 from .kernels import map as M
-from .kernels.types import LAYOUT, bits_expr, bf16_bits, ctype, load_fn
+from .kernels.types import LAYOUT, bits_expr, bf16_bits, ctype
 from .pieces import Pieces
 from .runtime import SLOT_WORDS, _acquire, _gc_off, _gc_on, _gc_resume, _release
 
@@ -444,14 +444,7 @@ def _helpers(ops: list, code: str) -> str:
 def source(ops: list, specs: tuple, outs: tuple, ndim: int) -> str:
     """The scalar kernel: each invocation computes as many elements as one 32-bit word
     of its most packed output holds (so no two invocations write one word)."""
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
-    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
-    for b, j in enumerate(arrays):
-        d = specs[j][0]
-        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
-                     f"array<{LAYOUT[d.name][0]}>;")
-        lines.append(load_fn(f"ld{j}", f"x{j}", d))
+    lines, arrays = M.operand_bindings(specs)
     dts = [ops[k][3] for k in outs]
     for o, d in enumerate(dts):
         lines.append(f"@group(0) @binding({len(arrays) + 1 + o}) var<storage, read_write> "

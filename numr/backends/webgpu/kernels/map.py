@@ -112,6 +112,21 @@ def _strided_index(k: int, ndim: int) -> str:
     return f"u32(bitcast<i32>(p({k}u)) + {terms or '0'})"
 
 
+
+def operand_bindings(specs: Sequence) -> tuple[list, list]:
+    """The parameter block (binding 0) and, for each array operand of ``specs`` (not
+    the "k" constants), its binding and loader ``ld<j>``: the WGSL lines and the
+    operands' positions. The map kernels and the fused ones (fusion.py) share them."""
+    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
+             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
+    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
+    for b, j in enumerate(arrays):
+        d = specs[j][0]
+        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
+                     f"array<{LAYOUT[d.name][0]}>;")
+        lines.append(load_fn(f"ld{j}", f"x{j}", d))
+    return lines, arrays
+
 def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
            strided_out: bool = False) -> str:
     """WGSL for a map kernel. ``specs``: per operand (dtype, 'c' | 's' | 'k').
@@ -121,14 +136,7 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
     shared words with atomicAnd/atomicOr, so neighbours written by other invocations
     are never lost. The output's offset and strides follow the operands' parameters.
     """
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
-    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
-    for b, j in enumerate(arrays):
-        d = specs[j][0]
-        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
-                     f"array<{LAYOUT[d.name][0]}>;")
-        lines.append(load_fn(f"ld{j}", f"x{j}", d))
+    lines, arrays = operand_bindings(specs)
     per_word = LAYOUT[out.name][2]
     ytype = "atomic<u32>" if strided_out and per_word > 1 else LAYOUT[out.name][0]
     lines.append(f"@group(0) @binding({len(arrays) + 1}) var<storage, read_write> y: "
