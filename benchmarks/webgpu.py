@@ -33,6 +33,10 @@ import time
 
 import numpy as np
 
+# SciPy reads this when first imported (numr.special's CPU path may import it before the
+# fused rows run): set here, SciPy takes numr arrays through the array API
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numr as xp  # noqa: E402
@@ -240,7 +244,6 @@ def matmul(d, n: int, cp, reps: int) -> dict:
 
 def fused(d, n: int, cp, reps: int) -> list[tuple]:
     """Rows (measure, numr fused, numr unfused or '-', CuPy, fused / CuPy)."""
-    os.environ.setdefault("SCIPY_ARRAY_API", "1")  # SciPy takes numr arrays (array API)
     from numr import _config
     from numr.backends.webgpu.runtime import runtime
 
