@@ -26,12 +26,7 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     if type(x) is np.ndarray:
         return None
     args = (x, residual, weight, bias, eps, center, want_sum)
-    dev = x.data.device_id
-    cp = _cuda_tiled._cupy()
-    if dev == cp.cuda.runtime.getDevice():  # (the common case: no device switch)
-        return _forward(args, dev)
-    with cp.cuda.Device(dev):
-        return _forward(args, dev)
+    return _on_device(_forward, args, x.data.device_id)
 
 
 def _forward(args: tuple, dev: int):
@@ -46,12 +41,16 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     if type(s) is np.ndarray:
         return None
     args = (grad_y, s, grad_s, weight, eps, center, want_weight, want_bias)
-    dev = s.data.device_id
+    return _on_device(_backward, args, s.data.device_id)
+
+
+def _on_device(run, args: tuple, dev: int):
+    """``run(args, dev)`` with GPU ``dev`` current (the arrays' GPU)."""
     cp = _cuda_tiled._cupy()
-    if dev == cp.cuda.runtime.getDevice():
-        return _backward(args, dev)
+    if dev == cp.cuda.runtime.getDevice():  # (the common case: no device switch)
+        return run(args, dev)
     with cp.cuda.Device(dev):
-        return _backward(args, dev)
+        return run(args, dev)
 
 
 def _backward(args: tuple, dev: int):

@@ -515,12 +515,7 @@ def vec_source(ops: list, specs: tuple, outs: tuple, vec: int) -> str:
         for o, d in enumerate(dts)) + ");\n}")
     lines.append("\n".join(quad))
     span = WG * vec
-    main = ["@compute @workgroup_size(256)",
-            "fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: "
-            "vec3<u32>, @builtin(local_invocation_index) l: u32) {",
-            "  let nq = (p(0u) + 3u) >> 2u;",
-            f"  let base = (w.x + w.y * nw.x) * {span}u + l;"]
-    main += [f"  let o{j} = p({word[j]}u) >> 2u;" for j in arrays]
+    main = M.quad_main_head(span, word, arrays)
 
     def store(q: str, r: str) -> list:
         return [f"y{o}[{q}] = {r}.o{o};" for o in range(len(dts))]

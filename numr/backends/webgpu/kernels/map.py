@@ -113,6 +113,18 @@ def _strided_index(k: int, ndim: int) -> str:
 
 
 
+def quad_main_head(span: int, offsets: Any, arrays: Sequence) -> list:
+    """The opening lines of a vec4 kernel's main: the quad count, this invocation's first
+    quad of its block of ``span``, and each array operand's word offset (parameter
+    ``offsets[j]``). The map kernels and the fused ones (fusion.py) share them."""
+    return ["@compute @workgroup_size(256)",
+            "fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: "
+            "vec3<u32>, @builtin(local_invocation_index) l: u32) {",
+            "  let nq = (p(0u) + 3u) >> 2u;",
+            f"  let base = (w.x + w.y * nw.x) * {span}u + l;"] + [
+            f"  let o{j} = p({offsets[j]}u) >> 2u;" for j in arrays]
+
+
 def operand_bindings(specs: Sequence) -> tuple[list, list]:
     """The parameter block (binding 0) and, for each array operand of ``specs`` (not
     the "k" constants), its binding and loader ``ld<j>``: the WGSL lines and the
@@ -249,12 +261,7 @@ def vec_source(expr: str, specs: tuple, out: DType, vec: int) -> str:
     lines.append(f"fn quad(q: u32{vargs}) -> vec4<{ot}> {{\n  let i = q * 4u;\n"
                  f"  return vec4<{ot}>({lanes});\n}}")
     span = WG * vec
-    main = ["@compute @workgroup_size(256)",
-            "fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: "
-            "vec3<u32>, @builtin(local_invocation_index) l: u32) {",
-            "  let nq = (p(0u) + 3u) >> 2u;",
-            f"  let base = (w.x + w.y * nw.x) * {span}u + l;"]
-    main += [f"  let o{j} = p({offsets[j]}u) >> 2u;" for j in arrays]
+    main = quad_main_head(span, offsets, arrays)
     # A whole block: every load issued before the first store (stores to y may alias
     # the inputs as far as the compiler knows, so it would not hoist them itself).
     main.append(f"  if (base + {span - WG}u < nq) {{")
