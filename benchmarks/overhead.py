@@ -11,6 +11,13 @@ and the ratio numr / base library. On CUDA it adds 64M-element arrays: 4M float3
 kernels that stream from device memory.
 
     python benchmarks/overhead.py [--quick] [--device cpu|cuda|webgpu] [--sizes 8]
+    python benchmarks/overhead.py --device webgpu --breakdown [--sizes 8,16777216]
+
+``--breakdown`` (webgpu): where numr's host time per call goes, per op and size: the
+CPU time of 20 calls after a sync point (as benchmarks/ops.py's host column), the share
+of it spent submitting (flush: encoder finish, parameter upload, queue submit), the
+submits, bind groups and buffers made per call, and the same loop with the submits
+that the written bytes trigger held back (the device then idles until the sync).
 
 Timings are the minimum over interleaved rounds (the three libraries take turns), which
 keeps machine noise out of the ratios as far as possible.
@@ -184,6 +191,87 @@ def _run_webgpu(sizes, rounds, target):
           f"{recording_cpu(chain, rounds, 1) * 1e3:.2f} µs | | |")
 
 
+def _breakdown(sizes, rounds):
+    """The ``--breakdown`` table (see the module docstring)."""
+    from numr.backends.webgpu.runtime import runtime
+
+    dev = numr.Device("webgpu:0")
+    rt = runtime(0)
+    spent = {"flush": 0.0, "submit": 0.0, "write_buffer": 0.0}
+
+    def timing(key, fn):
+        def timed(*args, **kwargs):
+            t = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[key] += time.thread_time() - t
+        return timed
+
+    rt.flush = timing("flush", rt.flush)
+    rt.queue.submit = timing("submit", rt.queue.submit)
+    rt.queue.write_buffer = timing("write_buffer", rt.queue.write_buffer)
+    print(f"# numr host time per call on webgpu:0 "
+          f"({rt.adapter.info.get('device', '?')}), 20 calls after a sync, best of {rounds}")
+    print("| size | op | submits held | host CPU | in flush | of it submit | "
+          "of it write_buffer | wall (sync incl.) | submits | bind groups | buffers |")
+    print("|" + "---|" * 11)
+    for n in sizes:
+        rng = np.random.default_rng(0)
+        a = numr.asarray(rng.standard_normal(n).astype(np.float32), device=dev)
+        b = numr.asarray(rng.standard_normal(n).astype(np.float32), device=dev)
+        c = a > 0
+        side = int(n ** 0.5)
+        m = numr.reshape(a[:side * side], (side, side))
+        ops = {"add": lambda: a + b, "multiply scalar": lambda: a * 2.0,
+               "exp": lambda: numr.exp(a), "where": lambda: numr.where(c, a, b),
+               "sum": lambda: numr.sum(a),
+               "strided copy x[::2]": lambda: numr.asarray(a[::2], copy=True),
+               "transposed copy": lambda: numr.asarray(m.T, copy=True)}
+        for op, fn in ops.items():
+            for held in (False, True):
+                first = rt.first_bytes
+                if held:
+                    rt.first_bytes = 1 << 62
+                try:
+                    row = _breakdown_row(rt, dev, fn, spent, rounds)
+                finally:
+                    rt.first_bytes = first
+                    numr.synchronize(dev)
+                host, fl, sub, wb, wall, d = row
+                print(f"| {n} | {op} | {'yes' if held else 'no'} | {host:.1f} µs | "
+                      f"{fl:.1f} µs | {sub:.1f} µs | {wb:.1f} µs | {wall:.1f} µs | "
+                      f"{d['submits']:.2f} | {d['bind_groups']:.2f} | "
+                      f"{d['buffers_created']:.2f} |")
+    del rt.flush, rt.queue.submit, rt.queue.write_buffer
+
+
+def _breakdown_row(rt, dev, fn, spent, rounds, calls=20):
+    y = fn()
+    numr.synchronize(dev)
+    best = None
+    for _ in range(rounds):
+        del y
+        numr.synchronize(dev)
+        for k in spent:
+            spent[k] = 0.0
+        s0 = dict(rt.stats)
+        w = time.perf_counter()
+        t = time.thread_time()
+        for _ in range(calls):
+            y = fn()
+        host = time.thread_time() - t
+        got = dict(spent)
+        d = {k: (rt.stats[k] - s0[k]) / calls for k in s0}
+        numr.synchronize(dev)
+        wall = time.perf_counter() - w
+        if best is None or host < best[0]:
+            best = (host, got["flush"], got["submit"], got["write_buffer"], wall, d)
+    host, fl, sub, wb, wall, d = best
+    return (host / calls * 1e6, fl / calls * 1e6, sub / calls * 1e6, wb / calls * 1e6,
+            wall / calls * 1e6, d)
+
+
 def recording_cpu(fn, rounds, calls=1000):
     """CPU seconds of this thread per call of ``fn`` (``calls`` calls recorded into one
     batch: the runtime's submits are held back meanwhile), best of ``rounds``."""
@@ -241,8 +329,14 @@ def main():
     p.add_argument("--device", choices=["cpu", "cuda", "webgpu"], default="cpu")
     p.add_argument("--sizes", help="comma-separated element counts (default: 8, 4M and, "
                    "with a GPU, 64M)")
+    p.add_argument("--breakdown", action="store_true",
+                   help="webgpu: where the host time per call goes (see above)")
     _results.add_flag(p)
     args = p.parse_args()
+    if args.breakdown:
+        sizes = [int(v) for v in (args.sizes or "8,16777216").split(",")]
+        _breakdown(sizes, 2 if args.quick else 5)
+        return
     results_page = _results.start(args, "overhead", args.device)
     rounds = 2 if args.quick else 7
     sizes = [8, 4 * 1024 * 1024] + ([64 * 1024 * 1024] if args.device == "cuda" or (
