@@ -11,6 +11,11 @@ against CuPy.
     python benchmarks/webgpu_sort.py                         # lavapipe-sized
     python benchmarks/webgpu_sort.py --size 16777216         # H200 (issue 20)
     python benchmarks/webgpu_sort.py --dtype int32 --rows sort,argsort
+    python benchmarks/webgpu_sort.py --size 16777216 --kernels   # per-kernel times
+
+``--kernels``: each kernel of the radix sort of the --size vector recorded --inner
+times back to back on the WebGPU device (the time of one, median of --reps), and the
+dispatches one sort records.
 
 Rows: sort and argsort of a --size vector (standard normal values, or integers for
 integer dtypes), and sort along axis 1 of a --side x (--size / --side) matrix.
@@ -44,6 +49,43 @@ def _host(kind: str, a, rng) -> np.ndarray:
     return rng.integers(info.min, info.max, size=shape, dtype=np.int64).astype(a.dtype)
 
 
+def kernels(x, a) -> None:
+    """Per-kernel times of the radix sort of the numr WebGPU vector ``x``."""
+    from numr.backends.webgpu import sorting as S
+    from numr.backends.webgpu.kernels import radix as R
+    from numr.backends.webgpu.kernels import sort as K
+
+    g = x._data
+    rt, d, n = g.rt, g.dtype, g.size
+    T = -(-n // R.TILE)
+    cn = T * R.RADIX
+    pairs = rt.alloc(n * 8)
+    other = rt.alloc(n * 8)
+    counts = rt.alloc(4 * (cn + S.scan_room(-(-cn // R.SCAN_BLOCK))))
+    params = [T, n, T, 0, cn]
+    steps = {
+        "pairs": lambda: S.run(rt, ("pairs", d.name), lambda: K.pairs_source(d),
+                               [g, pairs], [n, n, n, g.offset, 0], n),
+        "histogram": lambda: S.run(rt, ("radix-hist",), R.histogram_source,
+                                   [pairs, counts], params, T * R.WG),
+        "scan": lambda: (rt.dispatch(("sort", "radix-scan"), R.scan_source,
+                                     [counts.block], [cn, 0], -(-cn // R.SCAN_BLOCK)),
+                         S.exclusive_scan(rt, counts, cn, -(-cn // R.SCAN_BLOCK))),
+        "scatter": lambda: S.run(rt, ("radix-scatter",), R.scatter_source,
+                                 [pairs, counts, other], params, T * R.WG),
+    }
+    def sync(_):
+        rt.download(other, 0, 4)
+    print(f"| kernel ({n} {d}) | µs |\n|---|---:|")
+    for name, f in steps.items():
+        t = timed(f, sync, a.reps, a.inner)
+        print(f"| {name} | {t * 1e6:.1f} |")
+    sync_numr(xp.sort(x))
+    before = rt.stats["dispatches"]
+    sync_numr(xp.sort(x))
+    print(f"dispatches of one sort: {rt.stats['dispatches'] - before}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--size", type=int, default=1 << 18, help="elements")
@@ -53,6 +95,8 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=5)
     p.add_argument("--device", default=None, help="the WebGPU device (default webgpu:0)")
     p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    p.add_argument("--kernels", action="store_true",
+                   help="per-kernel times of the radix sort of the vector instead")
     _results.add_flag(p)
     a = p.parse_args()
     results_page = _results.start(a, "webgpu_sort", a.device or "webgpu")
@@ -66,6 +110,9 @@ def main() -> None:
     print(f"# {a.dtype}, {a.size} elements (matrix {host['mat'].shape}); devices "
           f"{', '.join(numr_devs)}; anchor {anchor}; {a.inner} calls back to back, "
           f"median of {a.reps}")
+    if a.kernels:
+        kernels(xp.asarray(host["vec"], device=wg), a)
+        return
     arrays = {dv: {k: xp.asarray(v, device=dv) for k, v in host.items()} for dv in numr_devs}
     dev_arr = {k: cp.asarray(v) for k, v in host.items()} if cp else None
     print(f"| row | {anchor} | " + " | ".join(f"{dv} / {anchor}" for dv in numr_devs) + " |")

@@ -99,14 +99,35 @@ def radix_pairs(src: GPUArray, rows: int, n: int, descending: bool):
     run(rt, ("pairs", d.name), lambda: K.pairs_source(d), [src, a],
         [total, n, n, src.offset, 0xFFFFFFFF if descending else 0], total)
     b = rt.alloc(total * 8)
-    counts = rt.alloc(groups * R.RADIX * 4)
+    cn = groups * R.RADIX
+    counts = rt.alloc(4 * (cn + scan_room(-(-cn // R.SCAN_BLOCK))))
     for shift in range(0, 8 * d.itemsize, 8):
-        params = [groups, n, T, shift]
+        params = [groups, n, T, shift, cn]
         run(rt, ("radix-hist",), R.histogram_source, [a, counts], params, groups * R.WG)
-        scan(rt, counts, groups * R.RADIX)
+        # the counts block by block; the blocks' totals in full (the scatter adds them)
+        rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [cn, 0],
+                    -(-cn // R.SCAN_BLOCK))
+        exclusive_scan(rt, counts, cn, -(-cn // R.SCAN_BLOCK))
         run(rt, ("radix-scatter",), R.scatter_source, [a, counts, b], params, groups * R.WG)
         a, b = b, a
     return a, n, 2
+
+
+def scan_room(n: int) -> int:
+    """Words from its offset that exclusive_scan of ``n`` words uses (the words, then
+    the blocks' totals and theirs)."""
+    nb = -(-n // R.SCAN_BLOCK)
+    return n + (1 if nb == 1 else scan_room(nb))
+
+
+def exclusive_scan(rt, data, off: int, n: int) -> None:
+    """Exclusive prefix sum of the ``n`` u32 words from word ``off`` of the Storage
+    ``data``, in place; the words after them (scan_room) hold the blocks' totals."""
+    nb = -(-n // R.SCAN_BLOCK)
+    rt.dispatch(("sort", "radix-scan"), R.scan_source, [data.block], [n, off], nb)
+    if nb > 1:
+        exclusive_scan(rt, data, off + n, nb)
+        rt.dispatch(("sort", "radix-add"), R.add_source, [data.block], [n, off], -(-n // K.WG))
 
 
 def gather(src: GPUArray, count: int, reads: dict, pos_fn: str, params: list) -> GPUArray:
