@@ -95,10 +95,16 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=5)
     p.add_argument("--device", default=None, help="the WebGPU device (default webgpu:0)")
     p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    p.add_argument("--kpt", type=int, default=None,
+                   help="experiment: entries per lane of the radix tiles (radix.KPT)")
     p.add_argument("--kernels", action="store_true",
                    help="per-kernel times of the radix sort of the vector instead")
     _results.add_flag(p)
     a = p.parse_args()
+    if a.kpt:
+        from numr.backends.webgpu.kernels import radix
+
+        radix.KPT, radix.TILE = a.kpt, radix.WG * a.kpt
     results_page = _results.start(a, "webgpu_sort", a.device or "webgpu")
     devs = [str(dv) for dv in xp.__array_namespace_info__().devices()]
     wg = a.device or next((dv for dv in devs if dv.startswith("webgpu")), None)

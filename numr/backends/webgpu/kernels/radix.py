@@ -52,7 +52,9 @@ COPIES = 8              # histogram copies
 SCAN_PER = 8            # words per lane of the scan
 SCAN_BLOCK = WG * SCAN_PER
 
-_MAIN = f"""@compute @workgroup_size({WG})
+def _main() -> str:
+    """The entry point's opening: the tile of this workgroup."""
+    return f"""@compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {{
   // params [groups = rows * T, n, T, shift, counts n]
@@ -73,7 +75,7 @@ def histogram_source() -> str:
     return f"""{HEADER}
 {bindings(["src", "counts"])}
 var<workgroup> hist: array<atomic<u32>, {RADIX * COPIES}>;
-{_MAIN}
+{_main()}
 {zero}
   workgroupBarrier();
   let copy = (l % {COPIES}u) * {RADIX}u;
@@ -187,7 +189,7 @@ def scatter_source() -> str:
 {bindings(["src", "scanned", "dst"])}
 var<workgroup> th: array<u32, {TEAMS * RADIX}>;
 var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
-{_MAIN}
+{_main()}
   let team = l / {TEAM}u; let i = l % {TEAM}u;
   let seg = start + team * {TEAM * KPT}u;
 {zero_th}
