@@ -13,7 +13,7 @@ Forward mode (``jvp``) is derived from the VJP rules by linear transposition: wi
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, overload
 
 import numr as _numr
 from numr._array import Array
@@ -22,6 +22,13 @@ from . import _tape
 from ._rules import Rule
 from ._tape import GRAD, enable_grad
 from ._var import Var, mkvar
+
+# A function of arrays (Vars under a trace): what the transforms take and return. The
+# parameters stay open (``...``) because a transform keeps its argument's signature.
+Fn = Callable[..., Any]
+# The same for one argument: the first overload of each transform, so that a checker in
+# strict mode gives a lambda's parameter a type (Any) instead of calling it unknown.
+Fn1 = Callable[[Any], Any]
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacobian", "hessian", "hvp", "checkpoint"]
 
@@ -120,8 +127,13 @@ def _scalar_out(out: Any, fname: str) -> Any:
     return _numr.ones_like(o)
 
 
-def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
-                   has_aux: bool = False) -> Callable:
+@overload
+def value_and_grad(f: Fn1, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Fn: ...
+@overload
+def value_and_grad(f: Fn, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Fn: ...
+
+def value_and_grad(f: Fn, argnums: int | Sequence[int] = 0,
+                   has_aux: bool = False) -> Fn:
     """``f`` -> a function returning ``(f(*args), gradient)``; the gradient is taken
     with respect to the arguments ``argnums`` (a tuple of gradients for a tuple)."""
     def vg(*args):
@@ -141,7 +153,12 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     return vg
 
 
-def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Callable:
+@overload
+def grad(f: Fn1, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Fn: ...
+@overload
+def grad(f: Fn, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Fn: ...
+
+def grad(f: Fn, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Fn:
     """``f`` -> the function computing the gradient of scalar ``f`` with respect to
     the arguments ``argnums``. Nests: ``grad(grad(f))`` is the second derivative."""
     vg = value_and_grad(f, argnums, has_aux)
@@ -153,7 +170,12 @@ def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -
     return g
 
 
-def vjp(f: Callable, *primals: Any) -> tuple[Any, Callable]:
+@overload
+def vjp(f: Fn1, *primals: Any) -> tuple[Any, Fn]: ...
+@overload
+def vjp(f: Fn, *primals: Any) -> tuple[Any, Fn]: ...
+
+def vjp(f: Fn, *primals: Any) -> tuple[Any, Fn]:
     """``(f(*primals), vjp_fn)``; ``vjp_fn(cotangent)`` gives a tuple with one
     cotangent per primal (the graph is kept, so it may be called several times)."""
     nums = tuple(range(len(primals)))
@@ -188,7 +210,12 @@ def vjp(f: Callable, *primals: Any) -> tuple[Any, Callable]:
     return val, vjp_fn
 
 
-def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+@overload
+def jvp(f: Fn1, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]: ...
+@overload
+def jvp(f: Fn, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]: ...
+
+def jvp(f: Fn, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     """Forward mode: ``(f(*primals), J @ tangents)`` for an array-valued ``f``."""
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
@@ -219,7 +246,12 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[A
     return _out(out, nested), _out(jv, nested)
 
 
-def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
+@overload
+def jacobian(f: Fn1, argnums: int | Sequence[int] = 0) -> Fn: ...
+@overload
+def jacobian(f: Fn, argnums: int | Sequence[int] = 0) -> Fn: ...
+
+def jacobian(f: Fn, argnums: int | Sequence[int] = 0) -> Fn:
     """``f`` -> the function computing the Jacobian, of shape ``out.shape +
     in.shape`` (reverse mode, one row per output element)."""
     def jac(*args):
@@ -249,7 +281,12 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     return jac
 
 
-def hessian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
+@overload
+def hessian(f: Fn1, argnums: int | Sequence[int] = 0) -> Fn: ...
+@overload
+def hessian(f: Fn, argnums: int | Sequence[int] = 0) -> Fn: ...
+
+def hessian(f: Fn, argnums: int | Sequence[int] = 0) -> Fn:
     """``f`` -> the function computing the Hessian of scalar ``f`` as the Jacobian of
     the gradient: shape ``in.shape + in.shape`` for one argument; for a tuple of
     ``argnums``, a tuple of tuples ``H[i][j]`` of shape ``in_i.shape + in_j.shape``."""
@@ -265,7 +302,12 @@ def hessian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     return hess
 
 
-def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
+@overload
+def hvp(f: Fn1, primals: Sequence[Any], tangents: Sequence[Any]) -> Any: ...
+@overload
+def hvp(f: Fn, primals: Sequence[Any], tangents: Sequence[Any]) -> Any: ...
+
+def hvp(f: Fn, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
     """Hessian-vector product of scalar ``f`` at ``primals`` along ``tangents``
     (reverse over reverse: the gradient of ``<grad f, v>``); one result per primal."""
     primals, tangents = tuple(primals), tuple(tangents)
@@ -290,7 +332,7 @@ class _Checkpoint:
     """The rule of one checkpointed call: recompute ``f`` in the backward pass and take
     the VJPs for every tracked input at once (cached for the node's edges)."""
 
-    def __init__(self, f: Callable, positions: set) -> None:
+    def __init__(self, f: Fn, positions: set) -> None:
         self.f = f
         self.positions = positions   # the tracked argument positions (the node's edges)
         self.cache: dict | None = None
@@ -324,7 +366,12 @@ class _Checkpoint:
         return dict(zip(poss, res))
 
 
-def checkpoint(f: Callable, *args: Any) -> Any:
+@overload
+def checkpoint(f: Fn1, *args: Any) -> Any: ...
+@overload
+def checkpoint(f: Fn, *args: Any) -> Any: ...
+
+def checkpoint(f: Fn, *args: Any) -> Any:
     """``f(*args)`` whose intermediates are not kept: the backward pass recomputes them
     (memory for time). ``f`` takes and returns arrays (a tuple for several)."""
     tracked = [(i, a) for i, a in enumerate(args) if type(a) is Var and a._rg]

@@ -1,4 +1,5 @@
-"""Ordinary user code, type-checked by mypy in tests/typing/test_typing.py (it also runs)."""
+"""Ordinary user code, type-checked by mypy and pyright in tests/typing/test_typing.py (it also
+runs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Code mypy must reject: the checker sees numr's types (tests/typing/test_typing.py)."""
+"""Code mypy and pyright must reject: they see numr's types (tests/typing/test_typing.py)."""
 
 import numr
 
