@@ -63,11 +63,14 @@ def _sweep() -> None:
 def _handle(buffer: Any) -> int:
     """The WGPUBuffer handle behind a wgpu-py buffer.
 
-    Note: DLPack's kDLWebGPU data pointer is that native handle, which wgpu-py keeps in
-    the private ``_internal`` attribute and exposes through no public API."""
-    from wgpu.backends.wgpu_native import ffi
+    Note: DLPack's kDLWebGPU data pointer is that native handle, which wgpu-py exposes
+    through no public API (native.py reads it)."""
+    from . import native
 
-    return int(ffi.cast("uintptr_t", buffer._internal))
+    if native.ffi is None:
+        raise RuntimeError("DLPack export from webgpu needs wgpu-py's wgpu-native backend "
+                           "(wgpu.backends.wgpu_native's ffi), which this wgpu lacks")
+    return int(native.ffi.cast("uintptr_t", native.handle(buffer)))
 
 
 def export(a: Any, device_index: int, versioned: bool, read_only: bool = False) -> Any:

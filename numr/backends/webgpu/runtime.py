@@ -42,12 +42,11 @@ from .pieces import Pieces, piece_bytes, ranges, rewrite  # noqa: E402
 # recording time of a small op. The compute-pass commands report their errors when the
 # pass ends / the encoder finishes (which still go through wgpu-py), so numr calls the
 # three native functions directly where wgpu-py's wgpu-native backend exposes them,
-# and falls back to the public methods otherwise. ffi and lib are what that backend's
-# package exports; the native handles they take are the objects' ``_internal``
-# attribute, for which wgpu-py has no public accessor (a wgpu-py without it, or another
-# backend, takes the public path: every use below is behind ``_ffi is not None``).
+# and falls back to the public methods otherwise. native.py is the one module that reaches
+# below wgpu-py's public API (ffi, lib and the objects' native handles); without them
+# the public path is taken: every use below is behind ``_ffi is not None``.
 try:
-    from wgpu.backends.wgpu_native import ffi as _ffi, lib as _lib
+    from .native import ffi as _ffi, handle as _handle, lib as _lib
 
     _SET_PIPELINE = _lib.wgpuComputePassEncoderSetPipeline
     _SET_BIND_GROUP = _lib.wgpuComputePassEncoderSetBindGroup
@@ -616,7 +615,7 @@ class Runtime:
                 except Exception as e:
                     raise self._error("recording a dispatch", e) from None
             self._pass = self._encoder.begin_compute_pass()
-            self._pass_ptr = self._pass._internal if _ffi is not None else None
+            self._pass_ptr = _handle(self._pass) if _ffi is not None else None
             self._last_pipe = None
 
     def _end_pass(self) -> None:
@@ -682,7 +681,7 @@ class Runtime:
             ptr = self._pass_ptr
             if ptr is not None:
                 if pipe is not self._last_pipe:
-                    _SET_PIPELINE(ptr, pipe._internal)
+                    _SET_PIPELINE(ptr, _handle(pipe))
                     self._last_pipe = pipe
                 offset = self._offset
                 offset[0] = slot * SLOT_BYTES
@@ -752,7 +751,7 @@ class Runtime:
             raise RuntimeError(f"webgpu:{self.index}: binding {n} buffers "
                                f"({[b.nbytes for b in blocks]} bytes) for a dispatch failed: "
                                f"{_wgpu_message(e)}") from None
-        pair = (bg, bg._internal if _ffi is not None else None, counts)
+        pair = (bg, _handle(bg) if _ffi is not None else None, counts)
         self._bind_groups[blocks if written == 1 else blocks + (written,)] = pair
         self.stats["bind_groups"] += 1
         return pair

@@ -1,0 +1,35 @@
+"""The one place numr reaches below wgpu-py's public API: wgpu-native's C functions and
+the native handles of wgpu-py's objects.
+
+- ``ffi`` and ``lib``: the cffi interface of wgpu-py's wgpu-native backend, as that
+  backend's package ``wgpu.backends.wgpu_native`` exports them (numr never imports its
+  private ``_ffi`` module). The runtime calls three compute-pass functions through
+  ``lib`` (see runtime.py: wgpu-py's public methods cost three error-capturing wrappers
+  per call, half the recording time of a small op).
+- :func:`handle`: the native handle (a cffi pointer) behind a wgpu-py object. wgpu-py
+  keeps it in the private ``_internal`` attribute and has no public accessor; numr needs
+  it for those ``lib`` calls and as DLPack's kDLWebGPU data pointer (dlpack.py).
+
+``ffi`` is None where that backend's package lacks these names (another wgpu-py backend
+or layout): the runtime then takes wgpu-py's public methods, and DLPack export raises.
+tests/backends/webgpu/test_native.py fails, naming this module, if a wgpu-py release
+moves either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    from wgpu.backends.wgpu_native import ffi, lib
+except Exception:  # another wgpu-py backend or layout: the public API only
+    ffi = lib = None
+
+# The wgpu-native functions the runtime calls directly (tests/backends/webgpu/test_native.py).
+LIB_FUNCTIONS = ("wgpuComputePassEncoderSetPipeline", "wgpuComputePassEncoderSetBindGroup",
+                 "wgpuComputePassEncoderDispatchWorkgroups")
+
+
+def handle(obj: Any) -> Any:
+    """The native handle (a cffi pointer) behind wgpu-py object ``obj``."""
+    return obj._internal

@@ -1,0 +1,58 @@
+"""What numr takes from below wgpu-py's public API (numr/backends/webgpu/native.py) is
+still where it was: a wgpu-py release that moves it fails here, by name, instead of
+silently dropping the runtime to its slower public path or breaking DLPack export."""
+
+import pytest
+
+pytestmark = pytest.mark.webgpu_only
+
+_MOVED = ("wgpu-py {v} moved {what}: update numr/backends/webgpu/native.py (the one module "
+          "that reaches below wgpu-py's public API)")
+
+_SHADER = """
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1)
+fn main() { o[0] = 7u; }
+"""
+
+
+def test_the_backend_exports_ffi_lib_and_the_functions_the_runtime_calls(device):
+    import wgpu
+
+    from numr.backends.webgpu import native, runtime
+
+    assert native.ffi is not None and native.lib is not None, _MOVED.format(
+        v=wgpu.__version__, what="wgpu.backends.wgpu_native's ffi/lib")
+    missing = [f for f in native.LIB_FUNCTIONS if not hasattr(native.lib, f)]
+    assert not missing, _MOVED.format(v=wgpu.__version__, what=f"wgpu-native's {missing}")
+    assert runtime._ffi is not None  # so the runtime records through them
+
+
+def test_handle_is_the_native_pointer_of_each_object_the_runtime_passes(device):
+    import wgpu
+
+    from numr.backends.webgpu import native
+    from numr.backends.webgpu.runtime import runtime
+
+    gpu = runtime(device.index).device
+    buf = gpu.create_buffer(size=16, usage=wgpu.BufferUsage.STORAGE)
+    pipe = gpu.create_compute_pipeline(
+        layout="auto", compute={"module": gpu.create_shader_module(code=_SHADER),
+                                "entry_point": "main"})
+    bg = gpu.create_bind_group(layout=pipe.get_bind_group_layout(0),
+                               entries=[{"binding": 0, "resource": {"buffer": buf}}])
+    encoder = gpu.create_command_encoder()
+    cpass = encoder.begin_compute_pass()
+    try:
+        for obj, cname in [(buf, "WGPUBufferImpl"), (pipe, "WGPUComputePipelineImpl"),
+                           (bg, "WGPUBindGroupImpl"), (cpass, "WGPUComputePassEncoderImpl")]:
+            try:
+                h = native.handle(obj)
+                got = native.ffi.typeof(h).cname
+            except (AttributeError, TypeError) as e:
+                pytest.fail(_MOVED.format(v=wgpu.__version__, what=f"the native handle of "
+                                          f"{type(obj).__name__} ({e})"))
+            assert got == f"struct {cname} *", _MOVED.format(
+                v=wgpu.__version__, what=f"the native handle of {type(obj).__name__} ({got})")
+    finally:
+        cpass.end()
