@@ -118,7 +118,8 @@ WIDE = ("int32", "uint32", "int64", "uint64", "float64")
 
 def round_once(xp, a, bf16):
     """``a`` (a dtype in WIDE) rounded once to bfloat16. CuPy converts through float32,
-    rounding twice (2**24 + 2**16 + 1 became 2**24): here float32 is rounded to odd
+    rounding twice (2**24 + 2**16 + 1 became 2**24), and so did the CPU's
+    int32 cast on the H200's NumPy 2.5.2 with its ml_dtypes (NumPy 2.4 rounds once): here float32 is rounded to odd
     instead (an inexact float32 with an even last bit moves one step towards the exact
     value), which float32's 16 spare bits then round correctly to bfloat16."""
     x = a.astype(xp.float64)         # exact but for int64 beyond 2**53
