@@ -197,7 +197,7 @@ def _breakdown(sizes, rounds):
 
     dev = numr.Device("webgpu:0")
     rt = runtime(0)
-    spent = {"flush": 0.0, "submit": 0.0, "write_buffer": 0.0}
+    spent = {"flush": 0.0, "end": 0.0, "write_buffer": 0.0, "finish": 0.0, "submit": 0.0}
 
     def timing(key, fn):
         def timed(*args, **kwargs):
@@ -211,11 +211,20 @@ def _breakdown(sizes, rounds):
     rt.flush = timing("flush", rt.flush)
     rt.queue.submit = timing("submit", rt.queue.submit)
     rt.queue.write_buffer = timing("write_buffer", rt.queue.write_buffer)
+    rt._end_pass = timing("end", rt._end_pass)
+    create = rt.device.create_command_encoder
+
+    def encoder(*args, **kwargs):
+        e = create(*args, **kwargs)
+        e.finish = timing("finish", e.finish)
+        return e
+    rt.device.create_command_encoder = encoder
     print(f"# numr host time per call on webgpu:0 "
           f"({rt.adapter.info.get('device', '?')}), 20 calls after a sync, best of {rounds}")
-    print("| size | op | submits held | host CPU | in flush | of it submit | "
-          "of it write_buffer | wall (sync incl.) | submits | bind groups | buffers |")
-    print("|" + "---|" * 11)
+    print("| size | op | submits held | host CPU | in flush | of it: pass end | "
+          "write_buffer | finish | submit | wall (sync incl.) | submits | bind groups | "
+          "buffers |")
+    print("|" + "---|" * 13)
     for n in sizes:
         rng = np.random.default_rng(0)
         a = numr.asarray(rng.standard_normal(n).astype(np.float32), device=dev)
@@ -238,12 +247,14 @@ def _breakdown(sizes, rounds):
                 finally:
                     rt.first_bytes = first
                     numr.synchronize(dev)
-                host, fl, sub, wb, wall, d = row
+                host, parts, wall, d = row
                 print(f"| {n} | {op} | {'yes' if held else 'no'} | {host:.1f} µs | "
-                      f"{fl:.1f} µs | {sub:.1f} µs | {wb:.1f} µs | {wall:.1f} µs | "
+                      + "".join(f"{parts[k]:.1f} µs | " for k in spent)
+                      + f"{wall:.1f} µs | "
                       f"{d['submits']:.2f} | {d['bind_groups']:.2f} | "
                       f"{d['buffers_created']:.2f} |")
-    del rt.flush, rt.queue.submit, rt.queue.write_buffer
+    del rt.flush, rt.queue.submit, rt.queue.write_buffer, rt._end_pass
+    del rt.device.create_command_encoder
 
 
 def _breakdown_row(rt, dev, fn, spent, rounds, calls=20):
@@ -266,9 +277,9 @@ def _breakdown_row(rt, dev, fn, spent, rounds, calls=20):
         numr.synchronize(dev)
         wall = time.perf_counter() - w
         if best is None or host < best[0]:
-            best = (host, got["flush"], got["submit"], got["write_buffer"], wall, d)
-    host, fl, sub, wb, wall, d = best
-    return (host / calls * 1e6, fl / calls * 1e6, sub / calls * 1e6, wb / calls * 1e6,
+            best = (host, got, wall, d)
+    host, got, wall, d = best
+    return (host / calls * 1e6, {k: v / calls * 1e6 for k, v in got.items()},
             wall / calls * 1e6, d)
 
 

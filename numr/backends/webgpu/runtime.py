@@ -262,8 +262,11 @@ class Runtime:
         self._blocks: set[Block] = set()             # every block not yet trimmed (see alloc)
         self._sizes: dict[int, int] = {}             # requested bytes -> bucket size
         self.released: list[Block] = []             # freed by Storage.__del__, not pooled yet
-        self._used: set[Block] = set()               # blocks the pending batch binds
-        self._outs: list[Block] = []                 # blocks the pending batch writes
+        # The pending batch's dispatches, each its bind-group key (the blocks it binds,
+        # the last written; ``written`` appended where more are): one list append a
+        # dispatch, where a set of bound blocks and a list of written ones cost two
+        # updates on the hot path; the rare questions (upload, trim, a failure) scan it.
+        self._batch: list[tuple] = []
         self._lost_blocks: set[Block] = set()        # written by a batch that failed
         self.lost: str | None = None                 # why the device is lost, once it is
         self._staging: dict[int, list[Any]] = {}     # bucket size -> mappable buffers
@@ -429,12 +432,14 @@ class Runtime:
         stay pooled. (Largest first dropped the very block a loop over large arrays
         frees and takes back each iteration whenever older blocks filled the pool: every
         call then created a 2 GiB buffer, 15 ms on the H200.)"""
+        used = self._bound()
         for block in list(self._lru):
             if self._free_bytes <= keep:
                 break
-            if block in self._used:
+            if block in used:
                 # recorded work still reads it: submit that work before destroying
                 self.flush()
+                used = ()
             self._free[block.nbytes].remove(block)
             del self._lru[block]
             self._free_bytes -= block.nbytes
@@ -443,6 +448,21 @@ class Runtime:
             # recorded pass) keeps it valid instead of aborting the process, as an
             # explicit destroy() did on the H200 and lavapipe (in create_bind_group).
             self._forget(block)
+
+    def _bound(self) -> set:
+        """The blocks the pending batch binds."""
+        return {b for key in self._batch for b in key if type(b) is not int}
+
+    def _outputs(self) -> list:
+        """The blocks the pending batch writes."""
+        outs: list = []
+        for key in self._batch:
+            w = key[-1]
+            if type(w) is int:
+                outs.extend(key[-1 - w:-1])
+            else:
+                outs.append(w)
+        return outs
 
     def _forget(self, block: Block) -> None:
         self._blocks.discard(block)
@@ -468,7 +488,8 @@ class Runtime:
             self._drain()
         if self.lost is not None:
             raise self._lost_error(f"writing {len(data)} bytes")
-        if storage.block in self._used:
+        block = storage.block
+        if self._batch and any(block in key for key in self._batch):
             # queue.write_buffer runs before the pending batch: recorded work that reads
             # this (recycled) buffer must be submitted first.
             self.flush()
@@ -650,7 +671,16 @@ class Runtime:
                 self._drain()
             storage = None
             if new:
-                storage = self._alloc(new)
+                # _alloc's hot case, written out: the block freed last fits
+                released = self.released
+                if (released and released[-1].nbytes == self._sizes.get(new)
+                        and not self._lost_blocks):
+                    block = released.pop()
+                    if released:
+                        self.collect()
+                    storage = Storage(block, self)
+                else:
+                    storage = self._alloc(new)
                 blocks.append(storage.block)
                 blocks = tuple(blocks)
             if self._lost_blocks and not self._lost_blocks.isdisjoint(blocks[:-1]):
@@ -666,19 +696,18 @@ class Runtime:
                 if packer is None:
                     packer = self._packer(len(params))
             packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
-            bg = self._bind_groups.get(blocks if written == 1 else blocks + (written,))
+            key = blocks if written == 1 else blocks + (written,)
+            bg = self._bind_groups.get(key)
             if bg is None:
                 bg = self._bind_group(blocks, written)
             if bg[2] is not None:  # an array in pieces: the kernel's variant for them
                 pipe = self._variant(pipe, bg[2])
             self._slots = slot + 1
-            self._used.update(blocks)
-            self._outs.append(blocks[-1])
-            if written > 1:
-                self._outs.extend(blocks[-written:-1])
-            if self._pass is None:
-                self._open()
+            self._batch.append(key)
             ptr = self._pass_ptr
+            if ptr is None:
+                self._open()
+                ptr = self._pass_ptr
             if ptr is not None:
                 if pipe is not self._last_pipe:
                     _SET_PIPELINE(ptr, _handle(pipe))
@@ -779,8 +808,7 @@ class Runtime:
         self._slots = 0
         self._written = 0
         self._encoder = None
-        self._used.clear()
-        self._outs.clear()
+        self._batch.clear()
 
     @_section
     def wait(self) -> None:
@@ -816,15 +844,14 @@ class Runtime:
         self._encoder = None
         self._slots = 0
         self._written = 0
-        self._lost_blocks.update(self._outs)
-        self._outs.clear()
-        self._used.clear()
+        self._lost_blocks.update(self._outputs())
+        self._batch.clear()
         self._idle()
 
     def _error(self, what: str, e: BaseException) -> RuntimeError:
         """The error of a step that broke the pending batch (dropped here)."""
         self._check_lost(what, e)
-        n = len(self._outs)
+        n = len(self._batch)
         self._drop_batch()
         return RuntimeError(f"webgpu:{self.index}: {what} failed: {_wgpu_message(e)} "
                             f"(the {n} dispatches recorded since the last sync point were "
