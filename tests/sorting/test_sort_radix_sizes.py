@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import numr as xp
-from tests.sorting.test_sort_long_rows import SPECIAL, check_sort
+from tests.helpers import to_np
+from tests.sorting.test_sort_long_rows import SPECIAL, check_sort, expected_argsort
 
 
 @pytest.mark.parametrize("n", [511, 512, 513, 767, 2047, 2048, 2049, 4353])
@@ -39,3 +40,22 @@ def test_sort_radix_wide_values(device):
     x = xp.asarray(h, device=device)
     check_sort(x, h, 0, False, device)
     check_sort(x, h, 0, True, device)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_radix_zeros_and_nans_bit_exact(device, descending):
+    """sort() of float32 moves order keys alone (equal for -0.0 and 0.0 and for every
+    NaN) and takes its zeros and NaNs from their input order: every bit as in NumPy's
+    stable order, NaN payloads and signs included, across tiles and rows."""
+    rng = np.random.default_rng(5)
+    bits = np.array([0x7FC00000, 0xFFC00001, 0x7F800123, 0x80000000, 0x00000000],
+                    dtype=np.uint32)
+    h = rng.standard_normal((3, 5000)).astype(np.float32)
+    pick = rng.random(h.shape)
+    h[pick < 0.3] = bits[rng.integers(0, 5, size=h.shape)].view(np.float32)[pick < 0.3]
+    h[1, :2100] = 0.0   # a row whose first tile is all zeros, the next partly
+    h[1, 100:2100:3] = -0.0
+    x = xp.asarray(h, device=device)
+    got = to_np(xp.sort(x, axis=1, descending=descending))
+    want = np.take_along_axis(h, expected_argsort(h, 1, descending), axis=1)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

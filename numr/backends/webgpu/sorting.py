@@ -34,6 +34,11 @@ from .transfers import copy
 RADIX_MIN = K.BLOCK
 
 
+def use_radix(d, n: int) -> bool:
+    """Whether rows of ``n`` elements of dtype ``d`` take the radix sort."""
+    return K.key_words(d) == 1 and n > RADIX_MIN
+
+
 def run(rt, name: tuple, source, arrays: list, params: list, threads: int) -> None:
     """Record one kernel over ``threads`` invocations; ``arrays`` are GPUArrays or
     Storages, the last one written."""
@@ -55,7 +60,7 @@ def sorted_pairs(src: GPUArray, rows: int, n: int, descending: bool):
     ``src``, sorted (stable; see kernels/sort.py): (pairs Storage, P, words per pair)."""
     rt, d = src.rt, src.dtype
     S = K.key_words(d) + 1
-    if S == 2 and n > RADIX_MIN:
+    if use_radix(d, n):
         return radix_pairs(src, rows, n, descending)
     P = 1 << (n - 1).bit_length() if n > 1 else 1
     total = rows * P
@@ -86,31 +91,70 @@ def sorted_pairs(src: GPUArray, rows: int, n: int, descending: bool):
 
 def radix_pairs(src: GPUArray, rows: int, n: int, descending: bool):
     """sorted_pairs by the stable LSD radix sort of kernels/radix.py (one-word keys):
-    unpadded rows, so P = n; one 8-bit pass per byte of the dtype."""
+    unpadded rows, so P = n."""
+    return radix(src, rows, n, descending, "pairs"), n, 2
+
+
+def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=None):
+    """The radix sort of kernels/radix.py of ``rows`` rows of ``n`` elements of the
+    dense ``src`` (one-word keys), one 8-bit pass per byte of the dtype, the first
+    reading ``src`` itself. ``mode`` (see radix.py): "pairs" returns the sorted pairs'
+    Storage; "indices" writes the sorted indices into ``out`` (an index array of rows *
+    n elements); "values" returns the sorted values (a new (rows * n,) array)."""
     rt, d = src.rt, src.dtype
     total = rows * n
     T = -(-n // R.TILE)
     groups = rows * T
-    if max(2 * total, groups * R.RADIX) > MAX_ELEMENTS:
-        raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {2 * total} "
-                          f"words of (key, index) pairs on webgpu:{rt.index}; at most "
-                          f"{MAX_ELEMENTS}")
-    a = rt.alloc(total * 8)
-    run(rt, ("pairs", d.name), lambda: K.pairs_source(d), [src, a],
-        [total, n, n, src.offset, 0xFFFFFFFF if descending else 0], total)
-    b = rt.alloc(total * 8)
+    words = 2 if R.payload(mode) else 1
+    if max(words * total, groups * R.RADIX) > MAX_ELEMENTS:
+        raise MemoryError(f"sort: {rows} rows of {n} elements of {d} need {words * total} "
+                          f"words of sort keys on webgpu:{rt.index}; at most {MAX_ELEMENTS}")
+    spec = R.specials(d, mode)
     cn = groups * R.RADIX
-    counts = rt.alloc(4 * (cn + scan_room(-(-cn // R.SCAN_BLOCK))))
-    for shift in range(0, 8 * d.itemsize, 8):
-        params = [groups, n, T, shift, cn]
-        run(rt, ("radix-hist",), R.histogram_source, [a, counts], params, groups * R.WG)
-        # the counts block by block; the blocks' totals in full (the scatter adds them)
+    so = cn + scan_room(-(-cn // R.SCAN_BLOCK))         # the specials' counts from here
+    sc = 2 * groups + 1
+    counts = rt.alloc(4 * (so + (scan_room(sc) if spec else 0)))
+    iw = out.dtype.itemsize // 4 if mode == "indices" else 1
+    unpack = mode == "values" and R.packed(d)
+    if mode == "values" and not unpack:
+        out = new(rt, (total,), d)
+    passes = d.itemsize
+    bufs = [rt.alloc(4 * words * total) for _ in range(min(2, passes - 1))]
+    if mode == "pairs" or unpack:
+        final = rt.alloc(4 * words * total)
+    else:
+        final = out.storage
+    mask = 0xFFFFFFFF if descending else 0
+    cur = src.storage
+    specials = None
+    for k in range(passes):
+        first, last = k == 0, k == passes - 1
+        nxt = final if last else bufs[k % 2]
+        params = [groups, n, T, 8 * k, cn, src.offset, mask, so]
+        sig = (d.name, mode, first)
+        run(rt, ("radix-hist",) + sig, lambda: R.histogram_source(d, mode, first),
+            [cur, counts], params, groups * R.WG)
         rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [cn, 0],
                     -(-cn // R.SCAN_BLOCK))
         exclusive_scan(rt, counts, cn, -(-cn // R.SCAN_BLOCK))
-        run(rt, ("radix-scatter",), R.scatter_source, [a, counts, b], params, groups * R.WG)
-        a, b = b, a
-    return a, n, 2
+        if first and spec:
+            exclusive_scan(rt, counts, so, sc)
+            specials = rt.alloc(4 * total)
+            run(rt, ("radix-specials", d.name), lambda: R.specials_source(d),
+                [src, counts, specials], params, groups * R.WG)
+        reads = [cur, counts] + ([specials] if last and spec else [])
+        run(rt, ("radix-scatter", last, iw) + sig,
+            lambda: R.scatter_source(d, mode, first, last, iw), reads + [nxt], params,
+            groups * R.WG)
+        cur = nxt
+    if mode == "pairs":
+        return final
+    if unpack:
+        out = new(rt, (total,), d)
+        per = 4 // d.itemsize
+        run(rt, ("radix-unpack", d.name), lambda: R.unpack_source(d), [final, out],
+            [-(-total // per), total], -(-total // per))
+    return out
 
 
 def scan_room(n: int) -> int:
@@ -169,7 +213,9 @@ def argsort(x, *, axis, descending, stable):
     iw = index.itemsize // 4  # words per index element (int32: 1, int64: 2)
     m, rows, n, order = moved_rows(x, axis)
     out = new(rt, m.shape, index)
-    if out.size:
+    if out.size and use_radix(m.dtype, n):
+        radix(m, rows, n, descending, "indices", out)
+    elif out.size:
         pairs, P, S = sorted_pairs(m, rows, n, descending)
         run(rt, ("argsort", S, iw), lambda: K.argsort_source(S, iw), [pairs, out],
             [rows * n, n, P], rows * n)
@@ -180,6 +226,9 @@ def sort(x, *, axis, descending, stable):
     m, rows, n, order = moved_rows(x, axis)
     if not m.size:
         return new(x.rt, x.shape, x.dtype)
+    if use_radix(m.dtype, n):
+        out = radix(m, rows, n, descending, "values")
+        return put_back(A.reshape_view(out, m.shape), order)
     pairs, P, S = sorted_pairs(m, rows, n, descending)
     pos = (f"fn pos(k: u32) -> u32 {{ let n = p(3u); let r = k / n;\n"
            f"  return p(2u) + r * n + pairs[(r * p(4u) + k % n) * {S}u + {S - 1}u]; }}")

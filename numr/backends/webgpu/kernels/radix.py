@@ -40,7 +40,9 @@ subgroup size).
 
 from __future__ import annotations
 
-from .template import HEADER, WG, bindings
+from ...._dtypes import DType
+from .sort import KEY_FNS, key_fn, store_index
+from .template import HEADER, WG, bindings, flat_main
 
 # WG (template.py): invocations per workgroup
 KPT = 8                 # entries per lane (rounds of a scatter team)
@@ -53,11 +55,11 @@ SCAN_PER = 8            # words per lane of the scan
 SCAN_BLOCK = WG * SCAN_PER
 
 def _main() -> str:
-    """The entry point's opening: the tile of this workgroup."""
+    """The entry point's opening: the tile of this workgroup. Params [groups = rows * T,
+    n, T, shift, counts' scan length, source offset, key mask, specials' offset]."""
     return f"""@compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {{
-  // params [groups = rows * T, n, T, shift, counts n]
   let g = wg.x + wg.y * nw.x;
   if (g >= p(0u)) {{ return; }}   // uniform across the workgroup
   let n = p(1u); let T = p(2u); let shift = p(3u);
@@ -68,22 +70,101 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
 """
 
 
-def histogram_source() -> str:
-    """Digit counts of every tile. Params [groups, n, T, shift]."""
-    zero = "\n".join(f"  atomicStore(&hist[{c * WG}u + l], 0u);" for c in range(COPIES))
-    total = " + ".join(f"atomicLoad(&hist[{c * WG}u + l])" for c in range(COPIES))
-    return f"""{HEADER}
-{bindings(["src", "counts"])}
-var<workgroup> hist: array<atomic<u32>, {RADIX * COPIES}>;
-{_main()}
-{zero}
-  workgroupBarrier();
-  let copy = (l % {COPIES}u) * {RADIX}u;
-  for (var c = start + l; c < end; c = c + {WG}u) {{
-    atomicAdd(&hist[copy + ((src[2u * (row + c)] >> shift) & 255u)], 1u);
+# -- what a pass reads and writes ------------------------------------------------------------
+# mode "pairs": (key, index) entries, returned as pairs (unique, isin); "indices": the
+# same, the last pass writing the indices (argsort); "values": keys alone, the last pass
+# writing the values (sort). A packed dtype's values ride in the key word's upper half
+# (the passes read its low bytes only), so its last pass writes key words and unpack
+# makes the values; float32's keys equal for -0.0 and 0.0 and for every NaN, so the
+# zeros and NaNs are also compacted in input order (specials) and the last pass takes
+# them from there.
+
+def payload(mode: str) -> bool:
+    return mode != "values"
+
+
+def packed(d: DType) -> bool:
+    return d.itemsize < 4
+
+
+def specials(d: DType, mode: str) -> bool:
+    """Whether the values of ``d`` need the zeros and NaNs compacted (see above)."""
+    return mode == "values" and d.name == "float32"
+
+
+def _raw_fn(d: DType) -> str:
+    """``fn raw(e)``: the bits of element e of the raw source (packed dtypes)."""
+    bits = d.itemsize * 8
+    per = 32 // bits
+    return (f"fn raw(e: u32) -> u32 {{ return (src[e >> {per.bit_length() - 1}u] >> "
+            f"((e & {per - 1}u) * {bits}u)) & {hex((1 << bits) - 1)}u; }}")
+
+
+def _source_fns(d: DType, mode: str, first: bool) -> str:
+    """WGSL helpers of a pass's loads: the order key of the raw source (first pass)."""
+    if not first:
+        return ""
+    fns = [KEY_FNS, key_fn("okey", "src", d)]
+    if mode == "values" and packed(d):
+        fns.append(_raw_fn(d))
+    return "\n".join(fns)
+
+
+def _load(d: DType, mode: str, first: bool, k: str) -> str:
+    """WGSL setting key{k} (and idx{k}) of the entry at c{k} of the row."""
+    if first:
+        e = f"p(5u) + row + c{k}"
+        if mode == "values" and packed(d):
+            low = hex((1 << (8 * d.itemsize)) - 1)
+            s = f"key{k} = (okey({e})[0] ^ (p(6u) & {low}u)) | (raw({e}) << 16u);"
+        else:
+            s = f"key{k} = okey({e})[0] ^ p(6u);"
+        return s + (f" idx{k} = c{k};" if payload(mode) else "")
+    if payload(mode):
+        return f"key{k} = src[2u * (row + c{k})]; idx{k} = src[2u * (row + c{k}) + 1u];"
+    return f"key{k} = src[row + c{k}];"
+
+
+def _store(d: DType, mode: str, last: bool, iw: int, k: str) -> str:
+    """WGSL storing entry k at output position o."""
+    if payload(mode) and (not last or mode == "pairs"):
+        return f"dst[2u * o] = key{k}; dst[2u * o + 1u] = idx{k};"
+    if mode == "indices":
+        return store_index("dst", "o", f"idx{k}", iw)
+    if not last or packed(d):
+        return f"dst[o] = key{k};"
+    return f"dst[o] = value(key{k} ^ p(6u), o, r);"
+
+
+def _value_fn(d: DType) -> str:
+    """``fn value(key, o, r)``: the bits of the element of order key ``key`` (unmasked)
+    at output position o of row r (a 32-bit dtype)."""
+    if d.name == "uint32":
+        return "fn value(k: u32, o: u32, r: u32) -> u32 { return k; }"
+    if d.name == "int32":
+        return "fn value(k: u32, o: u32, r: u32) -> u32 { return k ^ 0x80000000u; }"
+    # float32: the zeros of row r are the specials from V(2rT) on, the NaNs from
+    # V((2r+1)T) on (V: the scanned specials' counts, at p(7)); ascending, the zeros start
+    # where the digit 0x80 starts in this last pass (their key 0x80000000 is its least)
+    # and the NaNs end the row; descending (keys complemented), the zeros end there and
+    # the NaNs start the row.
+    return f"""fn sv(q: u32) -> u32 {{ return counts[p(7u) + q]; }}
+fn value(k: u32, o: u32, r: u32) -> u32 {{
+  let desc = p(6u) != 0u;
+  let T = p(2u); let n = p(1u);
+  if (k == 0x80000000u) {{
+    let zb = sv(2u * r * T);
+    let q80 = (r * {RADIX}u + 128u) * T;
+    let s80 = counts[q80] + counts[p(4u) + q80 / {SCAN_BLOCK}u];
+    let zs = select(s80, s80 - (sv((2u * r + 1u) * T) - zb), desc);
+    return specials[zb + o - zs];
   }}
-  workgroupBarrier();
-  counts[(r * {RADIX}u + l) * T + j] = {total};
+  if (k == 0xffffffffu) {{
+    let nb = sv((2u * r + 1u) * T);
+    let ns = select((r + 1u) * n - (sv((2u * r + 2u) * T) - nb), r * n, desc);
+    return specials[nb + o - ns];
+  }}
+  return select(~k, k & 0x7fffffffu, (k & 0x80000000u) != 0u);
 }}"""
 
 
@@ -137,7 +218,44 @@ fn main(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(num_workgroups) n
 }}"""
 
 
-def _round(k: int) -> str:
+# -- kernels ---------------------------------------------------------------------------------
+
+def histogram_source(d: DType, mode: str, first: bool) -> str:
+    """Digit counts of every tile (the first pass also counts float32's zeros and NaNs
+    for the specials, at p(7) on: (row, zeros | NaNs, tile), then a zero)."""
+    zero = "\n".join(f"  atomicStore(&hist[{c * WG}u + l], 0u);" for c in range(COPIES))
+    total = " + ".join(f"atomicLoad(&hist[{c * WG}u + l])" for c in range(COPIES))
+    spec = first and specials(d, mode)
+    count = ""
+    if spec:
+        count = ("    if ((key0 ^ p(6u)) == 0x80000000u) { atomicAdd(&zn[0], 1u); }\n"
+                 "    if ((key0 ^ p(6u)) == 0xffffffffu) { atomicAdd(&zn[1], 1u); }\n")
+    tail = ""
+    if spec:
+        tail = """  if (l < 2u) { counts[p(7u) + (2u * r + l) * T + j] = atomicLoad(&zn[l]); }
+  if (g == 0u && l == 0u) { counts[p(7u) + 2u * p(0u)] = 0u; }
+"""
+    return f"""{HEADER}
+{bindings(["src", "counts"])}
+{_source_fns(d, mode, first)}
+var<workgroup> hist: array<atomic<u32>, {RADIX * COPIES}>;
+var<workgroup> zn: array<atomic<u32>, 2>;
+{_main()}
+{zero}
+  if (l < 2u) {{ atomicStore(&zn[l], 0u); }}
+  workgroupBarrier();
+  let copy = (l % {COPIES}u) * {RADIX}u;
+  for (var c0 = start + l; c0 < end; c0 = c0 + {WG}u) {{
+    var key0 = 0u; var idx0 = 0u;
+    {_load(d, mode, first, "0")}
+{count}    atomicAdd(&hist[copy + ((key0 >> shift) & 255u)], 1u);
+  }}
+  workgroupBarrier();
+  counts[(r * {RADIX}u + l) * T + j] = {total};
+{tail}}}"""
+
+
+def _round(d: DType, mode: str, first: bool, k: int) -> str:
     """Round ``k`` of the scatter: rank the team's 32 entries of this round."""
     cur, nxt = (k % 3) * 64, ((k + 1) % 3) * 64
     return f"""  // round {k}
@@ -146,7 +264,7 @@ def _round(k: int) -> str:
   var key{k} = 0u; var idx{k} = 0u; var d{k} = 0u; var rk{k} = 0u;
   var last{k} = false; var old{k} = 0u; var cnt{k} = 0u;
   if (ok{k}) {{
-    key{k} = src[2u * (row + c{k})]; idx{k} = src[2u * (row + c{k}) + 1u];
+    {_load(d, mode, first, str(k))}
     d{k} = (key{k} >> shift) & 255u;
     atomicOr(&packed[{cur}u + team * 8u + (i >> 2u)], d{k} << ((i & 3u) * 8u));
   }}
@@ -176,17 +294,23 @@ def _round(k: int) -> str:
 """
 
 
-def scatter_source() -> str:
-    """Move every pair of each tile to its place by the current digit, stably.
-    ``scanned``: the block-wise exclusive scan of the counts and, from word ``cn`` on,
-    the exclusive scan of the blocks' totals. Params [groups, n, T, shift, cn]."""
-    rounds = "".join(_round(k) for k in range(KPT))
+def scatter_source(d: DType, mode: str, first: bool, last: bool, iw: int) -> str:
+    """Move every entry of each tile to its place by the current digit, stably.
+    ``counts``: the block-wise exclusive scan of the digit counts and, from word p(4)
+    on, the exclusive scan of the blocks' totals (and float32's specials, see
+    _value_fn)."""
+    rounds = "".join(_round(d, mode, first, k) for k in range(KPT))
     writes = "\n".join(
-        f"  if (ok{k}) {{ let o = 2u * (th[team * {RADIX}u + d{k}] + rk{k});\n"
-        f"    dst[o] = key{k}; dst[o + 1u] = idx{k}; }}" for k in range(KPT))
+        f"  if (ok{k}) {{ let o = th[team * {RADIX}u + d{k}] + rk{k};\n"
+        f"    {_store(d, mode, last, iw, str(k))} }}" for k in range(KPT))
     zero_th = "\n".join(f"  th[{t * RADIX}u + l] = 0u;" for t in range(TEAMS))
+    spec = last and specials(d, mode)
+    names = ["src", "counts"] + (["specials"] if spec else []) + ["dst"]
+    value = _value_fn(d) if last and mode == "values" and not packed(d) else ""
     return f"""{HEADER}
-{bindings(["src", "scanned", "dst"])}
+{bindings(names)}
+{_source_fns(d, mode, first)}
+{value}
 var<workgroup> th: array<u32, {TEAMS * RADIX}>;
 var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
 {_main()}
@@ -199,7 +323,7 @@ var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
   workgroupBarrier();
   // lane l = digit l: each team's start of that digit in the output
   let q = (r * {RADIX}u + l) * T + j;
-  var run = scanned[q] + scanned[p(4u) + q / {SCAN_BLOCK}u];
+  var run = counts[q] + counts[p(4u) + q / {SCAN_BLOCK}u];
   for (var t = 0u; t < {TEAMS}u; t = t + 1u) {{
     let c = th[t * {RADIX}u + l];
     th[t * {RADIX}u + l] = run;
@@ -208,3 +332,60 @@ var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
   workgroupBarrier();
 {writes}
 }}"""
+
+
+def specials_source(d: DType) -> str:
+    """float32's zeros and NaNs of each tile, in input order, to their places in
+    ``specials``: the scanned counts V (at p(7)) of (row, zeros | NaNs, tile). A tile
+    without any writes nothing (most tiles, most of the time)."""
+    return f"""{HEADER}
+{bindings(["src", "counts", "specials"])}
+{KEY_FNS}
+{key_fn("okey", "src", d)}
+var<workgroup> sh: array<u32, {WG}>;
+{_main()}
+  let q0 = p(7u) + 2u * r * T + j;
+  let q1 = q0 + T;
+  let any = counts[q0 + 1u] != counts[q0] || counts[q1 + 1u] != counts[q1];
+  let c0 = start + l * {KPT}u;
+  var f = 0u;   // bit e: entry c0 + e is a zero; bit 16 + e: a NaN
+  if (any) {{
+    for (var e = 0u; e < {KPT}u; e = e + 1u) {{
+      if (c0 + e < end) {{
+        let k = okey(p(5u) + row + c0 + e)[0];
+        if (k == 0x80000000u) {{ f = f | (1u << e); }}
+        if (k == 0xffffffffu) {{ f = f | (1u << (16u + e)); }}
+      }}
+    }}
+  }}
+  let v = countOneBits(f & 0xffffu) | (countOneBits(f >> 16u) << 16u);
+  sh[l] = v;
+  workgroupBarrier();
+  for (var s = 1u; s < {WG}u; s = s << 1u) {{
+    var t = sh[l];
+    if (l >= s) {{ t = t + sh[l - s]; }}
+    workgroupBarrier();
+    sh[l] = t;
+    workgroupBarrier();
+  }}
+  let before = sh[l] - v;
+  var z = counts[q0] + (before & 0xffffu);
+  var m = counts[q1] + (before >> 16u);
+  for (var e = 0u; e < {KPT}u; e = e + 1u) {{
+    if ((f & (1u << e)) != 0u) {{ specials[z] = src[p(5u) + row + c0 + e]; z = z + 1u; }}
+    if ((f & (1u << (16u + e))) != 0u) {{ specials[m] = src[p(5u) + row + c0 + e]; m = m + 1u; }}
+  }}
+}}"""
+
+
+def unpack_source(d: DType) -> str:
+    """A packed dtype's sorted values out of its last pass's key words (the value's bits
+    in the upper half), a whole output word per invocation. Params [words, count]."""
+    bits = d.itemsize * 8
+    per = 32 // bits
+    body = (f"  var w = 0u;\n"
+            f"  for (var e = 0u; e < {per}u; e = e + 1u) {{\n"
+            f"    let k = t * {per}u + e;\n"
+            f"    if (k < p(1u)) {{ w = w | ((keys[k] >> 16u) << (e * {bits}u)); }}\n"
+            f"  }}\n  out[t] = w;")
+    return "\n".join([HEADER, bindings(["keys", "out"]), flat_main(body)])

@@ -44,7 +44,7 @@ def key_words(d: DType) -> int:
     return {"complex64": 3, "complex128": 5}.get(d.name, 2 if d.itemsize == 8 else 1)
 
 
-_FKEY = """fn fkey32(b: u32) -> u32 {
+KEY_FNS = """fn fkey32(b: u32) -> u32 {
   let a = b & 0x7fffffffu;
   if (a > 0x7f800000u) { return 0xffffffffu; }
   if (a == 0u) { return 0x80000000u; }
@@ -173,7 +173,7 @@ def pairs_source(d: DType) -> str:
     body += ["  }"]
     body += [f"  pairs[t * {S}u + {w}u] = k[{w}];" for w in range(W)]
     body += [f"  pairs[t * {S}u + {W}u] = c;"]
-    return "\n".join([HEADER, bindings(["src", "pairs"]), _FKEY, key_fn("key", "src", d),
+    return "\n".join([HEADER, bindings(["src", "pairs"]), KEY_FNS, key_fn("key", "src", d),
                       flat_main("\n".join(body))])
 
 
@@ -383,7 +383,7 @@ def isin_source(d: DType) -> str:
     }}
   }}
   out[t] = w;"""
-    return "\n".join([HEADER, bindings(["x1", "pairs", "out"]), _FKEY,
+    return "\n".join([HEADER, bindings(["x1", "pairs", "out"]), KEY_FNS,
                       key_fn("key", "x1", d), compare_fns(W), flat_main(body)])
 
 
@@ -406,5 +406,5 @@ def searchsorted_source(d: DType, sorter_words: int, iw: int) -> str:
     if (select(klt(km, v), !klt(v, km), right)) {{ lo = mid + 1u; }} else {{ hi = mid; }}
   }}
   {store_index('out', 't', 'lo', iw)}"""
-    return "\n".join([HEADER, bindings(names), _FKEY, key_fn("key1", "x1", d),
+    return "\n".join([HEADER, bindings(names), KEY_FNS, key_fn("key1", "x1", d),
                       key_fn("key2", "x2", d), compare_fns(W), flat_main(body)])
