@@ -50,40 +50,50 @@ def _host(kind: str, a, rng) -> np.ndarray:
 
 
 def kernels(x, a) -> None:
-    """Per-kernel times of the radix sort of the numr WebGPU vector ``x``."""
+    """Per-kernel times of the radix sort of the numr WebGPU vector ``x``: a middle
+    pass's kernels on keys alone (sort) and on (key, index) pairs (argsort)."""
     from numr.backends.webgpu import sorting as S
     from numr.backends.webgpu.kernels import radix as R
-    from numr.backends.webgpu.kernels import sort as K
 
     g = x._data
     rt, d, n = g.rt, g.dtype, g.size
     T = -(-n // R.TILE)
     cn = T * R.RADIX
-    pairs = rt.alloc(n * 8)
-    other = rt.alloc(n * 8)
-    counts = rt.alloc(4 * (cn + S.scan_room(-(-cn // R.SCAN_BLOCK))))
-    params = [T, n, T, 0, cn]
+    nb = -(-cn // R.SCAN_BLOCK)
+    so = cn + S.scan_room(nb)
+    keys = [rt.alloc(n * 8), rt.alloc(n * 8)]
+    counts = rt.alloc(4 * (so + S.scan_room(2 * T + 1)))
+    params = [T, n, T, 8, cn, g.offset, 0, so]
+
+    def step(name, source, arrays):
+        return lambda: S.run(rt, (name, "bench"), source, arrays, params, T * R.WG)
+
     steps = {
-        "pairs": lambda: S.run(rt, ("pairs", d.name), lambda: K.pairs_source(d),
-                               [g, pairs], [n, n, n, g.offset, 0], n),
-        "histogram": lambda: S.run(rt, ("radix-hist",), R.histogram_source,
-                                   [pairs, counts], params, T * R.WG),
-        "scan": lambda: (rt.dispatch(("sort", "radix-scan"), R.scan_source,
-                                     [counts.block], [cn, 0], -(-cn // R.SCAN_BLOCK)),
-                         S.exclusive_scan(rt, counts, cn, -(-cn // R.SCAN_BLOCK))),
-        "scatter": lambda: S.run(rt, ("radix-scatter",), R.scatter_source,
-                                 [pairs, counts, other], params, T * R.WG),
+        "histogram, first pass": step("h0", lambda: R.histogram_source(d, "values", True),
+                                      [g, counts]),
+        "histogram": step("h1", lambda: R.histogram_source(d, "values", False),
+                          [keys[0], counts]),
+        "scan": lambda: (rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block],
+                                     [cn, 0], nb), S.exclusive_scan(rt, counts, cn, nb)),
+        "scatter, keys": step("s1", lambda: R.scatter_source(d, "values", False, False, 1),
+                              [keys[0], counts, keys[1]]),
+        "scatter, pairs": step("s2", lambda: R.scatter_source(d, "pairs", False, False, 1),
+                               [keys[0], counts, keys[1]]),
     }
+
     def sync(_):
-        rt.download(other, 0, 4)
+        rt.download(keys[1], 0, 4)
+
     print(f"| kernel ({n} {d}) | µs |\n|---|---:|")
     for name, f in steps.items():
         t = timed(f, sync, a.reps, a.inner)
         print(f"| {name} | {t * 1e6:.1f} |")
-    sync_numr(xp.sort(x))
-    before = rt.stats["dispatches"]
-    sync_numr(xp.sort(x))
-    print(f"dispatches of one sort: {rt.stats['dispatches'] - before}")
+    for fn in ("sort", "argsort"):
+        f = getattr(xp, fn)
+        sync_numr(f(x))
+        before = rt.stats["dispatches"]
+        sync_numr(f(x))
+        print(f"dispatches of one {fn}: {rt.stats['dispatches'] - before}")
 
 
 def main() -> None:
