@@ -1,5 +1,6 @@
-"""numba is imported only where its kernels run (numr.random's and numr.nn's on the CPU),
-and numr.nn without numba (an install that lacks it) runs its composite path; the base
+"""numba is imported only where its kernels run (numr.random's and numr.nn's on the CPU);
+without numba (an install that lacks it) numr imports, numr.nn runs its composite path
+and numr.random on the CPU raises an ImportError saying how to install it; the base
 dependencies are the chosen four."""
 
 import subprocess
@@ -7,9 +8,11 @@ import sys
 import warnings
 
 import numpy as np
+import pytest
 
 import numr
 import numr.nn
+import numr.random
 from numr.nn import _norms
 
 
@@ -19,6 +22,40 @@ def test_import_numr_does_not_import_numba():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.strip() == "False False", out.stderr
+
+
+def test_import_numr_without_numba():
+    # sys.modules["numba"] = None makes `import numba` raise ImportError, as if absent
+    code = ("import sys; sys.modules['numba'] = None; sys.modules['llvmlite'] = None; "
+            "import numr, numr.random, numr.nn, numr.autograd; "
+            "g = numr.random.default_rng(0); print(float(numr.sum(numr.ones(3))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.strip() == "3.0", out.stderr
+
+
+def _without_numba(monkeypatch):
+    from numr.random import _philox
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    for mod in ("_cpu", "_cpu_math"):
+        monkeypatch.delitem(sys.modules, f"numr.random.{mod}", raising=False)
+        monkeypatch.delattr(numr.random, mod, raising=False)
+    monkeypatch.setattr(_philox, "_KERNELS", {})
+
+
+def test_random_without_numba_says_how_to_install_it_on_the_cpu(device, monkeypatch):
+    _without_numba(monkeypatch)
+    bits = numr.random.Philox(key=(0, 0), counter=(0, 0, 0, 0))
+    if device.kind == "cpu":
+        with pytest.raises(ImportError, match=r"numr\.random on cpu needs numba.*pip install numba"):
+            bits.random_raw(4, device=device)
+        with pytest.raises(ImportError, match="needs numba"):
+            numr.random.default_rng(0).standard_normal(3, device=device)
+        return
+    # the GPUs' kernels need no numba: Random123's known answer for philox4x32-10
+    words = np.asarray(bits.random_raw(4, device=device).to_device("cpu"))
+    assert [int(w) for w in words] == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
 
 
 def test_dependencies_are_the_chosen_ones():

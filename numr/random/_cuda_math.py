@@ -1,14 +1,15 @@
 """numr.random._cpu_math's float64 log1m and sincos as C source for CUDA's normal kernel
 (numr.random._cuda): the same operations in the same order with the same constants
-(taken from _cpu_math), so that compiled without contraction (NVRTC's --fmad=false, a
-host compiler's -ffp-contract=off) they give _cpu_math's bits, which are numr's WGSL's.
+(_math_constants, _cpu_math's too), so that compiled without contraction (NVRTC's
+--fmad=false, a host compiler's -ffp-contract=off) they give _cpu_math's bits, which are
+numr's WGSL's.
 Plain text, importable without CuPy: tests/random compiles it for the host and checks it
 against _cpu_math bit for bit.
 """
 
 from __future__ import annotations
 
-from . import _cpu_math as cm
+from . import _math_constants as cm  # not _cpu_math: CUDA's path needs no numba
 
 
 def _horner(cs, z: str) -> str:

@@ -41,7 +41,17 @@ def _kernels(device: Any):
         from ..backends.numpy import NumpyBackend
 
         if isinstance(device.backend, NumpyBackend):
-            from . import _cpu as k
+            try:
+                from . import _cpu as k
+            except ImportError as e:
+                if e.name not in ("numba", "llvmlite"):
+                    raise
+                # numba is a base dependency; an install without it has no CPU kernel
+                raise ImportError(
+                    f"numr.random on {device} needs numba, which compiles its CPU "
+                    f"kernels, and numba is not installed: pip install numba (numr's "
+                    f"base dependencies include it; cuda and webgpu draw without it)",
+                    name=e.name) from e
         elif device.kind == "cuda":
             from . import _cuda as k
         elif device.kind == "webgpu":
