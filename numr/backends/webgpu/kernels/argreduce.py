@@ -116,15 +116,29 @@ def _walk(load: str, rs: int, nr: int, T: int, U: int) -> str:
     return R.walk(rs, nr, T, U, body, single)
 
 
-def _vec_walk(T: int, UV: int) -> str:
+def _vec_walk(T: int, UV: int, kind: str, vt: str) -> str:
     """The walk over vec4 words (see reduce._vec_walk): lane ``q`` takes elements
     ``4 q .. 4 q + 3`` of every ``4 T``, ``UV`` words an iteration, one accumulator a
-    component (each still sees its indices in increasing order)."""
-    def folds(w: int, at: str) -> str:
-        return "\n      ".join(f"let v{4 * w + c} = w{w}.{'xyzw'[c]};\n      "
-                                f"{_fold(4 * w + c, f'{at} + {c}u')}" for c in range(4))
+    word. A word is looked at element by element (in index order, so the first of equal
+    values stays) only when it may hold a new best: its max (argmax; min for argmin)
+    beats the accumulator's value, or it holds a NaN, or the accumulator is empty;
+    otherwise it costs three max and a comparison (past the first few words of a long
+    walk, a new best is rare)."""
+    red, cmp = ("max", ">") if kind == "argmax" else ("min", "<")
+    nan = ""
+    if vt == "f32":
+        nan = (" || any((bitcast<vec4<u32>>(w{w}) & vec4<u32>(0x7fffffffu)) > "
+               "vec4<u32>(0x7f800000u))")
+
+    def folds(w: int, a: int, at: str) -> str:
+        cands = "\n        ".join(
+            f"if (take(bv{a}, bi{a}, w{w}.{'xyzw'[c]})) {{ bv{a} = w{w}.{'xyzw'[c]}; "
+            f"bi{a} = {at} + {c}u; }}" for c in range(4))
+        return (f"let m{w} = {red}({red}(w{w}.x, w{w}.y), {red}(w{w}.z, w{w}.w));\n      "
+                f"if (bi{a} == NONE || m{w} {cmp} bv{a}{nan.format(w=w)}) {{\n        "
+                f"{cands}\n      }}")
     words = "\n      ".join(f"let w{w} = x0[u32(ej + {w} * jump) >> 2u];" for w in range(UV))
-    body = "\n      ".join(folds(w, f"j + {w * 4 * T}u") for w in range(UV))
+    body = "\n      ".join(folds(w, w, f"j + {w * 4 * T}u") for w in range(UV))
     return f"""let jump = {4 * T};
     var ej = base + i32(j0 + 4u * q);
     var j = j0 + 4u * q;
@@ -137,7 +151,7 @@ def _vec_walk(T: int, UV: int) -> str:
     }}
     for (; j < j1; j = j + {4 * T}u) {{
       let w0 = x0[u32(ej) >> 2u];
-      {folds(0, "j")}
+      {folds(0, 0, "j")}
       ej = ej + jump;
     }}"""
 
@@ -198,6 +212,8 @@ def source(kind: str, d: DType, out: str, nk: int, nr: int, T: int, columns: boo
         later += f" || ({isnan(vt, 'v')} && !{isnan(vt, 'bv')})"
     G = WG // T
     U = 1 if merge else (8 if vt in ("f32", "i32", "u32") else 4)  # loads in flight
+    if vec:
+        U = 4  # vec4 words in flight, one accumulator each
     ks, rs = 3, 3 + 2 * nk
     pc = 3 + 2 * nk + 2 * nr
     if columns:
@@ -219,7 +235,7 @@ def source(kind: str, d: DType, out: str, nk: int, nr: int, T: int, columns: boo
     else:
         bind = "@group(0) @binding(2)"
         span = "let j0 = (o / nout) * chunk;\n    let j1 = min(R, j0 + chunk);"
-        walk = _vec_walk(T, U // 4) if vec else _walk(load, rs, nr, T, U)
+        walk = _vec_walk(T, U, kind, vt) if vec else _walk(load, rs, nr, T, U)
     init = "\n  ".join(f"var bv{u} = {vt}(0);\n  var bi{u} = NONE;" for u in range(U))
     fold = "\n  ".join(f"if (beats(bv, bi, bv{u}, bi{u})) {{ bv = bv{u}; bi = bi{u}; }}"
                         for u in range(U))
