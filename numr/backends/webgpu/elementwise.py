@@ -23,7 +23,7 @@ from .kernels import complex_expr as cx
 from .kernels import expressions as ex
 from .kernels import reduce as R
 from .kernels.map import launch
-from .kernels.named import launch as named
+from .kernels.named import launch as named, positional
 from .kernels.types import KIND, convert, ctype
 from .transfers import to_host
 
@@ -34,6 +34,8 @@ def gap(name: str, d: dt.DType, rt: Any, why: str) -> NotImplementedError:
 
 
 def broadcast_shape(name: str, *shapes: tuple) -> tuple:
+    if shapes.count(shapes[0]) == len(shapes):  # most calls: one shape
+        return shapes[0]
     nd = max(len(s) for s in shapes)
     out = []
     for k in range(nd):
@@ -212,18 +214,25 @@ def clip(x, lo, hi):
     return r
 
 
+# where's expression with map.py's operand names (named() would rename it per call)
+_WHERE = positional("select(x2, x1, cond)", ("cond", "x1", "x2"))
+
+
 def where(cond, x1, x2):
-    d = x1.dtype if type(x1) is GPUArray else x2.dtype
-    rt = next(o.rt for o in (cond, x1, x2) if type(o) is GPUArray)
-    shape = broadcast_shape("where", *[o.shape for o in (cond, x1, x2)
-                                       if type(o) is GPUArray])
+    # cond: always an array (the namespace makes it one)
+    t1, t2 = type(x1) is GPUArray, type(x2) is GPUArray
+    d = x1.dtype if t1 else x2.dtype
+    rt = cond.rt
+    shape = cond.shape
+    if (t1 and x1.shape != shape) or (t2 and x2.shape != shape):
+        shape = broadcast_shape("where", *[o.shape for o in (cond, x1, x2)
+                                           if type(o) is GPUArray])
     if d.kind == "complex":
         ops1, w1 = C.operand(x1, d, "x1")
         ops2, w2 = C.operand(x2, d, "x2")
         return C.launch(rt, "where", f"select({w2}, {w1}, cond)",
                         {"cond": (cond, dt.bool), **ops1, **ops2}, d, shape, C.rtype(d))
-    return named(rt, "where", "select(x2, x1, cond)",
-                 {"cond": (cond, dt.bool), "x1": (x1, d), "x2": (x2, d)}, d, shape)
+    return launch(rt, "where", _WHERE, ((cond, dt.bool), (x1, d), (x2, d)), d, shape)
 
 
 def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:

@@ -313,8 +313,8 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     plain op (the next op does not consume it) records as the unfused kernel: the hot
     path of a single op builds no Group.
     """
-    budget = CPU_BUDGET if rt.cpu and mode < 2 else 1 << 62
-    if (w and w > budget) or 0 in shape or rt._lost_blocks or rt.lost is not None:
+    if (0 in shape or rt._lost_blocks or rt.lost is not None
+            or (w and w > CPU_BUDGET and rt.cpu and mode < 2)):
         # unfused (recording drains the group first); after a failure, so that an op on
         # lost data raises now, as unfused
         return M.launch(rt, name, expr, operands, out, shape)
@@ -332,8 +332,8 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
                 if one and g[6] == shape:
                     g = _group(rt, g) or g
                     one = type(g) is tuple
-                if (not one and g.shape == shape and g.weight + w <= budget
-                        and g.step.count < MAX_OPS):
+                if (not one and g.shape == shape and g.step.count < MAX_OPS
+                        and (g.weight + w <= CPU_BUDGET or not rt.cpu or mode > 1)):
                     r = g.join(name, expr, out, operands, w)
                     if r is not None:
                         return r

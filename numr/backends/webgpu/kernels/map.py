@@ -287,7 +287,7 @@ class Plan:
     ``Runtime.plans``, so a repeated op builds no WGSL, key, collapsed layout or size."""
 
     __slots__ = ("pipe", "head", "parts", "tail", "groups", "vpipe", "vgroups", "n",
-                 "nbytes", "strides", "packer")
+                 "nbytes", "strides", "packer", "kind")
 
     def __init__(self, pipe: Any, head: list, parts: list, tail: tuple, groups: int,
                  vpipe: Any, vgroups: int, n: int, nbytes: int, strides: tuple,
@@ -307,9 +307,15 @@ class Plan:
         # the parameter words' struct: u32 words, with a 4-byte float scalar packed
         # from the Python float itself ("f")
         self.packer = packer
+        # The operand layouts launch binds without its general loop (most calls): one
+        # contiguous array, two, an array and a float32 scalar, three arrays (then the
+        # parameters are [n, offsets..., scalar]: no strided operand, no collapsed
+        # shape); else 0.
+        self.kind = _KINDS.get(tuple(parts), 0) if len(head) == 1 and not tail else 0
 
 
 _F32_SCALAR = "f32"
+_KINDS = {((),): 1, ((), ()): 2, ((), _F32_SCALAR): 3, ((), (), ()): 4}
 
 
 def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
@@ -414,6 +420,12 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     elif len(operands) == 1 and into is None:
         x, d = operands[0]
         sig = (name, expr, out, shape, (d, x.shape, x.strides) if type(x) is GPUArray else d)
+    elif len(operands) == 3 and into is None:  # where
+        (x, d), (y, e), (z, f) = operands
+        sig = (name, expr, out, shape,
+               (d, x.shape, x.strides) if type(x) is GPUArray else d,
+               (e, y.shape, y.strides) if type(y) is GPUArray else e,
+               (f, z.shape, z.strides) if type(z) is GPUArray else f)
     else:
         sig = [name, expr, out, shape]
         for x, d in operands:
@@ -424,22 +436,45 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     plan = rt.plans.get(sig)
     if plan is None:
         plan = _plan(rt, sig, name, expr, operands, out, shape, into)
-    params = plan.head.copy()
-    blocks = []
-    odd = 0  # the operands' offsets or'ed: the vec4 kernel needs multiples of four
-    for (x, d), part in zip(operands, plan.parts):
-        if type(part) is tuple:
-            blocks.append(x.storage.block)
-            off = x.offset
-            odd |= off
-            params.append(off & 0xFFFFFFFF)
-            if part:
-                params += part
-        elif part is _F32_SCALAR:
-            # packed as a float32 by plan.packer (beyond its range: the infinity)
-            params.append(x if -F32_BIG < x < F32_BIG else f32_value(x))
+    kind = plan.kind
+    # odd: the operands' offsets or'ed (the vec4 kernel needs multiples of four)
+    if kind == 2:
+        x, y = operands[0][0], operands[1][0]
+        odd, off = x.offset, y.offset
+        blocks = [x.storage.block, y.storage.block]
+        params = [plan.n, odd, off]
+        odd |= off
+    elif kind == 4:
+        x, y, z = operands[0][0], operands[1][0], operands[2][0]
+        blocks = [x.storage.block, y.storage.block, z.storage.block]
+        params = [plan.n, x.offset, y.offset, z.offset]
+        odd = params[1] | params[2] | params[3]
+    elif kind:
+        x = operands[0][0]
+        odd = x.offset
+        blocks = [x.storage.block]
+        if kind == 1:
+            params = [plan.n, odd]
         else:
-            params += scalar_words(x, part)
+            v = operands[1][0]
+            # packed as a float32 by plan.packer (beyond its range: the infinity)
+            params = [plan.n, odd, v if -F32_BIG < v < F32_BIG else f32_value(v)]
+    else:
+        params = plan.head.copy()
+        blocks = []
+        odd = 0
+        for (x, d), part in zip(operands, plan.parts):
+            if type(part) is tuple:
+                blocks.append(x.storage.block)
+                off = x.offset
+                odd |= off
+                params.append(off & 0xFFFFFFFF)
+                if part:
+                    params += part
+            elif part is _F32_SCALAR:
+                params.append(x if -F32_BIG < x < F32_BIG else f32_value(x))
+            else:
+                params += scalar_words(x, part)
     if into is None:
         # the output's allocation and the dispatch in one runtime call (one lock a call)
         if plan.vpipe is not None and not odd & 3:
