@@ -192,36 +192,52 @@ class Group:
         """Add an op that consumes ``tail``: its (pending) result, or None where it
         cannot join (the caller records the group and starts a new one)."""
         tail, leaves = self.tail, self.leaves
-        n0 = len(leaves)
-        codes = []
-        for x, d in operands:
-            if x is tail:
-                codes.append(_TAIL)
-            elif type(x) is GPUArray:
-                for k in range(len(leaves)):
-                    if leaves[k][0] is x:
-                        codes.append(k)
-                        break
-                else:
-                    for a in self.inter:
-                        if a is x:  # an earlier result, still pending: written first
-                            del leaves[n0:]
-                            return None
-                    leaves.append((x, d))
-                    codes.append(_ARRAY)
-            else:
-                leaves.append((x, d))
-                codes.append(_SCALAR)
-        if len(leaves) > n0 and not self._fits(n0):
-            del leaves[n0:]
-            return None
-        key = (name, expr, out, *codes)
-        step = self.step.children.get(key)
-        if step is None:
-            step = _child(self.step, key, name, expr, tail.dtype, out, tuple(codes))
+        if (len(operands) == 2 and operands[0][0] is tail
+                and type(operands[1][0]) is not GPUArray):
+            # The commonest step of a chain, written out: the last result and a Python
+            # scalar (a new leaf of 2 parameter words at most, no binding).
+            words = self.words + 2
+            if 2 + len(self.shape) + words > SLOT_WORDS:
+                return None
+            key = (name, expr, out, _TAIL, _SCALAR)
+            step = self.step.children.get(key)
             if step is None:
+                step = _child(self.step, key, name, expr, tail.dtype, out, (_TAIL, _SCALAR))
+                if step is None:
+                    return None
+            leaves.append(operands[1])
+            self.words = words
+        else:
+            n0 = len(leaves)
+            codes = []
+            for x, d in operands:
+                if x is tail:
+                    codes.append(_TAIL)
+                elif type(x) is GPUArray:
+                    for k in range(len(leaves)):
+                        if leaves[k][0] is x:
+                            codes.append(k)
+                            break
+                    else:
+                        for a in self.inter:
+                            if a is x:  # an earlier result, still pending: written first
+                                del leaves[n0:]
+                                return None
+                        leaves.append((x, d))
+                        codes.append(_ARRAY)
+                else:
+                    leaves.append((x, d))
+                    codes.append(_SCALAR)
+            if len(leaves) > n0 and not self._fits(n0):
                 del leaves[n0:]
                 return None
+            key = (name, expr, out, *codes)
+            step = self.step.children.get(key)
+            if step is None:
+                step = _child(self.step, key, name, expr, tail.dtype, out, tuple(codes))
+                if step is None:
+                    del leaves[n0:]
+                    return None
         self.step = step
         self.inter.append(tail)
         self.weight += w
