@@ -14,10 +14,11 @@ kernels that stream from device memory.
     python benchmarks/overhead.py --device webgpu --breakdown [--sizes 8,16777216]
 
 ``--breakdown`` (webgpu): where numr's host time per call goes, per op and size: the
-CPU time of 20 calls after a sync point (as benchmarks/ops.py's host column), the share
-of it spent submitting (flush: encoder finish, parameter upload, queue submit), the
-submits, bind groups and buffers made per call, and the same loop with the submits
-that the written bytes trigger held back (the device then idles until the sync).
+CPU time of 20 and 200 calls after a sync point (20: benchmarks/ops.py's host column),
+the share of it spent submitting (flush: pass end, parameter upload, encoder finish,
+queue submit), the submits, bind groups and buffers made per call; with numr's
+submits, with the byte limit of a batch growing 4x (not 2x) from one to the next, and
+with the byte-triggered submits held back (the device then idles until the sync).
 
 Timings are the minimum over interleaved rounds (the three libraries take turns), which
 keeps machine noise out of the ratios as far as possible.
@@ -220,11 +221,18 @@ def _breakdown(sizes, rounds):
         return e
     rt.device.create_command_encoder = encoder
     print(f"# numr host time per call on webgpu:0 "
-          f"({rt.adapter.info.get('device', '?')}), 20 calls after a sync, best of {rounds}")
-    print("| size | op | submits held | host CPU | in flush | of it: pass end | "
+          f"({rt.adapter.info.get('device', '?')}), calls after a sync, best of {rounds}; "
+          f"submits: as numr makes them, the byte limit growing 4x a batch (not 2x), or "
+          f"the byte-triggered ones held back")
+    print("| size | op | calls | submits | host CPU | in flush | of it: pass end | "
           "write_buffer | finish | submit | wall (sync incl.) | submits | bind groups | "
           "buffers |")
-    print("|" + "---|" * 13)
+    print("|" + "---|" * 14)
+
+    def ramp4():
+        rt.flush()
+        rt._limit = min(2 * rt._limit, rt.submit_every)
+        rt._wlimit *= 4
     for n in sizes:
         rng = np.random.default_rng(0)
         a = numr.asarray(rng.standard_normal(n).astype(np.float32), device=dev)
@@ -238,17 +246,21 @@ def _breakdown(sizes, rounds):
                "strided copy x[::2]": lambda: numr.asarray(a[::2], copy=True),
                "transposed copy": lambda: numr.asarray(m.T, copy=True)}
         for op, fn in ops.items():
-            for held in (False, True):
+            for calls, policy in ((20, "numr"), (20, "4x"), (20, "held"), (200, "numr"),
+                                  (200, "held")):
                 first = rt.first_bytes
-                if held:
+                if policy == "held":
                     rt.first_bytes = 1 << 62
+                elif policy == "4x":
+                    rt._submit_batch = ramp4
                 try:
-                    row = _breakdown_row(rt, dev, fn, spent, rounds)
+                    row = _breakdown_row(rt, dev, fn, spent, rounds, calls)
                 finally:
                     rt.first_bytes = first
+                    rt.__dict__.pop("_submit_batch", None)
                     numr.synchronize(dev)
                 host, parts, wall, d = row
-                print(f"| {n} | {op} | {'yes' if held else 'no'} | {host:.1f} µs | "
+                print(f"| {n} | {op} | {calls} | {policy} | {host:.1f} µs | "
                       + "".join(f"{parts[k]:.1f} µs | " for k in spent)
                       + f"{wall:.1f} µs | "
                       f"{d['submits']:.2f} | {d['bind_groups']:.2f} | "
