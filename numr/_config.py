@@ -114,9 +114,9 @@ VARIABLES = (
              "per buffer of a large WebGPU array, so ordinary tests cross pieces (0: the "
              "adapter's limit)"),
     Variable("NUMR_WEBGPU_SUBGROUPS", "webgpu_subgroups", _bool, True, "0/1",
-             "0: WebGPU reductions and arg-reductions combine a workgroup's results through "
-             "workgroup memory even where the adapter has subgroups (read when a reduction "
-             "is planned)"),
+             "0: WebGPU reductions and arg-reductions combine a workgroup's results, and "
+             "the radix sort ranks its digits, through workgroup memory even where the "
+             "adapter has subgroups (read when a reduction is planned, at each sort)"),
     Variable("NUMR_WEBGPU_REDUCE_VEC4", "webgpu_reduce_vec4", _bool, True, "0/1",
              "0: WebGPU reductions of contiguous 32-bit rows read scalars instead of vec4 "
              "words (read when a reduction is planned)"),

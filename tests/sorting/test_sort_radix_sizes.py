@@ -59,3 +59,26 @@ def test_sort_radix_zeros_and_nans_bit_exact(device, descending):
     got = to_np(xp.sort(x, axis=1, descending=descending))
     want = np.take_along_axis(h, expected_argsort(h, 1, descending), axis=1)
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.webgpu_only  # NUMR_WEBGPU_SUBGROUPS picks the WebGPU radix scatter
+@pytest.mark.parametrize("subgroups", ["1", "0"])
+def test_radix_scatter_with_and_without_subgroups(subgroups, device):
+    """The scatter ranks with subgroup ballots where the adapter has subgroups (lavapipe
+    has), else in workgroup memory: both paths, every mode (sort's keys alone, argsort's
+    pairs, unique's pairs), a packed dtype, tiles and rows, ties, both directions."""
+    from numr import _config
+    from numr.backends.webgpu.kernels import radix as R
+
+    with _config.override(NUMR_WEBGPU_SUBGROUPS=subgroups):
+        rt = xp.asarray(np.ones(1, np.float32), device=device)._data.rt
+        assert bool(R.subgroup_size(rt)) == (subgroups == "1" and "subgroup" in rt.features)
+        rng = np.random.default_rng(6)
+        h = rng.choice(SPECIAL, size=(2, 4353)).astype(np.float32)
+        x = xp.asarray(h, device=device)
+        for descending in (False, True):
+            check_sort(x, h, 1, descending, device)
+        i = rng.integers(-300, 300, size=(3, 2500)).astype(np.int16)
+        check_sort(xp.asarray(i, device=device), i, 1, True, device)
+        np.testing.assert_array_equal(to_np(xp.unique_values(xp.asarray(i, device=device))),
+                                      np.unique(i))

@@ -125,6 +125,7 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
     else:
         final = out.storage
     mask = 0xFFFFFFFF if descending else 0
+    sg = R.subgroup_size(rt)
     cur = src.storage
     specials = None
     for k in range(passes):
@@ -143,9 +144,14 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
             run(rt, ("radix-specials", d.name), lambda: R.specials_source(d),
                 [src, counts, specials], params, groups * R.WG)
         reads = [cur, counts] + ([specials] if last and spec else [])
-        run(rt, ("radix-scatter", last, iw) + sig,
-            lambda: R.scatter_source(d, mode, first, last, iw), reads + [nxt], params,
-            groups * R.WG)
+        if sg:
+            run(rt, ("radix-scatter-sg", last, iw, sg) + sig,
+                lambda: R.scatter_sg_source(d, mode, first, last, iw, sg), reads + [nxt],
+                params, groups * R.WG)
+        else:
+            run(rt, ("radix-scatter", last, iw) + sig,
+                lambda: R.scatter_source(d, mode, first, last, iw), reads + [nxt], params,
+                groups * R.WG)
         cur = nxt
     if mode == "pairs":
         return final

@@ -40,6 +40,7 @@ subgroup size).
 
 from __future__ import annotations
 
+from .... import _config
 from ...._dtypes import DType
 from .sort import KEY_FNS, key_fn, store_index
 from .template import HEADER, WG, bindings, flat_main
@@ -54,12 +55,12 @@ COPIES = 8              # histogram copies
 SCAN_PER = 8            # words per lane of the scan
 SCAN_BLOCK = WG * SCAN_PER
 
-def _main() -> str:
+def _main(wg: int = WG, extra: str = "") -> str:
     """The entry point's opening: the tile of this workgroup. Params [groups = rows * T,
     n, T, shift, counts' scan length, source offset, key mask, specials' offset]."""
-    return f"""@compute @workgroup_size({WG})
+    return f"""@compute @workgroup_size({wg})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {{
+        @builtin(local_invocation_index) l: u32{extra}) {{
   let g = wg.x + wg.y * nw.x;
   if (g >= p(0u)) {{ return; }}   // uniform across the workgroup
   let n = p(1u); let T = p(2u); let shift = p(3u);
@@ -327,6 +328,124 @@ var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
   for (var t = 0u; t < {TEAMS}u; t = t + 1u) {{
     let c = th[t * {RADIX}u + l];
     th[t * {RADIX}u + l] = run;
+    run = run + c;
+  }}
+  workgroupBarrier();
+{writes}
+}}"""
+
+
+# -- the scatter with subgroups -------------------------------------------------------------
+# Where the adapter has subgroups, a team is a hardware subgroup of SG_WG / SG_TEAMS..
+# lanes and finds the lanes of its digit with eight ballots (one per digit bit, and one
+# of the live lanes): no workgroup memory and no barrier in a round. The lowest lane of
+# each digit adds the number to the team's counter of that digit (an atomic, which
+# returns the count before) and hands it to the others with a shuffle; the counters of
+# a team's digits are halves of words (a team holds at most TILE entries), so that the
+# teams of the smallest subgroups fit workgroup memory. Three barriers a tile.
+
+SG_WG = 128           # invocations of the subgroup scatter (TILE / SG_WG rounds a team)
+
+
+def subgroup_size(rt) -> int:
+    """The least subgroup size the subgroup scatter may meet on ``rt``'s adapter, or 0
+    where it is not used: no subgroups, too little workgroup memory for its smallest
+    subgroups, or NUMR_WEBGPU_SUBGROUPS=0 (numr/_config.py; the tests run both paths).
+    Note: wgpu-py 0.32 spells the adapter info key "stackgroup_min_size"."""
+    if "subgroup" not in rt.features or not _config.webgpu_subgroups():
+        return 0
+    info = rt.adapter.info
+    low = info.get("subgroup_min_size", info.get("stackgroup_min_size", 4))
+    low = max(4, low if isinstance(low, int) else 4)
+    if low & (low - 1) or sg_memory(low) > rt.limits["max-compute-workgroup-storage-size"]:
+        return 0
+    return low
+
+
+def sg_memory(min_size: int) -> int:
+    """Bytes of workgroup memory the subgroup scatter needs for subgroups of at least
+    ``min_size`` invocations."""
+    return 4 * ((SG_WG // min_size) * RADIX // 2 + RADIX)
+
+
+def _sg_round(d: DType, mode: str, first: bool, k: int) -> str:
+    bits = "\n".join(
+        f"    {{ let on = ((d{k} >> {b}u) & 1u) != 0u; let v = subgroupBallot(on);\n"
+        f"      peers = peers & select(~v, v, on); }}" for b in range(8))
+    return f"""  // round {k}
+  let c{k} = seg + {k}u * sgs + sgi;
+  let ok{k} = c{k} < end;
+  var key{k} = 0u; var idx{k} = 0u;
+  if (ok{k}) {{ {_load(d, mode, first, str(k))} }}
+  let d{k} = (key{k} >> shift) & 255u;
+  var rk{k} = 0u;
+  {{
+    var peers = subgroupBallot(ok{k});
+{bits}
+    let cb = countOneBits(peers & lt);
+    let ca = countOneBits(peers);
+    let lead = lowest(peers);
+    var old = 0u;
+    if (ok{k} && sgi == lead) {{
+      let h = (d{k} & 1u) * 16u;
+      old = (atomicAdd(&th[sid * {RADIX // 2}u + (d{k} >> 1u)], (ca.x + ca.y + ca.z + ca.w) << h) >> h) & 0xffffu;
+    }}
+    old = subgroupShuffle(old, min(lead, sgs - 1u));
+    rk{k} = old + cb.x + cb.y + cb.z + cb.w;
+  }}
+"""
+
+
+def scatter_sg_source(d: DType, mode: str, first: bool, last: bool, iw: int,
+                      min_size: int) -> str:
+    """scatter_source with subgroup teams (see above), for subgroups of at least
+    ``min_size`` invocations."""
+    kpt = TILE // SG_WG
+    teams = SG_WG // min_size
+    words = teams * RADIX // 2
+    rounds = "".join(_sg_round(d, mode, first, k) for k in range(kpt))
+    writes = "\n".join(
+        f"  if (ok{k}) {{ let o = base[d{k}] + ((atomicLoad(&th[sid * {RADIX // 2}u + "
+        f"(d{k} >> 1u)]) >> ((d{k} & 1u) * 16u)) & 0xffffu) + rk{k};\n"
+        f"    {_store(d, mode, last, iw, str(k))} }}" for k in range(kpt))
+    spec = last and specials(d, mode)
+    names = ["src", "counts"] + (["specials"] if spec else []) + ["dst"]
+    value = _value_fn(d) if last and mode == "values" and not packed(d) else ""
+    extra = (", @builtin(subgroup_invocation_id) sgi: u32, @builtin(subgroup_size) sgs: "
+             "u32, @builtin(subgroup_id) sid: u32")
+    return f"""{HEADER}
+{bindings(names)}
+{_source_fns(d, mode, first)}
+{value}
+var<workgroup> th: array<atomic<u32>, {words}>;
+var<workgroup> base: array<u32, {RADIX}>;
+fn lowest(m: vec4<u32>) -> u32 {{
+  let f = firstTrailingBit(m);
+  if (m.x != 0u) {{ return f.x; }}
+  if (m.y != 0u) {{ return 32u + f.y; }}
+  if (m.z != 0u) {{ return 64u + f.z; }}
+  return 96u + f.w;
+}}
+{_main(SG_WG, extra)}
+  for (var w = l; w < {words}u; w = w + {SG_WG}u) {{ atomicStore(&th[w], 0u); }}
+  for (var e = l; e < {RADIX}u; e = e + {SG_WG}u) {{
+    let q = (r * {RADIX}u + e) * T + j;
+    base[e] = counts[q] + counts[p(4u) + q / {SCAN_BLOCK}u];
+  }}
+  let seg = start + sid * sgs * {kpt}u;
+  // the lanes below this one, as a ballot
+  let lo = vec4<u32>(0u, 32u, 64u, 96u);
+  let below = vec4<u32>(sgi) - min(vec4<u32>(sgi), lo);
+  let lt = select((vec4<u32>(1u) << min(below, vec4<u32>(31u))) - vec4<u32>(1u),
+                  vec4<u32>(0xffffffffu), below >= vec4<u32>(32u));
+  workgroupBarrier();
+{rounds}
+  workgroupBarrier();
+  // lane l: digits 2l and 2l + 1, each team's start of them within the tile
+  var run = 0u;
+  for (var t = 0u; t < {SG_WG}u / sgs; t = t + 1u) {{
+    let c = atomicLoad(&th[t * {RADIX // 2}u + l]);
+    atomicStore(&th[t * {RADIX // 2}u + l], run);
     run = run + c;
   }}
   workgroupBarrier();
