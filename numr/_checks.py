@@ -171,7 +171,7 @@ def check_dtype(dtype: Any, device: Any, func: str) -> dt.DType:
         d = dt.from_numpy(dtype)
         if d is None:
             raise TypeError(f"{func}: dtype must be a numr dtype (like numr.float32) or a "
-                            f"numpy.dtype of one, got {dtype!r}")
+                            f"numpy.dtype of one, got {dtype!r}{dt.spelling_hint(dtype)}")
         dtype = d
     if dtype not in device.dtypes:
         raise TypeError(f"{func}: dtype {dtype} is not available on device {device}")

@@ -24,7 +24,7 @@ def _dtype_arg(value: Any, func: str, name: str = "dtype") -> dt.DType:
         d = dt.from_numpy(value)
         if d is None:
             raise TypeError(f"{func}: {name} must be a numr dtype (like numr.float32) or a "
-                            f"numpy.dtype of one, got {value!r}")
+                            f"numpy.dtype of one, got {value!r}{dt.spelling_hint(value)}")
         return d
     return value
 
@@ -246,7 +246,7 @@ def _info_target(type_: Any, func: str) -> tuple[dt.DType, Any]:
     if type(type_) is not dt.DType:
         if dt.from_numpy(type_) is None:
             raise TypeError(f"{func}: expected a numr dtype (or a numpy.dtype of one) or "
-                            f"array, got {type_!r}")
+                            f"array, got {type_!r}{dt.spelling_hint(type_)}")
         type_ = dt.from_numpy(type_)
     dev = default_device()
     if type_ not in dev.dtypes:

@@ -182,3 +182,22 @@ def from_numpy(value) -> DType | None:
     if isinstance(value, _np.dtype) and value.isnative:
         return BY_NAME.get(value.name)
     return None
+
+
+def spelling_hint(value) -> str:
+    """For the TypeError refusing a dtype argument: which numr dtype to pass where
+    ``value`` is a NumPy spelling of one (its name as a string, like Cubed's users write,
+    or a NumPy scalar type such as ``numpy.uint8``), else "".
+
+    Note: numr refuses these spellings (tests/test_bad_input.py sweeps every function) as
+    array-api-strict does: the standard's dtypes are the namespace's objects, code that
+    passes strings runs on NumPy but not on every standard namespace, and a string can
+    mean a dtype kind (isdtype's "bool") or, in NumPy, a dtype the device lacks ("float"
+    is float64). The message names the portable spelling instead.
+    """
+    d = None
+    if isinstance(value, str):
+        d = BY_NAME.get(value)
+    elif isinstance(value, type) and issubclass(value, _np.generic):
+        d = from_numpy(_np.dtype(value))
+    return f" (pass numr.{d.name}: numr takes no dtype names or NumPy types)" if d else ""

@@ -142,6 +142,27 @@ def _expected():
             "matmul": (b @ b.T).sum(axis=0), "doubled": np.sum(b * 2)}
 
 
+def dtype_spellings(work_dir, device):
+    """Cubed hands a user's dtype to numr unchanged: the namespace's dtype computes, a
+    NumPy spelling of it gets numr's TypeError naming the dtype to pass."""
+    import cubed
+    import cubed.array_api as cx
+
+    single = not device.startswith("cpu")
+    spec = cubed.Spec(work_dir=work_dir, allowed_mem="200MB",
+                      executor_name="single-threaded" if single else None)
+    out = {"int64": np.asarray(cx.arange(10, dtype=cx.int64, chunks=(2,), spec=spec)
+                               .compute().to_device("cpu")).tolist(),
+           "is_numr": cx.int64 is numr.int64}
+    for name, spelled in (("str", "int64"), ("numpy_type", np.int64)):
+        try:
+            cx.arange(10, dtype=spelled, chunks=(2,), spec=spec).compute()
+            out[name] = None
+        except TypeError as e:
+            out[name] = str(e)
+    return out
+
+
 def _run(mode, device, tmp_path, timeout=120, **env):
     env = {**os.environ, "CUBED_BACKEND_ARRAY_API_MODULE": "numr", "NUMR_DEVICE": device,
            "PYTHONPATH": str(ROOT), **env}
@@ -154,6 +175,9 @@ def _run(mode, device, tmp_path, timeout=120, **env):
 
 def main(mode, device, work_dir):
     """Subprocess entry: print the computations' results as JSON on the last line."""
+    if mode == "dtypes":
+        print(json.dumps(dtype_spellings(work_dir, device)))
+        return
     if mode == "distributed":
         from cubed.runtime.executors.dask import DaskExecutor
         from distributed import LocalCluster
@@ -212,3 +236,34 @@ def test_squeeze_without_axis_removes_every_size_one_axis(device):
     assert numr.squeeze(numr.ones((2, 3), device=device)).shape == (2, 3)
     with pytest.raises(ValueError, match="squeeze: axis 1 has size 3"):
         numr.squeeze(x, axis=1)
+
+
+def test_dtype_spellings_stay_refused_naming_the_dtype_to_pass(device):
+    # The decision (docs/larger-than-memory.md, numr._dtypes.spelling_hint): NumPy's
+    # spellings of a dtype, its name or its scalar type, stay TypeErrors as everywhere in
+    # numr (tests/test_bad_input.py); the message names numr's dtype.
+    for spelled, name in (("int64", "int64"), (np.uint8, "uint8"), (np.bool_, "bool"),
+                          ("float32", "float32")):
+        with pytest.raises(TypeError, match=rf"ones: dtype must be .* \(pass numr\.{name}:"):
+            numr.ones(2, dtype=spelled, device=device)
+        with pytest.raises(TypeError, match=rf"astype: dtype .* \(pass numr\.{name}:"):
+            numr.astype(numr.ones(2, device=device), spelled)
+        want = np.ones(2, dtype=name)
+        got = to_np(numr.ones(2, dtype=getattr(numr, name), device=device))
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    with pytest.raises(TypeError) as e:  # no numr dtype of that name: no hint
+        numr.ones(2, dtype="f8", device=device)
+    assert "pass numr." not in str(e.value)
+
+
+@needs_cubed
+def test_cubed_hands_the_users_dtype_to_numr(device, tmp_path):
+    if device.kind == "cuda" and os.environ.get("NUMR_TEST_EMULATE_GPU") == "1":
+        pytest.skip("the emulated cuda:0 (NUMR_TEST_EMULATE_GPU) exists only in the test "
+                    "process, not in the subprocess that runs Cubed")
+    env = {} if device.kind == "cpu" else {"NUMR_IMPLICIT_HOST_COPY": "1"}
+    got = _run("dtypes", str(device), tmp_path, **env)
+    assert got["is_numr"] and got["int64"] == np.arange(10).tolist()
+    for name in ("str", "numpy_type"):
+        assert got[name] is not None and "arange: dtype must be a numr dtype" in got[name]
+        assert "(pass numr.int64:" in got[name], got[name]
