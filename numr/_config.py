@@ -127,8 +127,8 @@ VARIABLES = (
              "debugging and comparing), 1 on (on CPU adapters such as lavapipe only for "
              "ops of short WGSL, which LLVM compiles fast), 2 every op on every adapter"),
     Variable("NUMR_WEBGPU_MATMUL_TILE", "webgpu_matmul_tile", _str, "128x128x16-w4x8",
-             "tile spec", "float32 matmul tile `BMxBNxBK[-wRxC]`, or `old` (the generic "
-             "kernel)"),
+             "tile spec", "float32/float16/bfloat16 matmul tile `BMxBNxBK[-wRxC][-gYxX]"
+             "[-checked]`, or `old` (the generic kernel)"),
     Variable("NUMR_NN_CPU_POOL", "nn_cpu_pool", _bool, True, "0/1",
              "numr.nn on the CPU recycles its large result arrays (0: plain np.empty)"),
     Variable("NUMR_NN_CUDA_TUNE", "nn_cuda_tune", _str, "", "key=value list",

@@ -87,12 +87,15 @@ def product(x1: GPUArray, x2: GPUArray) -> GPUArray:
 def _vector_loads(d, cfg, x1, x2, shapes, strides) -> tuple:
     """Which operand loads vec4s along which axis ("k", "x" or None each): along the
     contiguous axis of an operand whose other strides and offset keep every vec4
-    16-byte aligned, with whole vec4s per invocation."""
+    16-byte aligned (4-element aligned for the tiled kernel's float16/bfloat16), with
+    whole vec4s per invocation."""
     M, N, Kn = shapes
     s1m, s1k, s2k, s2n, bs1, bs2 = strides
     BM, BN = cfg[0], cfg[1]
-    whole = (BM * cfg[2] // 4) % K.THREADS == 0 and (BN * cfg[2] // 4) % K.THREADS == 0
-    aligned = K.global_vec_ok(d) and whole
+    tiled = isinstance(cfg, K.Tile)
+    threads = cfg.threads if tiled else K.THREADS
+    whole = (BM * cfg[2] // 4) % threads == 0 and (BN * cfg[2] // 4) % threads == 0
+    aligned = (K.global_vec_ok(d) or (tiled and d.name in K.TILED_DTYPES)) and whole
     vec1 = vec2 = None
     if aligned and x1.offset % 4 == 0 and all(s % 4 == 0 for s in bs1):
         if s1k == 1 and Kn % 4 == 0 and s1m % 4 == 0:
@@ -123,9 +126,16 @@ def _product_plan(x1: GPUArray, x2: GPUArray) -> tuple:
     bshape, (bs1, bs2) = _collapse(batch, [st1[:-2], st2[:-2]])
     s1m, s1k = (st1[-2] if M > 1 else 0), (st1[-1] if Kn > 1 else 0)
     s2k, s2n = (st2[-2] if Kn > 1 else 0), (st2[-1] if N > 1 else 0)
-    cfg = K.config(d, M, N, int(rt.limits.get("max-compute-workgroup-storage-size", 16384)))
-    vec1, vec2 = _vector_loads(d, cfg, x1, x2, (M, N, Kn), (s1m, s1k, s2k, s2n, bs1, bs2))
-    vec_out = K.vector_ok(d) and N % 4 == 0 and acc is d
+    smem = int(rt.limits.get("max-compute-workgroup-storage-size", 16384))
+    cfg = K.config(d, M, N, smem)
+    layout = ((M, N, Kn), (s1m, s1k, s2k, s2n, bs1, bs2))
+    vec1, vec2 = _vector_loads(d, cfg, x1, x2, *layout)
+    if isinstance(cfg, K.Tile) and not (vec1 and vec2):  # the tiled kernel reads vec4s
+        cfg = K.generic_config(d, M, N, smem)
+        vec1, vec2 = _vector_loads(d, cfg, x1, x2, *layout)
+    tiled = isinstance(cfg, K.Tile)
+    # The tiled kernel writes float32 (acc) whatever it reads.
+    vec_out = N % 4 == 0 and (tiled or (K.vector_ok(d) and acc is d))
     major1 = "x" if s1m == 1 and s1k != 1 else "k"
     major2 = "k" if s2k == 1 and s2n != 1 else "x"
     tm, tn = -(-M // cfg[0]), -(-N // cfg[1])
@@ -136,7 +146,8 @@ def _product_plan(x1: GPUArray, x2: GPUArray) -> tuple:
     nb = len(bshape)
     key = ("matmul", d.name, cfg, nb, vec1, vec2, vec_out, major1, major2)
     pipe = rt.pipeline(key, lambda: K.matmul_source(d, cfg, nb, vec1, vec2, vec_out,
-                                                    major1, major2), 3)
+                                                    major1, major2), 3,
+                       trusted=tiled and not cfg.checked)
     return ("tiled", batch + (M, N), acc, pipe, params, nbatch * tm * tn)
 
 

@@ -14,12 +14,11 @@ callers cast to packed dtypes afterwards.
 
 Large float32 products with vec4-readable operands run a second generator of the same
 scheme, :func:`tiled_source`, whose inner loop indexes workgroup memory at constant
-offsets only (see its docstring); its tile is chosen by the variable
-NUMR_WEBGPU_MATMUL_TILE (numr/_config.py; ``128x128x16-w4x8`` by default, ``old``: the
-generic kernel), so a GPU can be swept, e.g.::
-
-    for t in old 128x128x8 128x128x8-w4x8 128x128x16-w4x8 128x64x16-w4x8; do echo $t; NUMR_WEBGPU_MATMUL_TILE=$t
-    python3 benchmarks/webgpu.py --matmul-size 8192 --skip chain,add | tail -1; done
+offsets only (see its docstring); float16 and bfloat16 products run it too, widening
+each vec4 of elements to float32 on its way to workgroup memory (float32 sums, as the
+generic kernel's). Its tile is chosen by the variable NUMR_WEBGPU_MATMUL_TILE
+(numr/_config.py; ``128x128x16-w4x8`` by default, ``old``: the generic kernel);
+``python benchmarks/webgpu_matmul.py --tiles SPEC,SPEC,...`` times several in one run.
 
 contract: ``out[o] = fin(fold_j term(a[o, j], b[o, j], s[o]), s[o])`` with ``fold``
 sum, max or min: vecdot, traces and norms. One workgroup per output element (a tree
@@ -74,43 +73,83 @@ def _stores(col: str, acc: str, vec_out: bool, lanes: int) -> list[str]:
 
 # -- tile choice ----------------------------------------------------------------------
 
-# Large float32 products run the "register-tiled" kernel (:func:`tiled_source`), whose
-# tile is chosen by this variable (numr/_config.py) so a GPU can be swept without code
-# edits: ``BMxBNxBK[-wRxC]`` (BM, BN in 64/128, BK in 8/16/32, whole vec4 tile loads
-# per invocation; R x C the invocations one wave covers) or ``old`` (the generic
-# kernel's 128 x 128 x 8 for every large product). The default's 4 x 8 waves read 4 A
-# and 8 B vec4s per step of k (64 + 128 bytes: one workgroup-memory wavefront each, a
-# common lane shape of SIMT SGEMM kernels); 2 x 16 waves read 2 and 16 (256 bytes).
-# The default is the fastest of the sweep on an H200 (2026-11-30, 8192^3 float32, share
-# of CuPy's TFLOP/s): old 0.459, 128x128x8 0.626, 128x128x8-w4x8 0.615,
-# 128x128x16-w4x8 0.640, 128x64x16-w4x8 0.462.
+# Large float32 (and float16/bfloat16, widened to float32 on load) products run the
+# "register-tiled" kernel (:func:`tiled_source`), whose tile is chosen by this variable
+# (numr/_config.py) so a GPU can be swept without code edits (benchmarks/webgpu_matmul.py
+# --tiles does): ``BMxBNxBK[-wRxC][-gYxX][-checked]`` (BM, BN in 64/128/256, BK in
+# 8/16/32; R x C the invocations one 32-wide wave covers; Y x X the invocation grid,
+# 16 x 16 when absent; -checked: keep WebGPU's runtime bounds checks, see below) or
+# ``old`` (the generic kernel's 128 x 128 x 8 for every large product). The default's
+# 4 x 8 waves read 4 A and 8 B vec4s per step of k (64 + 128 bytes: one workgroup-memory
+# wavefront each, a common lane shape of SIMT SGEMM kernels); 2 x 16 waves read 2 and 16.
+# Sweep on an H200 (2026-11-30, 8192^3 float32, share of CuPy's TFLOP/s, bounds checks
+# on): old 0.459, 128x128x8 0.626, 128x128x8-w4x8 0.615, 128x128x16-w4x8 0.640,
+# 128x64x16-w4x8 0.462.
+#
+# Bounds checks: WebGPU clamps every dynamic index (naga's "Restrict" policy) and bounds
+# every loop. The tiled kernel's indices are in range by construction (global reads and
+# writes sit behind explicit row/column/k tests, workgroup indices are constants or
+# grid coordinates below the grid's size), so its module is made "trusted", without
+# those checks, where the adapter's wgpu allows it (runtime.Runtime.pipeline).
 TILE_ENV = "NUMR_WEBGPU_MATMUL_TILE"
 TILED_MIN = 512  # both result sides at least this: smaller products use 64 x 64 tiles
+TILED_DTYPES = ("float32", "float16", "bfloat16")
 _tiled_min = [TILED_MIN]
 
 
-@functools.lru_cache(maxsize=16)
-def parse_tile(spec: str) -> tuple | None:
-    """(BM, BN, BK, TM, TN, "tiled", R) for ``spec``, or None for ``old``. ``spec`` is
-    BMxBNxBK, optionally followed by -wRxC: the R x C block of the 16 x 16 invocation
-    grid one 32-wide wave covers (2x16 when absent: consecutive rows of the grid)."""
+class Tile(tuple):
+    """A tiled-kernel configuration: (BM, BN, BK, TM, TN, "tiled", R, GY, GX, checked),
+    a tuple (plan keys hold it) with names for its fields."""
+    __slots__ = ()
+    BM = property(lambda s: s[0])
+    BN = property(lambda s: s[1])
+    BK = property(lambda s: s[2])
+    TM = property(lambda s: s[3])
+    TN = property(lambda s: s[4])
+    wr = property(lambda s: s[6])
+    gy = property(lambda s: s[7])
+    gx = property(lambda s: s[8])
+    checked = property(lambda s: s[9])
+    threads = property(lambda s: s[7] * s[8])
+
+
+def _tile_error(spec: str) -> ValueError:
+    return ValueError(f"{TILE_ENV}={spec!r}: expected 'old' or BMxBNxBK[-wRxC][-gYxX]"
+                      "[-checked] with BM, BN in 64/128/256, BK in 8/16/32, a Y x X grid "
+                      "of 64 to 256 invocations each owning a multiple of 4 rows and "
+                      "columns, whole vec4 tile loads per invocation, R x C = 32 "
+                      "(R <= Y, C <= X), e.g. 128x128x8, 128x128x16-w4x8, 64x128x16-g8x16")
+
+
+@functools.lru_cache(maxsize=32)
+def parse_tile(spec: str) -> Tile | None:
+    """The :class:`Tile` of ``spec`` (see TILE_ENV), or None for ``old``."""
     s = spec.strip().lower()
     if s == "old":
         return None
-    tile, _, warp = s.partition("-w")
+    tile, *opts = s.split("-")
+    wr, wc, gy, gx, checked = 2, 16, WY, WX, False
     try:
         bm, bn, bk = (int(v) for v in tile.split("x"))
-        wr, wc = (int(v) for v in (warp or "2x16").split("x"))
+        for o in opts:
+            if o == "checked":
+                checked = True
+            elif o[:1] == "w":
+                wr, wc = (int(v) for v in o[1:].split("x"))
+            elif o[:1] == "g":
+                gy, gx = (int(v) for v in o[1:].split("x"))
+            else:
+                raise ValueError(o)
     except ValueError:
-        bm = bn = bk = wr = wc = 0
-    ok = (bm in (64, 128) and bn in (64, 128) and bk in (8, 16, 32)
-          and (bm * bk // 4) % THREADS == 0 and (bn * bk // 4) % THREADS == 0
-          and (wr, wc) in ((2, 16), (4, 8), (8, 4), (16, 2)))
+        raise _tile_error(spec) from None
+    threads = gy * gx
+    ok = (bm in (64, 128, 256) and bn in (64, 128, 256) and bk in (8, 16, 32)
+          and 64 <= threads <= 256 and bm % (4 * gy) == 0 and bn % (4 * gx) == 0
+          and (bm * bk // 4) % threads == 0 and (bn * bk // 4) % threads == 0
+          and wr * wc == 32 and wr <= gy and wc <= gx and gy % wr == 0 and gx % wc == 0)
     if not ok:
-        raise ValueError(f"{TILE_ENV}={spec!r}: expected 'old' or BMxBNxBK[-wRxC] with BM, "
-                         "BN in 64/128, BK in 8/16/32, BM*BK and BN*BK multiples of 1024, "
-                         "R x C = 32 (C <= 16), e.g. 128x128x8, 128x128x16-w4x8, 128x64x16")
-    return bm, bn, bk, bm // WY, bn // WX, "tiled", wr
+        raise _tile_error(spec)
+    return Tile((bm, bn, bk, bm // gy, bn // gx, "tiled", wr, gy, gx, checked))
 
 
 def set_tiled_min(size: int) -> int:
@@ -127,16 +166,23 @@ def smem_bytes(cfg: tuple, size: int = 4) -> int:
 
 
 def config(d: DType, M: int, N: int, smem: int) -> tuple:
-    """(BM, BN, BK, TM, TN[, "tiled", R]) for a product of ``d`` with an M x N result: the
-    chosen tile (see TILE_ENV) for large float32 products, 128 x 128 (8 x 8 per
-    invocation) for other large 32-bit ones, 64 x 64 (4 x 4) otherwise; BK as deep as
-    the workgroup memory limit ``smem`` allows. A 6th entry "tiled" marks the tile
-    :func:`matmul_source` gives to :func:`tiled_source` where its operands allow."""
-    size = 16 if d.name == "complex128" else 8 if d.itemsize == 8 else 4
+    """(BM, BN, BK, TM, TN) or a :class:`Tile` for a product of ``d`` with an M x N
+    result: the chosen tile (see TILE_ENV) for large float32/float16/bfloat16 products
+    (:func:`matmul_source` gives it to :func:`tiled_source` where the operands allow
+    vec4 loads; the caller asks :func:`generic_config` where they do not), else
+    :func:`generic_config`."""
     big = M >= _tiled_min[0] and N >= _tiled_min[0]
     cfg = parse_tile(_config.settings().webgpu_matmul_tile)
-    if d.name == "float32" and big and cfg is not None and smem_bytes(cfg) <= smem:
+    if d.name in TILED_DTYPES and big and cfg is not None and smem_bytes(cfg) <= smem:
         return cfg
+    return generic_config(d, M, N, smem)
+
+
+def generic_config(d: DType, M: int, N: int, smem: int) -> tuple:
+    """The generic kernel's (BM, BN, BK, TM, TN): 128 x 128 (8 x 8 per invocation) for
+    large 32-bit products, 64 x 64 (4 x 4) otherwise; BK as deep as the workgroup memory
+    limit ``smem`` allows."""
+    size = 16 if d.name == "complex128" else 8 if d.itemsize == 8 else 4
     if d.name in ("float32", "int32", "uint32") and M >= 512 and N >= 512:
         return 128, 128, 8, 8, 8
     bk = 16
@@ -153,10 +199,10 @@ def _mac(d: DType, ct: str) -> str:
     return f"fn mac(c: {ct}, a: {ct}, b: {ct}) -> {ct} {{ return c + a * b; }}"
 
 
-def _entry(BM: int, BN: int, nb: int) -> list[str]:
+def _entry(BM: int, BN: int, nb: int, threads: int = THREADS) -> list[str]:
     """WGSL opening ``main``: this workgroup's batch and tile (m0, n0) and its operands'
     offsets offA, offB (parameters as in :func:`matmul_source`)."""
-    body = [f"""@compute @workgroup_size({THREADS})
+    body = [f"""@compute @workgroup_size({threads})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {{
   let M = p(0u); let N = p(1u); let K = p(2u);
@@ -193,8 +239,9 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str |
     'x' (A's m, B's n) or 'k'. ``a_major``/``b_major`` ('x'/'k'): the axis consecutive
     invocations walk when loading scalars (the contiguous one, so loads coalesce).
     """
-    if cfg[5:6] == ("tiled",) and d.name == "float32" and vec_a and vec_b:
-        return tiled_source(cfg, nb, vec_a, vec_b, vec_out)
+    if isinstance(cfg, Tile):
+        assert d.name in TILED_DTYPES and vec_a and vec_b
+        return tiled_source(cfg, nb, vec_a, vec_b, vec_out, d.name)
     BM, BN, BK, TM, TN = cfg[:5]
     ct = compute_type(d)
     vw = 4 if vector_ok(d) else 1
@@ -365,50 +412,70 @@ def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str |
     return "\n".join(L + body)
 
 
-def tiled_source(cfg: tuple, nb: int, vec_a: str, vec_b: str, vec_out: bool) -> str:
-    """WGSL of the float32 product for operands read as vec4s (``vec_a``/``vec_b`` as in
-    :func:`matmul_source`, same parameters and tile order).
+# Widening loads of four float16/bfloat16 elements (two u32 words, the even element in
+# each word's low half) to a vec4<f32>: the tiles and the sums are float32.
+_WIDEN = {
+    "float16": "fn wide(w: vec2<u32>) -> vec4<f32> {\n"
+               "  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y)); }",
+    "bfloat16": "fn wide(w: vec2<u32>) -> vec4<f32> {\n"
+                "  return vec4<f32>(bitcast<f32>(w.x << 16u), bitcast<f32>(w.x & 0xffff0000u),"
+                "\n    bitcast<f32>(w.y << 16u), bitcast<f32>(w.y & 0xffff0000u)); }",
+}
 
-    The same scheme as the generic kernel (16 x 16 invocations, a TM x TN register block
-    each, K-major double-buffered tiles, next tile prefetched into registers during the
-    multiply), written so the inner loop is loads and FMAs only. WebGPU clamps every
-    dynamic index into workgroup memory (naga's "Restrict" bounds policy); a flat
-    ``As[ca + c + ty]`` costs an add and a min per load. Here each tile is an array of
-    16-vec4 rows, ``As[c][ty]``: with the K step unrolled and the two buffers alternated
-    by unrolling two steps per loop turn, ``c`` is a constant (no check) and the clamp of
-    ``ty`` is one expression the driver computes once. Row r of a tile holds, for one k
-    of one buffer, the vec4 chunks of 16 consecutive invocations, so a wave's reads hit
-    consecutive 16-byte words (no bank conflicts, no padding), as in the generic kernel.
+
+def tiled_source(cfg: Tile, nb: int, vec_a: str, vec_b: str, vec_out: bool,
+                 dtype: str = "float32") -> str:
+    """WGSL of the float32 (or float16/bfloat16 read, float32 summed) product for
+    operands read as vec4s of elements (``vec_a``/``vec_b`` as in :func:`matmul_source`,
+    same parameters and tile order); the result is float32.
+
+    The same scheme as the generic kernel (a GY x GX invocation grid, a TM x TN register
+    block each, K-major double-buffered tiles, next tile prefetched into registers during
+    the multiply), written so the inner loop is loads and FMAs only. WebGPU clamps every
+    dynamic index into workgroup memory (naga's "Restrict" bounds policy) unless the
+    module is trusted; a flat ``As[ca + c + ty]`` costs an add and a min per load. Here
+    each tile is an array of GY-vec4 (GX for B) rows, ``As[c][ty]``: with the K step
+    unrolled and the two buffers alternated by unrolling two steps per loop turn, ``c``
+    is a constant and the clamp of ``ty`` is one expression the driver computes once.
+    Row r of a tile holds, for one k of one buffer, the vec4 chunks of GY consecutive
+    invocations, so a wave's reads hit consecutive 16-byte words (no bank conflicts, no
+    padding), as in the generic kernel.
     """
     BM, BN, BK, TM, TN = cfg[:5]
+    gy, gx, threads = cfg.gy, cfg.gx, cfg.threads
     CA, CB = TM // 4, TN // 4  # vec4 chunks per invocation along m and along n
     L = list(_HEAD)
-    L.append("@group(0) @binding(1) var<storage, read> xa: array<vec4<f32>>;")
-    L.append("@group(0) @binding(2) var<storage, read> xb: array<vec4<f32>>;")
+    elem = "vec4<f32>"
+    if dtype != "float32":
+        elem = "vec2<u32>"
+        L.append(_WIDEN[dtype])
+    L.append(f"@group(0) @binding(1) var<storage, read> xa: array<{elem}>;")
+    L.append(f"@group(0) @binding(2) var<storage, read> xb: array<{elem}>;")
     L.append(f"@group(0) @binding(3) var<storage, read_write> y: "
              f"array<{'vec4<f32>' if vec_out else 'f32'}>;")
-    # Row (buf * BK + k) * C + c holds chunks c * 16 + 0..15 of that k.
-    L.append(f"var<workgroup> As: array<array<vec4<f32>, 16>, {2 * BK * CA}>;")
-    L.append(f"var<workgroup> Bs: array<array<vec4<f32>, 16>, {2 * BK * CB}>;")
-    body = _entry(BM, BN, nb)
+    # Row (buf * BK + k) * C + c holds chunks c * G + 0..G-1 of that k.
+    L.append(f"var<workgroup> As: array<array<vec4<f32>, {gy}>, {2 * BK * CA}>;")
+    L.append(f"var<workgroup> Bs: array<array<vec4<f32>, {gx}>, {2 * BK * CB}>;")
+    body = _entry(BM, BN, nb, threads)
     # Wave w covers rows wy * R + 0..R-1 and columns wx * C + 0..C-1 of the grid.
-    wr = cfg[6]
+    wr = cfg.wr
     wc = 32 // wr
     body.append("  let sAm = ip(7u); let sAk = ip(8u); let sBk = ip(10u); let sBn = ip(11u);\n"
-                f"  let ty = (l / {32 * (WX // wc)}u) * {wr}u + (l % 32u) / {wc}u;\n"
-                f"  let tx = ((l / 32u) % {WX // wc}u) * {wc}u + l % {wc}u;")
-    ops = (dict(name="a", buf="xa", tile="As", X=BM, C=CA, x0="m0", xlim="M", off="offA",
-                sx="sAm", sk="sAk", vec=vec_a),
-           dict(name="b", buf="xb", tile="Bs", X=BN, C=CB, x0="n0", xlim="N", off="offB",
-                sx="sBn", sk="sBk", vec=vec_b))
+                f"  let ty = (l / {32 * (gx // wc)}u) * {wr}u + (l % 32u) / {wc}u;\n"
+                f"  let tx = ((l / 32u) % {gx // wc}u) * {wc}u + l % {wc}u;")
+    load = "{}" if dtype == "float32" else "wide({})"
+    ops = (dict(name="a", buf="xa", tile="As", X=BM, C=CA, G=gy, x0="m0", xlim="M",
+                off="offA", sx="sAm", sk="sAk", vec=vec_a, load=load),
+           dict(name="b", buf="xb", tile="Bs", X=BN, C=CB, G=gx, x0="n0", xlim="N",
+                off="offB", sx="sBn", sk="sBk", vec=vec_b, load=load))
     for o in ops:
-        body += _tiled_loader_setup(o, BK)
+        body += _tiled_loader_setup(o, BK, threads)
     for r in range(TM):
         for c in range(CB):
             body.append(f"  var c{r}_{c} = vec4<f32>();")
 
     def fetch(k0: str) -> list[str]:
-        return [ln for o in ops for ln in _tiled_fetch(o, BK, k0)]
+        return [ln for o in ops for ln in _tiled_fetch(o, k0)]
 
     def store(buf: int) -> list[str]:
         return [ln for o in ops for ln in _tiled_store(o, BK, buf)]
@@ -434,22 +501,22 @@ def tiled_source(cfg: tuple, nb: int, vec_a: str, vec_b: str, vec_out: bool) -> 
     body += step(1, f"k0 + {2 * BK}u")
     body.append("    }")
     body.append("  }")
-    body += _tiled_write(TM, CB, vec_out)
+    body += _tiled_write(TM, CB, gy, gx, vec_out)
     body.append("}")
     return "\n".join(L + body)
 
 
-def _tiled_loader_setup(o: dict, BK: int) -> list[str]:
+def _tiled_loader_setup(o: dict, BK: int, threads: int) -> list[str]:
     """Per vec4 load i of operand o: its tile coordinates (k{i}, x{i}), whether its row
     or column is inside the matrix, its element offset at k = 0 and its place in the
     tile (row offset w{i} within a buffer, column u{i}, component e{i} when a vec4
     along k is spread over four rows)."""
-    X, C, n, vec = o["X"], o["C"], o["name"], o["vec"]
-    loads = X * BK // 4 // THREADS
+    X, C, G, n, vec = o["X"], o["C"], o["G"], o["name"], o["vec"]
+    loads = X * BK // 4 // threads
     o["n"] = loads
     out = []
     for i in range(loads):
-        q = f"({i * THREADS}u + l)"
+        q = f"({i * threads}u + l)"
         if vec == "x":  # vec4 along x: consecutive invocations read consecutive vec4s
             tk, tx = f"{q} / {X // 4}u", f"({q} % {X // 4}u) * 4u"
         else:           # vec4 along k: BK / 4 invocations cover one row's step
@@ -458,22 +525,23 @@ def _tiled_loader_setup(o: dict, BK: int) -> list[str]:
                 f"  let {n}in{i} = {o['x0']} + {n}x{i} < {o['xlim']};",
                 f"  let {n}at{i} = {o['off']} + i32({o['x0']} + {n}x{i}) * {o['sx']} "
                 f"+ i32({n}k{i}) * {o['sk']};",
-                # chunk x / 4 = c * 16 + u: row offset k * C + c, column u
-                f"  let {n}w{i} = {n}k{i} * {C}u + {n}x{i} / 64u; "
-                f"let {n}u{i} = ({n}x{i} / 4u) % 16u; let {n}e{i} = {n}x{i} % 4u;",
+                # chunk x / 4 = c * G + u: row offset k * C + c, column u
+                f"  let {n}w{i} = {n}k{i} * {C}u + {n}x{i} / {4 * G}u; "
+                f"let {n}u{i} = ({n}x{i} / 4u) % {G}u; let {n}e{i} = {n}x{i} % 4u;",
                 f"  var {n}r{i} = vec4<f32>();"]
     return out
 
 
-def _tiled_fetch(o: dict, BK: int, k0: str) -> list[str]:
+def _tiled_fetch(o: dict, k0: str) -> list[str]:
     """Global -> registers: operand o's vec4s of the tile starting at k0 (zeros
     outside the matrix; K and the vec4 axis are multiples of 4, so a vec4 is inside
     or outside whole)."""
     n, out = o["name"], []
     for i in range(o["n"]):
+        word = f"{o['buf']}[u32({n}at{i} + i32({k0}) * {o['sk']}) >> 2u]"
         out.append(f"      {n}r{i} = vec4<f32>();\n"
-                   f"      if ({n}in{i} && {k0} + {n}k{i} < K) {{ {n}r{i} = {o['buf']}["
-                   f"u32({n}at{i} + i32({k0}) * {o['sk']}) >> 2u]; }}")
+                   f"      if ({n}in{i} && {k0} + {n}k{i} < K) {{ {n}r{i} = "
+                   f"{o['load'].format(word)}; }}")
     return out
 
 
@@ -493,8 +561,8 @@ def _tiled_store(o: dict, BK: int, buf: int) -> list[str]:
 
 def _tiled_multiply(BK: int, CA: int, CB: int, buf: int) -> list[str]:
     """The step's multiply from buffer ``buf``, every workgroup index but ty/tx constant.
-    Invocation (ty, tx) owns rows (c * 16 + ty) * 4 + 0..3 and columns
-    (c * 16 + tx) * 4 + 0..3 of the tile."""
+    Invocation (ty, tx) owns rows (c * GY + ty) * 4 + 0..3 and columns
+    (c * GX + tx) * 4 + 0..3 of the tile."""
     out = []
     for kk in range(BK):
         ra, rb = (buf * BK + kk) * CA, (buf * BK + kk) * CB
@@ -511,15 +579,15 @@ def _tiled_multiply(BK: int, CA: int, CB: int, buf: int) -> list[str]:
     return out
 
 
-def _tiled_write(TM: int, CB: int, vec_out: bool) -> list[str]:
+def _tiled_write(TM: int, CB: int, gy: int, gx: int, vec_out: bool) -> list[str]:
     """Accumulators -> y, the contiguous (batch, M, N) result, inside the matrix only."""
     out = ["  let yb = (wid / per) * M * N;"]
     for row in range(TM):
         ca, r = divmod(row, 4)
-        out.append(f"  {{ let m = m0 + ({ca * 16}u + ty) * 4u + {r}u;")
+        out.append(f"  {{ let m = m0 + ({ca * gy}u + ty) * 4u + {r}u;")
         out.append("    if (m < M) {")
         for cb in range(CB):
-            out += _stores(f"n0 + ({cb * 16}u + tx) * 4u", f"c{row}_{cb}", vec_out, 4)
+            out += _stores(f"n0 + ({cb * gx}u + tx) * 4u", f"c{row}_{cb}", vec_out, 4)
         out.append("    }")
         out.append("  }")
     return out
