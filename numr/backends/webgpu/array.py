@@ -176,7 +176,7 @@ def reshape_view(a: GPUArray, shape: tuple) -> GPUArray | None:
 
 def basic_index(a: GPUArray, key: tuple) -> GPUArray:
     """``a[key]`` for a key of ints, slices, None and at most one Ellipsis, as a view."""
-    if any(k is Ellipsis for k in key):
+    if Ellipsis in key:  # (ints, slices and None never equal it)
         i = next(j for j, k in enumerate(key) if k is Ellipsis)
         used = sum(1 for k in key if k is not None and k is not Ellipsis)
         key = key[:i] + (slice(None),) * (a.ndim - used) + key[i + 1:]
