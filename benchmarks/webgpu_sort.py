@@ -18,7 +18,9 @@ times back to back on the WebGPU device (the time of one, median of --reps), and
 dispatches one sort records.
 
 Rows: sort and argsort of a --size vector (standard normal values, or integers for
-integer dtypes), and sort along axis 1 of a --side x (--size / --side) matrix.
+integer dtypes), sort along axis 1 of a --side x (--size / --side) matrix, unique_values
+of --size integers in [0, --size / 16), searchsorted of --size / 16 values in the sorted
+vector, nonzero of the vector's positive elements (about half).
 """
 
 from __future__ import annotations
@@ -36,17 +38,35 @@ from benchmarks.webgpu import _cupy, timed  # noqa: E402
 from benchmarks.webgpu import sync_numr  # noqa: E402
 from benchmarks import _results  # noqa: E402
 
-# name -> (array: "vec" or "mat", function name, axis)
-ROWS = {"sort": ("vec", "sort", -1), "argsort": ("vec", "argsort", -1),
-        "sort axis=1": ("mat", "sort", 1)}
+
+def _unique(lib, x):
+    return lib.unique_values(x) if lib.__name__.startswith("numr") else lib.unique(x)
 
 
-def _host(kind: str, a, rng) -> np.ndarray:
-    shape = (a.size,) if kind == "vec" else (a.side, a.size // a.side)
+# name -> (the host arrays it takes, the call with a module: numr, NumPy or CuPy)
+ROWS = {
+    "sort": (("vec",), lambda m, x: m.sort(x, axis=-1)),
+    "argsort": (("vec",), lambda m, x: (m.argsort(x, axis=-1, kind="stable")
+                                         if m is np else m.argsort(x, axis=-1))),
+    "sort axis=1": (("mat",), lambda m, x: m.sort(x, axis=1)),
+    "unique": (("ints",), _unique),
+    "searchsorted": (("sorted", "queries"), lambda m, a, v: m.searchsorted(a, v)),
+    "nonzero": (("positive",), lambda m, x: m.nonzero(x)[0]),
+}
+
+
+def _host(a, rng) -> dict:
+    n = a.size
     if np.dtype(a.dtype).kind == "f":
-        return rng.standard_normal(shape).astype(a.dtype)
-    info = np.iinfo(a.dtype)
-    return rng.integers(info.min, info.max, size=shape, dtype=np.int64).astype(a.dtype)
+        vec = rng.standard_normal(n).astype(a.dtype)
+        mat = rng.standard_normal((a.side, n // a.side)).astype(a.dtype)
+    else:
+        info = np.iinfo(a.dtype)
+        vec, mat = (rng.integers(info.min, info.max, size=sh, dtype=np.int64).astype(a.dtype)
+                    for sh in (n, (a.side, n // a.side)))
+    return {"vec": vec, "mat": mat, "sorted": np.sort(vec), "queries": vec[: n // 16].copy(),
+            "ints": rng.integers(0, max(1, n // 16), size=n).astype(np.int32),
+            "positive": vec > 0}
 
 
 def kernels(x, a) -> None:
@@ -121,7 +141,7 @@ def main() -> None:
     cp = _cupy()
     numr_devs = [dv for dv in (wg, "cuda:0" if cp and "cuda:0" in devs else None) if dv]
     rng = np.random.default_rng(0)
-    host = {k: _host(k, a, rng) for k in ("vec", "mat")}
+    host = _host(a, rng)
     anchor = "CuPy" if cp else "NumPy (host)"
     print(f"# {a.dtype}, {a.size} elements (matrix {host['mat'].shape}); devices "
           f"{', '.join(numr_devs)}; anchor {anchor}; {a.inner} calls back to back, "
@@ -134,25 +154,22 @@ def main() -> None:
     print(f"| row | {anchor} | " + " | ".join(f"{dv} / {anchor}" for dv in numr_devs) + " |")
     print("|---|---:|" + "---:|" * len(numr_devs))
     for name in a.rows.split(","):
-        kind, fn, axis = ROWS[name.strip()]
-        h = host[kind]
+        keys, call = ROWS[name.strip()]
+        h = [host[k] for k in keys]
         if cp:
-            f_cp = getattr(cp, fn)
-            ta = timed(lambda: f_cp(dev_arr[kind], axis=axis),
-                       lambda y: cp.cuda.Device().synchronize(), a.reps, a.inner)
+            args = [dev_arr[k] for k in keys]
+            ta = timed(lambda: call(cp, *args), lambda y: cp.cuda.Device().synchronize(),
+                       a.reps, a.inner)
         else:
-            f_np = getattr(np, fn)
-            ta = timed(lambda: f_np(h, axis=axis, kind="stable"), lambda y: None,
-                       a.reps, 1)
-        want = getattr(np, fn)(h, axis=axis, kind="stable")
+            ta = timed(lambda: call(np, *h), lambda y: None, a.reps, 1)
+        want = call(np, *h)
         cells = []
         for dv in numr_devs:
-            x = arrays[dv][kind]
-            f = getattr(xp, fn)
-            got = np.asarray(f(x, axis=axis).to_device("cpu"))
+            args = [arrays[dv][k] for k in keys]
+            got = np.asarray(call(xp, *args).to_device("cpu"))
             if not np.array_equal(got, want):
                 raise AssertionError(f"{name} on {dv}: wrong result")
-            t = timed(lambda: f(x, axis=axis), sync_numr, a.reps, a.inner)
+            t = timed(lambda: call(xp, *args), sync_numr, a.reps, a.inner)
             cells.append(f"{t / ta:.2f} ({t * 1e3:.2f} ms)")
         print(f"| {name} | {ta * 1e3:.2f} ms | {' | '.join(cells)} |")
     results_page.finish()
