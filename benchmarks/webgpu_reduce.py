@@ -17,6 +17,16 @@ relative gains between commits of numr, not its standing against CuPy.
 
 Rows: sum, max, mean, argmax over every axis of a --size vector; sum, max, argmax along
 axis 1 and sum along axis 0 of a --side x --side matrix. float32 unless --dtype.
+
+``--breakdown`` says where a WebGPU row's time goes: the device's time per call (the
+``--inner`` calls recorded into one batch, each compute pass bracketed by timestamps:
+the adapter's timestamp-query feature, asked for here before numr opens the device),
+numr's host time per call (thread time of the calls alone, no sync) and dispatches per
+call. A row's time is about host + device + the sync's share when the device waits for
+the batch (it is submitted at the sync), max(host, device) + the sync's share when it
+runs while Python records.
+
+    python benchmarks/webgpu_reduce.py --size 16777216 --side 4096 --breakdown  # H200
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -42,6 +53,71 @@ ROWS = {
 }
 
 
+class _Timestamps:
+    """--breakdown: every compute pass begun while ``on`` writes a timestamp at its start
+    and end into one query set (wgpu-native's encoder wrapped before numr records)."""
+
+    def __init__(self):
+        from numr.backends.webgpu import runtime as R
+        from wgpu.backends.wgpu_native import GPUCommandEncoder
+
+        R.WANTED_FEATURES = tuple(R.WANTED_FEATURES) + ("timestamp-query",)
+        self.on, self.n, self.qs = False, 0, None
+        begin = GPUCommandEncoder.begin_compute_pass
+        ts = self
+
+        def begin_timed(enc, *args, **kwargs):
+            if ts.on and ts.qs is not None and ts.n + 2 <= 4096:
+                kwargs["timestamp_writes"] = {"query_set": ts.qs,
+                                              "beginning_of_pass_write_index": ts.n,
+                                              "end_of_pass_write_index": ts.n + 1}
+                ts.n += 2
+            return begin(enc, *args, **kwargs)
+        GPUCommandEncoder.begin_compute_pass = begin_timed
+
+    def device_us(self, rt, f, calls: int) -> float:
+        """Device µs per call of ``calls`` calls recorded into one batch."""
+        import wgpu
+
+        if "timestamp-query" not in rt.features:
+            return float("nan")
+        if self.qs is None:
+            self.qs = rt.device.create_query_set(type=wgpu.QueryType.timestamp, count=4096)
+        sync_numr(f())
+        rt.wait()
+        self.on, self.n = True, 0
+        rt._limit, rt._wlimit = 1 << 30, 1 << 62  # one batch (rt.wait() resets both)
+        for _ in range(calls):
+            y = f()
+        rt.flush()
+        self.on = False
+        sync_numr(y)
+        n = self.n
+        buf = rt.device.create_buffer(size=8 * n, usage=wgpu.BufferUsage.QUERY_RESOLVE |
+                                      wgpu.BufferUsage.COPY_SRC)
+        enc = rt.device.create_command_encoder()
+        enc.resolve_query_set(self.qs, 0, n, buf, 0)
+        rt.queue.submit([enc.finish()])
+        t = np.frombuffer(rt.queue.read_buffer(buf), dtype=np.uint64).astype(np.int64)
+        rt.wait()
+        # Vulkan's timestamp period: 1 ns on NVIDIA's driver (wgpu reports ticks)
+        period = rt.queue.get_timestamp_period() if hasattr(rt.queue, "get_timestamp_period") \
+            else 1.0
+        return float((t[1::2] - t[0::2]).sum()) * period / calls / 1e3
+
+
+def _host_us(f, reps: int, inner: int) -> float:
+    """numr's host time per call (thread time of ``inner`` calls, the sync left out)."""
+    best = float("inf")
+    for _ in range(reps):
+        t = time.thread_time()
+        for _ in range(inner):
+            y = f()
+        best = min(best, time.thread_time() - t)
+        sync_numr(y)
+    return best / inner * 1e6
+
+
 def _call(mod, name: str, axis):
     f = getattr(mod, name)
     return (lambda a: f(a)) if axis is None else (lambda a: f(a, axis=axis))
@@ -56,8 +132,11 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=20)
     p.add_argument("--device", default=None, help="the WebGPU device (default webgpu:0)")
     p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    p.add_argument("--breakdown", action="store_true", help="WebGPU rows: device µs, "
+                   "host µs and dispatches per call (pass timestamps)")
     _results.add_flag(p)
     a = p.parse_args()
+    stamps = _Timestamps() if a.breakdown else None
     results_page = _results.start(a, "webgpu_reduce", a.device or "webgpu")
     devs = [str(dv) for dv in xp.__array_namespace_info__().devices()]
     wg = a.device or next((dv for dv in devs if dv.startswith("webgpu")), None)
@@ -82,9 +161,14 @@ def main() -> None:
             t = timed(lambda v=v: v.copy(), lambda y: cp.cuda.Device().synchronize(),
                       a.reps, a.inner)
             copy_gbs["cupy", k] = 2 * host[k].nbytes / t / 1e9
+    split = [dv for dv in numr_devs if stamps and dv.startswith("webgpu")]
     cols = " | ".join(f"{dv} / {anchor} | {dv} GB/s (% copy)" for dv in numr_devs)
+    cols += "".join(f" | {dv} device µs | {dv} host µs | {dv} dispatches" for dv in split)
+    if split and cp:
+        cols += " | CuPy device µs"
     print(f"| row | {anchor} | {cols} |")
-    print("|---|---:|" + "---:|---:|" * len(numr_devs))
+    print("|---|---:|" + "---:|---:|" * len(numr_devs) + "---:|---:|---:|" * len(split) +
+          ("---:|" if split and cp else ""))
     for name in a.rows.split(","):
         kind, fn, axis = ROWS[name.strip()]
         nbytes = host[kind].nbytes
@@ -109,6 +193,24 @@ def main() -> None:
             gbs = nbytes / t / 1e9
             copy = copy_gbs["cupy" if cp else dv, kind]
             cells.append(f"{t / ta:.2f} ({t * 1e6:.1f} µs) | {gbs:.1f} ({gbs / copy:.0%})")
+        for dv in split:
+            x, f = arrays[dv][kind], _call(xp, fn, axis)
+            rt = x._data.rt
+            d0 = rt.stats["dispatches"]
+            dev = stamps.device_us(rt, lambda: f(x), a.inner)
+            disp = (rt.stats["dispatches"] - d0) / (a.inner + 1)
+            cells.append(f"{dev:.1f} | {_host_us(lambda: f(x), a.reps, a.inner):.1f} | "
+                         f"{disp:.0f}")
+        if split and cp:
+            g = _call(cp, fn, axis)
+            e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+            g(dev_arr[kind])
+            e0.record()
+            for _ in range(a.inner):
+                g(dev_arr[kind])
+            e1.record()
+            e1.synchronize()
+            cells.append(f"{cp.cuda.get_elapsed_time(e0, e1) * 1e3 / a.inner:.1f}")
         print(f"| {name} | {ref} | {' | '.join(cells)} |")
     print("copy GB/s: " + ", ".join(f"{k[0]} {k[1]} {v:.1f}" for k, v in copy_gbs.items()))
     results_page.finish()
