@@ -135,7 +135,7 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
         sig = (d.name, mode, first)
         run(rt, ("radix-hist",) + sig, lambda: R.histogram_source(d, mode, first),
             [cur, counts], params, groups * R.WG)
-        rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [cn, 0],
+        rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [cn, 0, 0],
                     -(-cn // R.SCAN_BLOCK))
         exclusive_scan(rt, counts, cn, -(-cn // R.SCAN_BLOCK))
         if first and spec:
@@ -170,11 +170,13 @@ def scan_room(n: int) -> int:
     return n + (1 if nb == 1 else scan_room(nb))
 
 
-def exclusive_scan(rt, data, off: int, n: int) -> None:
-    """Exclusive prefix sum of the ``n`` u32 words from word ``off`` of the Storage
-    ``data``, in place; the words after them (scan_room) hold the blocks' totals."""
+def exclusive_scan(rt, data, off: int, n: int, inclusive: bool = False) -> None:
+    """Exclusive (or inclusive) prefix sum of the ``n`` u32 words from word ``off`` of
+    the Storage ``data``, in place; the words after them (scan_room) hold the blocks'
+    totals."""
     nb = -(-n // R.SCAN_BLOCK)
-    rt.dispatch(("sort", "radix-scan"), R.scan_source, [data.block], [n, off], nb)
+    rt.dispatch(("sort", "radix-scan"), R.scan_source, [data.block], [n, off, inclusive],
+                nb)
     if nb > 1:
         exclusive_scan(rt, data, off + n, nb)
         rt.dispatch(("sort", "radix-add"), R.add_source, [data.block], [n, off], -(-n // K.WG))
@@ -274,18 +276,6 @@ def searchsorted(x1, x2, *, side, sorter):
 
 # -- unique ----------------------------------------------------------------------------
 
-def scan(rt, data, n: int) -> None:
-    """Inclusive prefix sum of ``n`` u32 words of the Storage ``data``, in place:
-    blocks scanned in workgroup memory, their totals scanned recursively."""
-    blocks = -(-n // K.BLOCK)
-    run(rt, ("scan",), K.scan_block_source, [data], [n], blocks * K.WG)
-    if blocks > 1:
-        totals = rt.alloc(blocks * 4)
-        run(rt, ("totals",), K.block_totals_source, [data, totals], [blocks, n], blocks)
-        scan(rt, totals, blocks)
-        run(rt, ("add",), K.add_totals_source, [totals, data], [n], n)
-
-
 def unique(x, values=True, first=False, inverse=False, counts=False) -> tuple:
     """The requested results of unique_all, in its order."""
     rt, d, index = x.rt, x.dtype, index_dtype(x.rt)
@@ -299,17 +289,28 @@ def unique(x, values=True, first=False, inverse=False, counts=False) -> tuple:
         res += [new(rt, x.shape, index)] if inverse else []
         res += [empty] if counts else []
         return tuple(res)
-    pairs, P, S = sorted_pairs(src, 1, N, False)
-    grp = rt.alloc(N * 4)
-    run(rt, ("flags", d.name), lambda: K.unique_flags_source(d), [pairs, grp], [N], N)
-    scan(rt, grp, N)
+    # unique_values and unique_counts need no indices: the radix sort of the values
+    # alone (half the bytes a pass), the groups found on the sorted values
+    alone = not first and not inverse and use_radix(d, N)
+    grp = rt.alloc(4 * scan_room(N))
+    if alone:
+        sv = radix(src, 1, N, False, "values")
+        run(rt, ("flags-sorted", d.name), lambda: K.unique_flags_sorted_source(d), [sv, grp],
+            [N], N)
+    else:
+        pairs, P, S = sorted_pairs(src, 1, N, False)
+        run(rt, ("flags", d.name), lambda: K.unique_flags_source(d), [pairs, grp], [N], N)
+    exclusive_scan(rt, grp, 0, N, inclusive=True)
     # The number of unique values decides the results' shapes: one 4-byte read back
     # (the one host read of unique_*, allowed for data-dependent shapes).
     U = int(np.frombuffer(rt.download(grp, (N - 1) * 4, 4), dtype=np.uint32)[0])
     starts = rt.alloc((U + 1) * 4)
     run(rt, ("starts",), K.unique_starts_source, [grp, starts], [N], N)
     res = []
-    if values:
+    if values and alone:
+        res.append(gather(sv, U, {"starts": starts},
+                          "fn pos(k: u32) -> u32 { return starts[k]; }", []))
+    elif values:
         pos = f"fn pos(k: u32) -> u32 {{ return p(2u) + pairs[starts[k] * {S}u + {S - 1}u]; }}"
         res.append(gather(src, U, {"pairs": pairs, "starts": starts}, pos,
                           [src.offset]))

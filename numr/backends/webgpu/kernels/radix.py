@@ -43,7 +43,7 @@ from __future__ import annotations
 from .... import _config
 from ...._dtypes import DType
 from .sort import KEY_FNS, key_fn, store_index
-from .template import HEADER, WG, bindings, flat_main
+from .template import HEADER, WG, bindings, block_scan, flat_main
 
 # WG (template.py): invocations per workgroup
 KPT = 8                 # entries per lane (rounds of a scatter team)
@@ -54,6 +54,7 @@ RADIX = 256             # 8-bit digits
 COPIES = 8              # histogram copies
 SCAN_PER = 8            # words per lane of the scan
 SCAN_BLOCK = WG * SCAN_PER
+_SCAN = block_scan("wg_scan", "sh", "u32", WG)
 
 def _main(wg: int = WG, extra: str = "") -> str:
     """The entry point's opening: the tile of this workgroup. Params [groups = rows * T,
@@ -170,11 +171,12 @@ fn value(k: u32, o: u32, r: u32) -> u32 {{
 
 
 def scan_source() -> str:
-    """Exclusive scan of ``n`` words from ``off`` in blocks of SCAN_BLOCK, in place; each
-    block's total goes to ``off + n + block``. Params [n, off]."""
+    """Exclusive (inclusive where ``inc`` is 1) scan of ``n`` words from ``off`` in
+    blocks of SCAN_BLOCK, in place; each block's total goes to ``off + n + block``.
+    Params [n, off, inc]."""
     return f"""{HEADER}
 {bindings(["data"])}
-var<workgroup> sh: array<u32, {WG}>;
+{_SCAN}
 @compute @workgroup_size({WG})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {{
@@ -189,18 +191,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     k = k + v[e];
   }}
   sh[l] = k;
-  workgroupBarrier();
-  for (var d = 1u; d < {WG}u; d = d << 1u) {{
-    var t = sh[l];
-    if (l >= d) {{ t = t + sh[l - d]; }}
-    workgroupBarrier();
-    sh[l] = t;
-    workgroupBarrier();
-  }}
+  wg_scan(l, l);
   var run = sh[l] - k;
   for (var e = 0u; e < {SCAN_PER}u; e = e + 1u) {{
-    if (i0 + e < n) {{ data[off + i0 + e] = run; }}
     run = run + v[e];
+    if (i0 + e < n) {{ data[off + i0 + e] = run - select(v[e], 0u, p(2u) != 0u); }}
   }}
   if (l == {WG - 1}u && b * {SCAN_BLOCK}u < n) {{ data[off + n + b] = sh[l]; }}
 }}"""
@@ -461,7 +456,7 @@ def specials_source(d: DType) -> str:
 {bindings(["src", "counts", "specials"])}
 {KEY_FNS}
 {key_fn("okey", "src", d)}
-var<workgroup> sh: array<u32, {WG}>;
+{_SCAN}
 {_main()}
   let q0 = p(7u) + 2u * r * T + j;
   let q1 = q0 + T;
@@ -479,14 +474,7 @@ var<workgroup> sh: array<u32, {WG}>;
   }}
   let v = countOneBits(f & 0xffffu) | (countOneBits(f >> 16u) << 16u);
   sh[l] = v;
-  workgroupBarrier();
-  for (var s = 1u; s < {WG}u; s = s << 1u) {{
-    var t = sh[l];
-    if (l >= s) {{ t = t + sh[l - s]; }}
-    workgroupBarrier();
-    sh[l] = t;
-    workgroupBarrier();
-  }}
+  wg_scan(l, l);
   let before = sh[l] - v;
   var z = counts[q0] + (before & 0xffffu);
   var m = counts[q1] + (before >> 16u);

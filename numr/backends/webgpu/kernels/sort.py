@@ -32,7 +32,7 @@ interleaved in one buffer (``S`` words each: ``W`` key words then the index).
 from __future__ import annotations
 
 from ...._dtypes import DType
-from .template import HEADER, WG, bindings, block_scan, flat_main
+from .template import HEADER, WG, bindings, flat_main
 
 BLOCK = 2 * WG      # entries a workgroup sorts in workgroup memory
 ONES = "0xffffffffu"
@@ -282,41 +282,6 @@ def gather_source(d: DType, reads: list[str], pos_fn: str) -> str:
     return "\n".join([HEADER, bindings(["src", *reads, "out"]), pos_fn, flat_main(body)])
 
 
-# -- scans (inclusive prefix sums of u32) ------------------------------------------------
-
-def scan_block_source() -> str:
-    """Inclusive scan of each block of BLOCK words, in place. Params [n]."""
-    return f"""{HEADER}
-{bindings(["data"])}
-{block_scan("scan_part", "part", "u32", WG)}
-@compute @workgroup_size({WG})
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {{
-  let n = p(0u);
-  let i0 = (wg.x + wg.y * nw.x) * {BLOCK}u + 2u * l;
-  var a = 0u; var b = 0u;
-  if (i0 < n) {{ a = data[i0]; }}
-  if (i0 + 1u < n) {{ b = data[i0 + 1u]; }}
-  part[l] = a + b;
-  scan_part(l, l);
-  let before = part[l] - a - b;
-  if (i0 < n) {{ data[i0] = before + a; }}
-  if (i0 + 1u < n) {{ data[i0 + 1u] = before + a + b; }}
-}}"""
-
-
-def block_totals_source() -> str:
-    """The last scanned word of each block. Params [blocks, n]."""
-    body = f"  tot[t] = data[min(t * {BLOCK}u + {BLOCK - 1}u, p(1u) - 1u)];"
-    return "\n".join([HEADER, bindings(["data", "tot"]), flat_main(body)])
-
-
-def add_totals_source() -> str:
-    """Add the scanned totals of the blocks before each word's block. Params [n]."""
-    body = f"  let b = t / {BLOCK}u;\n  if (b > 0u) {{ data[t] = data[t] + tot[b - 1u]; }}"
-    return "\n".join([HEADER, bindings(["tot", "data"]), flat_main(body)])
-
-
 # -- unique ----------------------------------------------------------------------------
 
 def unique_flags_source(d: DType) -> str:
@@ -328,6 +293,17 @@ def unique_flags_source(d: DType) -> str:
             f"  if (!f) {{ f = !keq(k, {pair_key('pairs', W, S, 't - 1u')}); }}\n"
             f"  flags[t] = select(0u, 1u, f);")
     return "\n".join([HEADER, bindings(["pairs", "flags"]), compare_fns(W), flat_main(body)])
+
+
+def unique_flags_sorted_source(d: DType) -> str:
+    """unique_flags_source on the sorted values themselves. Params [N]."""
+    W = key_words(d)
+    body = (f"  let k = key(t);\n"
+            f"  var f = t == 0u || {nan_key(d, 'k')};\n"
+            f"  if (!f) {{ f = !keq(k, key(t - 1u)); }}\n"
+            f"  flags[t] = select(0u, 1u, f);")
+    return "\n".join([HEADER, bindings(["v", "flags"]), KEY_FNS, key_fn("key", "v", d),
+                      compare_fns(W), flat_main(body)])
 
 
 def unique_starts_source() -> str:
