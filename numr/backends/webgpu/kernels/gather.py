@@ -250,6 +250,46 @@ def _collapsed(shape: tuple, forms: list[tuple]) -> tuple[tuple, list[tuple]]:
     return cshape, cstrides
 
 
+class _MovePlan:
+    """What a move's signature fixes (mode, shape, forms' strides, index item sizes,
+    value kind): the pipeline, the parameter words but for the bases, offsets,
+    multipliers and scalar bytes (``params``), where those go, and the workgroups.
+    Cached in ``Runtime.plans``, so a repeated gather or scatter collapses no shape
+    and builds no layout or key."""
+
+    __slots__ = ("pipe", "params", "at", "groups", "n")
+
+
+def _move_plan(rt: Any, sig: tuple, mode: str, kmode: str, shape: tuple, size: int,
+               forms: list, isizes: tuple, vkind: str | None, nblocks: int) -> _MovePlan:
+    n = math.prod(shape)
+    cshape, cstr = _collapsed(shape, forms)
+    nd = len(cshape)
+    at = layout(kmode, nd, isizes, vkind, size)
+    params = [0] * at["words"]
+    params[0] = n
+    params[1:1 + nd] = cshape
+    # each form's stride words follow its base word, in the order of ``forms``
+    bases = [at[k] for k in ("A", "F") if k in at]
+    if vkind == "array":
+        bases.append(at["V"])
+    bases += at["I"]
+    for k, st in zip(bases, cstr):
+        params[k + 1:k + 1 + nd] = [_words(v) for v in st]
+    if mode == "gather" and size < 4:
+        threads = -(-n // (4 // size))
+    else:
+        threads = n
+    key = ("move", kmode, nd, isizes, vkind, size)
+    plan = _MovePlan()
+    plan.pipe = rt.pipeline(key, lambda: source(kmode, nd, isizes, vkind, size), nblocks)
+    plan.params, plan.at, plan.groups, plan.n = params, at, -(-threads // WG), n
+    if len(rt.plans) >= 8192:
+        rt.plans.clear()
+    rt.plans[sig] = plan
+    return plan
+
+
 def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,
          dst: GPUArray | None = None, size: int, a_form: tuple | None = None,
          f_form: tuple | None = None, value: Any = None, value_strides: tuple = (),
@@ -260,51 +300,22 @@ def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,
     at ``value_strides`` from its offset) or the raw bytes of a scalar; ``out`` is the
     fresh C-contiguous result of gather/offsets, ``dst``/``winner`` the written buffer
     of scatter/winner."""
-    n = math.prod(shape)
-    if n == 0:
+    if 0 in shape:
         return out
     kmode = "scatter_w" if mode == "scatter" and winner is not None else mode
-    use_a = kmode != "winner"
-    use_f = kmode in ("winner", "scatter_w")
     forms = []
-    if use_a:
+    if kmode != "winner":
         forms.append(a_form[1])
-    if use_f:
+    if kmode in ("winner", "scatter_w"):
         forms.append(f_form[1])
-    if isinstance(value, GPUArray):
-        forms.append(value_strides)
+    vkind = None
+    if value is not None:
+        vkind = "array" if isinstance(value, GPUArray) else "scalar"
+        if vkind == "array":
+            forms.append(value_strides)
     forms += [ix.strides for ix in index]
-    cshape, cstr = _collapsed(shape, forms)
-    nd = len(cshape)
     isizes = tuple(ix.array.dtype.itemsize for ix in index)
-    vkind = None if value is None else ("array" if isinstance(value, GPUArray) else "scalar")
-    at = layout(kmode, nd, isizes, vkind, size)
-    params = [0] * at["words"]
-    params[0] = n
-    params[1:1 + nd] = cshape
-    si = 0
-
-    def put(k: int, base: int) -> None:
-        nonlocal si
-        params[k] = _words(base)
-        params[k + 1:k + 1 + nd] = [_words(s) for s in cstr[si]]
-        si += 1
-
-    if "A" in at:
-        put(at["A"], a_form[0])
-    if "F" in at:
-        put(at["F"], f_form[0])
-    if vkind == "array":
-        put(at["V"], value.offset)
-    elif vkind == "scalar":
-        words = scalar_words(value)
-        params[at["V"]:at["V"] + len(words)] = words
-    for j, ix in enumerate(index):
-        put(at["I"][j], ix.array.offset)
-        if at["MA"]:
-            params[at["MA"][j]] = _words(ix.mult_a)
-        if at["MF"]:
-            params[at["MF"][j]] = _words(ix.mult_f)
+    sig = ("move", mode, kmode, shape, size, vkind, isizes, *forms)
     blocks = []
     if mode == "gather":
         blocks.append(src.storage.block)
@@ -315,16 +326,32 @@ def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,
         blocks.append(winner.storage.block)
     if mode in ("gather", "offsets"):
         blocks.append(out.storage.block)
-        threads = -(-n // (4 // size)) if mode == "gather" and size < 4 else n
     elif mode == "winner":
         blocks.append(winner.storage.block)
-        threads = n
     else:
         blocks.append(dst.storage.block)
-        threads = n
-    key = ("move", kmode, nd, isizes, vkind, size)
-    rt.dispatch(key, lambda: source(kmode, nd, isizes, vkind, size), blocks, params,
-                -(-threads // WG))
+    plan = rt.plans.get(sig)
+    if plan is None:
+        plan = _move_plan(rt, sig, mode, kmode, shape, size, forms, isizes, vkind,
+                          len(blocks))
+    at = plan.at
+    params = plan.params.copy()
+    if "A" in at:
+        params[at["A"]] = _words(a_form[0])
+    if "F" in at:
+        params[at["F"]] = _words(f_form[0])
+    if vkind == "array":
+        params[at["V"]] = _words(value.offset)
+    elif vkind == "scalar":
+        words = scalar_words(value)
+        params[at["V"]:at["V"] + len(words)] = words
+    for j, ix in enumerate(index):
+        params[at["I"][j]] = _words(ix.array.offset)
+        if at["MA"]:
+            params[at["MA"][j]] = _words(ix.mult_a)
+        if at["MF"]:
+            params[at["MF"][j]] = _words(ix.mult_f)
+    rt.record(plan.pipe, tuple(blocks), params, plan.groups)
     return out
 
 
