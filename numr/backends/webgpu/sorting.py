@@ -111,9 +111,9 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
                           f"words of sort keys on webgpu:{rt.index}; at most {MAX_ELEMENTS}")
     spec = R.specials(d, mode)
     cn = groups * R.RADIX
-    so = cn + scan_room(-(-cn // R.SCAN_BLOCK))         # the specials' counts from here
-    sc = 2 * groups + 1
-    counts = rt.alloc(4 * (so + (scan_room(sc) if spec else 0)))
+    L = cn + (2 * groups + 1 if spec else 0)      # the digits' counts, the specials'
+    nb = -(-L // R.SCAN_BLOCK)
+    counts = rt.alloc(4 * (L + scan_room(nb)))
     iw = out.dtype.itemsize // 4 if mode == "indices" else 1
     unpack = mode == "values" and R.packed(d)
     if mode == "values" and not unpack:
@@ -131,15 +131,13 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
     for k in range(passes):
         first, last = k == 0, k == passes - 1
         nxt = final if last else bufs[k % 2]
-        params = [groups, n, T, 8 * k, cn, src.offset, mask, so]
+        params = [groups, n, T, 8 * k, L, src.offset, mask, cn]
         sig = (d.name, mode, first)
         run(rt, ("radix-hist",) + sig, lambda: R.histogram_source(d, mode, first),
             [cur, counts], params, groups * R.WG)
-        rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [cn, 0, 0],
-                    -(-cn // R.SCAN_BLOCK))
-        exclusive_scan(rt, counts, cn, -(-cn // R.SCAN_BLOCK))
+        rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [L, 0, 0], nb)
+        exclusive_scan(rt, counts, L, nb)
         if first and spec:
-            exclusive_scan(rt, counts, so, sc)
             specials = rt.alloc(4 * total)
             run(rt, ("radix-specials", d.name), lambda: R.specials_source(d),
                 [src, counts, specials], params, groups * R.WG)

@@ -150,7 +150,7 @@ def _value_fn(d: DType) -> str:
     # where the digit 0x80 starts in this last pass (their key 0x80000000 is its least)
     # and the NaNs end the row; descending (keys complemented), the zeros end there and
     # the NaNs start the row.
-    return f"""fn sv(q: u32) -> u32 {{ return counts[p(7u) + q]; }}
+    return f"""{_SV}
 fn value(k: u32, o: u32, r: u32) -> u32 {{
   let desc = p(6u) != 0u;
   let T = p(2u); let n = p(1u);
@@ -214,14 +214,24 @@ fn main(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(num_workgroups) n
 }}"""
 
 
+# The specials' counts follow the digits' (from p(7) on) and are scanned with them each
+# pass (p(4) words in all, the blocks' totals after them): V(q), the exclusive scan at
+# (row, zeros | NaNs, tile) q, less all the digits' counts before. Only the first pass's
+# V places the specials (the compaction); a row's totals are the same in every pass.
+_SV = f"""fn sv(q: u32) -> u32 {{
+  let a = p(7u) + q;
+  return counts[a] + counts[p(4u) + a / {SCAN_BLOCK}u] - (p(0u) / p(2u)) * p(1u);
+}}"""
+
+
 # -- kernels ---------------------------------------------------------------------------------
 
 def histogram_source(d: DType, mode: str, first: bool) -> str:
-    """Digit counts of every tile (the first pass also counts float32's zeros and NaNs
-    for the specials, at p(7) on: (row, zeros | NaNs, tile), then a zero)."""
+    """Digit counts of every tile (and float32's zeros and NaNs for the specials, at
+    p(7) on: (row, zeros | NaNs, tile), then a zero)."""
     zero = "\n".join(f"  atomicStore(&hist[{c * WG}u + l], 0u);" for c in range(COPIES))
     total = " + ".join(f"atomicLoad(&hist[{c * WG}u + l])" for c in range(COPIES))
-    spec = first and specials(d, mode)
+    spec = specials(d, mode)
     count = ""
     if spec:
         count = ("    if ((key0 ^ p(6u)) == 0x80000000u) { atomicAdd(&zn[0], 1u); }\n"
@@ -450,17 +460,19 @@ fn lowest(m: vec4<u32>) -> u32 {{
 
 def specials_source(d: DType) -> str:
     """float32's zeros and NaNs of each tile, in input order, to their places in
-    ``specials``: the scanned counts V (at p(7)) of (row, zeros | NaNs, tile). A tile
-    without any writes nothing (most tiles, most of the time)."""
+    ``specials`` by the first pass's scanned counts V (see _SV). A tile without any
+    writes nothing (most tiles, most of the time)."""
     return f"""{HEADER}
 {bindings(["src", "counts", "specials"])}
 {KEY_FNS}
 {key_fn("okey", "src", d)}
+{_SV}
 {_SCAN}
 {_main()}
-  let q0 = p(7u) + 2u * r * T + j;
+  let q0 = 2u * r * T + j;
   let q1 = q0 + T;
-  let any = counts[q0 + 1u] != counts[q0] || counts[q1 + 1u] != counts[q1];
+  let z0 = sv(q0); let m0 = sv(q1);
+  let any = sv(q0 + 1u) != z0 || sv(q1 + 1u) != m0;
   let c0 = start + l * {KPT}u;
   var f = 0u;   // bit e: entry c0 + e is a zero; bit 16 + e: a NaN
   if (any) {{
@@ -476,8 +488,8 @@ def specials_source(d: DType) -> str:
   sh[l] = v;
   wg_scan(l, l);
   let before = sh[l] - v;
-  var z = counts[q0] + (before & 0xffffu);
-  var m = counts[q1] + (before >> 16u);
+  var z = z0 + (before & 0xffffu);
+  var m = m0 + (before >> 16u);
   for (var e = 0u; e < {KPT}u; e = e + 1u) {{
     if ((f & (1u << e)) != 0u) {{ specials[z] = src[p(5u) + row + c0 + e]; z = z + 1u; }}
     if ((f & (1u << (16u + e))) != 0u) {{ specials[m] = src[p(5u) + row + c0 + e]; m = m + 1u; }}
