@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import builtins
 import enum
-from typing import Any
+import types
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import _dtypes as dt
 from ._operators import ArrayOperators
+
+if TYPE_CHECKING:  # names in annotations only: no imports at run time for them
+    import numpy
+
+    from ._devices import Device
 
 __all__ = ["Array"]
 
@@ -35,7 +41,7 @@ class Array(ArrayOperators):
     __array_ufunc__ = None
     __hash__ = None  # mutable, and == is elementwise
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("numr.Array cannot be constructed directly; use numr.asarray(...)")
 
     @staticmethod
@@ -54,7 +60,7 @@ class Array(ArrayOperators):
         return self._dtype
 
     @property
-    def device(self):
+    def device(self) -> Device:
         return self._device
 
     @property
@@ -86,7 +92,7 @@ class Array(ArrayOperators):
 
     # --- namespace, device, interchange ---------------------------------------------
 
-    def __array_namespace__(self, /, *, api_version: str | None = None):
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
         if api_version is not None and api_version not in _API_VERSIONS:
             raise ValueError(f"__array_namespace__: unsupported api_version {api_version!r}; "
                              f"supported: {_API_VERSIONS}")
@@ -100,13 +106,13 @@ class Array(ArrayOperators):
 
         return asarray(self, copy=True)
 
-    def __deepcopy__(self, memo: dict) -> "Array":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Array":
         # Note: never the generic deepcopy, which would duplicate the native array's
         # handles (a GPU buffer object) member by member: a half-built duplicate released
         # the original WebGPU buffer when it was collected.
         return self.__copy__()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, str]]:
         # Pickled as host data plus the device's name (a read back for GPU arrays).
         return (_unpickle, (self._device.ops.to_host(self._data), str(self._device)))
 
@@ -116,7 +122,8 @@ class Array(ArrayOperators):
         return to_device(self, device, stream=stream)
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
-                   dl_device: tuple[enum.Enum, int] | None = None, copy: bool | None = None):
+                   dl_device: tuple[enum.Enum, int] | None = None,
+                   copy: bool | None = None) -> Any:
         if copy is not None and copy is not True and copy is not False:
             raise TypeError(f"__dlpack__: copy must be True, False or None, got {copy!r}")
         if max_version is not None and not (
@@ -138,7 +145,8 @@ class Array(ArrayOperators):
     def __dlpack_device__(self) -> tuple[enum.Enum, int]:
         return self._device.ops.dlpack_device(self._data)
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None):
+    def __array__(self, dtype: Any = None,
+                  copy: bool | None = None) -> numpy.ndarray[Any, Any]:
         import numpy as np
 
         if self._device.kind != "cpu":
@@ -234,7 +242,7 @@ class Array(ArrayOperators):
             raise TypeError("len() of a 0-d array")
         return self._data.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Array]:
         # iter() itself raises for a 0-d array, as NumPy's does (a generator would raise
         # only at the first next(): np.iterable() and matplotlib then took a 0-d array for
         # a sequence, and SciPy's dendrogram plot failed)

@@ -31,6 +31,13 @@ class Device:
     """
 
     __slots__ = ("kind", "index", "backend", "ops", "defaults", "dtypes", "_name", "__weakref__")
+    kind: str
+    index: int
+    backend: Any
+    ops: Any
+    defaults: dict[str, Any]
+    dtypes: frozenset[Any]
+    _name: str
 
     def __new__(cls, spec: Any, index: int | None = None, backend: Any = None,
                 ops: Any = None) -> Device:
@@ -73,7 +80,7 @@ class Device:
     def __hash__(self) -> int:
         return hash(self._name)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (get_device, (self._name,))
 
 

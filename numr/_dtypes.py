@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ml_dtypes as _ml_dtypes  # noqa: F401  (registers bfloat16 with NumPy: np.dtype("bfloat16"))
 import numpy as _np
+from typing import Any
 
 __all__ = [
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -18,6 +19,10 @@ class DType:
     """One array data type. Instances are singletons: compare them with ``==`` or ``is``."""
 
     __slots__ = ("name", "kind", "itemsize", "standard", "__weakref__")
+    name: str
+    kind: str
+    itemsize: int
+    standard: _builtin_bool
 
     def __init__(self, name: str, kind: str, itemsize: int, standard: _builtin_bool = True):
         self.name = name
@@ -31,7 +36,7 @@ class DType:
 
     __str__ = __repr__
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         # Pickling returns the same singleton.
         return (_by_name, (self.name,))
 

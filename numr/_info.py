@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes as dt
-from ._devices import all_devices, default_device, get_device
+from ._devices import Device, all_devices, default_device, get_device
 
 __all__ = ["__array_namespace_info__"]
 
@@ -18,20 +18,20 @@ class Info:
 
     __module__ = "numr"
 
-    def capabilities(self) -> dict:
+    def capabilities(self) -> dict[str, Any]:
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
-    def default_device(self):
+    def default_device(self) -> Device:
         return default_device()
 
-    def devices(self) -> tuple:
+    def devices(self) -> tuple[Device, ...]:
         return tuple(all_devices())
 
-    def default_dtypes(self, *, device: Any = None) -> dict:
+    def default_dtypes(self, *, device: Any = None) -> dict[str, dt.DType]:
         dev = default_device() if device is None else get_device(device, "default_dtypes")
         return dict(dev.defaults)
 
-    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict:
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, dt.DType]:
         dev = default_device() if device is None else get_device(device, "dtypes")
         held = [d for d in dt.STANDARD if d in dev.dtypes]
         if kind is None:

@@ -206,9 +206,26 @@ def render_autograd(modname: str) -> str:
     return head + body
 
 
+# numr.special: its functions are made from a table at import time (numr/special/_api.py),
+# each taking numr arrays or Python real scalars, positionally, and returning an Array.
+SPECIAL_STUB = ROOT / "numr" / "special" / "__init__.pyi"
+
+
+def render_special() -> str:
+    from numr.special import _api
+
+    head = _HEADER.replace("import builtins\n", "from numr._array import Array\n")
+    defs = []
+    for name in _api.FUNCTIONS:
+        args = ", ".join(f"{a}: Array | int | float" for a in _api.arg_names(name).split(", "))
+        defs.append(f"def {name}({args}, /) -> Array: ...\n")
+    tail = "\n__all__ = [\n" + "".join(f"    {n!r},\n" for n in _api.FUNCTIONS) + "]\n"
+    return head + "".join(defs) + tail
+
+
 def outputs() -> dict[pathlib.Path, str]:
     """Every stub file and the text this script writes into it."""
-    out = {STUB: render()}
+    out = {STUB: render(), SPECIAL_STUB: render_special()}
     for modname, path in AUTOGRAD_STUBS.items():
         out[path] = render_autograd(modname)
     return out

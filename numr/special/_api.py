@@ -110,12 +110,20 @@ def call(name: str, args: tuple) -> Array:
     return Array._new(out, d, dev)
 
 
-def _make(name: str, nargs: int):
-    params = ["x", "y", "z"][:nargs] if nargs > 1 else ["x"]
-    names = {"betainc": "a, b, x", "betaincc": "a, b, x", "gammainc": "a, x",
+# SciPy's argument names where they are not x, y, z (the docstrings, errors and stubs)
+ARG_NAMES = {"betainc": "a, b, x", "betaincc": "a, b, x", "gammainc": "a, x",
              "gammaincc": "a, x", "chdtr": "v, x", "chdtrc": "v, x", "stdtr": "df, t",
              "beta": "a, b", "betaln": "a, b", "ellipk": "m", "ellipe": "m",
-             "ndtri": "p", "logit": "p", "polygamma": "n, x"}.get(name, ", ".join(params))
+             "ndtri": "p", "logit": "p", "polygamma": "n, x"}
+
+
+def arg_names(name: str) -> str:
+    nargs = FUNCTIONS[name]
+    return ARG_NAMES.get(name, ", ".join(["x", "y", "z"][:nargs] if nargs > 1 else ["x"]))
+
+
+def _make(name: str, nargs: int):
+    names = arg_names(name)
 
     def f(*args):
         if len(args) != nargs:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numr
 import numr.fft
 import numr.linalg
+import numr.special
 import numr.autograd as ag
 from numr import Array
 
@@ -81,6 +82,7 @@ def main() -> float:
     fro = numr.linalg.matrix_norm(h)
     spec = numr.fft.rfft(x)
     power = numr.abs(spec) ** 2
+    erfs = numr.special.erf(a) + numr.special.gammainc(2.0, a)
 
     # indexing
     row = a[0]
@@ -93,7 +95,7 @@ def main() -> float:
 
     shapes = [b.shape, h.shape, i.shape, f.shape, m.shape, e.shape, s_ax.shape, am.shape,
               inv.shape, sol.shape, power.shape, row.shape, col.shape, sub.shape,
-              picked.shape, t.shape, nrm.shape, z.shape]
+              picked.shape, t.shape, nrm.shape, z.shape, erfs.shape]
     assert all(len(s) >= 0 for s in shapes)
     return float(total) + float(fro) + first + float(anyb) + a.dtype.itemsize * 0
 
