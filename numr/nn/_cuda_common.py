@@ -36,6 +36,31 @@ __device__ __forceinline__ double rsqrt_acc(double v) { return 1.0 / sqrt(v); }
 // VEC elements moved by one 16-byte (or narrower) load/store
 template <typename T, int VEC> struct alignas(sizeof(T) * VEC) Pack { T v[VEC]; };
 
+// Element e of a pack, in the accumulator type. bfloat16 is read from its pair's 32-bit
+// word, as float16 is: a bfloat16 is the top half of a float, so the low element is the
+// word shifted up and the high one the word masked, one instruction each on the packed
+// register. (cvt.f32.bf16 of an element took the 16-bit value apart first, a byte permute
+// and a shift per element holding both in registers: float16's kernels of the same
+// shape spilled nothing under the launch bounds where bfloat16's spilled 100-300 bytes a
+// thread, and ran at 0.6-0.9 of them on the H200.)
+template <typename T> struct IsBf16 { static constexpr bool value = false; };
+template <> struct IsBf16<__nv_bfloat16> { static constexpr bool value = true; };
+
+template <typename T, int VEC>
+__device__ __forceinline__ typename Acc<T>::type elem(const Pack<T, VEC>& p, int e) {
+    return to_acc(p.v[e]);
+}
+template <int VEC>
+__device__ __forceinline__ float elem(const Pack<__nv_bfloat16, VEC>& p, int e) {
+    if constexpr (VEC % 2 == 0) {
+        unsigned w;
+        memcpy(&w, &p.v[e & ~1], 4);  // (the pack is aligned to its size: pairs to 4 bytes)
+        return __uint_as_float((e & 1) ? (w & 0xffff0000u) : (w << 16));
+    } else {
+        return __bfloat162float(p.v[e]);
+    }
+}
+
 // Programmatic dependent launch (sm_90): a kernel launched as a dependent of the kernel
 // before it on the stream is dispatched as that one's blocks leave, and waits here until
 // all of that one's writes are visible; under a plain launch this returns at once. Every

@@ -96,13 +96,13 @@ norm_fwd(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__
                     P pr = rr[i], ps;
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        ps.v[e] = from_acc<T>(to_acc(px.v[e]) + to_acc(pr.v[e]));
-                        v[k][e] = to_acc(ps.v[e]);  // normalise s as stored
+                        ps.v[e] = from_acc<T>(elem(px, e) + elem(pr, e));
+                        v[k][e] = elem(ps, e);  // normalise s as stored
                     }
                     sr[i] = ps;
                 } else {
 #pragma unroll
-                    for (int e = 0; e < VEC; ++e) v[k][e] = to_acc(px.v[e]);
+                    for (int e = 0; e < VEC; ++e) v[k][e] = elem(px, e);
                 }
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) acc += CENTER ? v[k][e] : v[k][e] * v[k][e];
@@ -133,8 +133,8 @@ norm_fwd(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
                     A t = (v[k][e] - mu) * rstd;
-                    if (has_w) t *= to_acc(pw.v[e]);
-                    if (has_b) t += to_acc(pb.v[e]);
+                    if (has_w) t *= elem(pw, e);
+                    if (has_b) t += elem(pb, e);
                     py.v[e] = from_acc<T>(t);
                 }
                 yr[i] = py;
@@ -149,14 +149,14 @@ norm_fwd(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__
                 P pr = rr[i], ps;
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
-                    ps.v[e] = from_acc<T>(to_acc(px.v[e]) + to_acc(pr.v[e]));
-                    A t = to_acc(ps.v[e]);
+                    ps.v[e] = from_acc<T>(elem(px, e) + elem(pr, e));
+                    A t = elem(ps, e);
                     acc += CENTER ? t : t * t;
                 }
                 sr[i] = ps;
             } else {
 #pragma unroll
-                for (int e = 0; e < VEC; ++e) { A t = to_acc(px.v[e]); acc += CENTER ? t : t * t; }
+                for (int e = 0; e < VEC; ++e) { A t = elem(px, e); acc += CENTER ? t : t * t; }
             }
         }
         acc = group_sum<A, GROUP>(acc, smem);
@@ -167,7 +167,7 @@ norm_fwd(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__
             for (int i = tid; i < nv; i += GROUP) {
                 P p = src[i];
 #pragma unroll
-                for (int e = 0; e < VEC; ++e) { A d = to_acc(p.v[e]) - mu; dev += d * d; }
+                for (int e = 0; e < VEC; ++e) { A d = elem(p, e) - mu; dev += d * d; }
             }
             acc = group_sum<A, GROUP>(dev, smem);
         }
@@ -178,9 +178,9 @@ norm_fwd(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict__
             if (has_b) pb = bp[i];
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
-                A t = (to_acc(p.v[e]) - mu) * rstd;
-                if (has_w) t *= to_acc(pw.v[e]);
-                if (has_b) t += to_acc(pb.v[e]);
+                A t = (elem(p, e) - mu) * rstd;
+                if (has_w) t *= elem(pw, e);
+                if (has_b) t += elem(pb, e);
                 py.v[e] = from_acc<T>(t);
             }
             yr[i] = py;
@@ -227,8 +227,8 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
                     P p = sr[i], q = gr[i];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        xs[k][e] = to_acc(p.v[e]);
-                        g[k][e] = to_acc(q.v[e]);
+                        xs[k][e] = elem(p, e);
+                        g[k][e] = elem(q, e);
                         acc += CENTER ? xs[k][e] : xs[k][e] * xs[k][e];
                     }
                 } else {
@@ -262,7 +262,7 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
                         xs[k][e] = xh;
                         pw[k][e] += g[k][e] * xh;
                         pb[k][e] += g[k][e];
-                        const A gw = has_w ? g[k][e] * to_acc(pwt.v[e]) : g[k][e];
+                        const A gw = has_w ? g[k][e] * elem(pwt, e) : g[k][e];
                         g[k][e] = gw;
                         sg += gw;
                         sgx += gw * xh;
@@ -280,7 +280,7 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         A t = rstd * (g[k][e] - mg - xs[k][e] * mgx);
-                        if (has_gs) t += to_acc(pg.v[e]);
+                        if (has_gs) t += elem(pg, e);
                         out.v[e] = from_acc<T>(t);
                     }
                     gxr[i] = out;
@@ -322,7 +322,7 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
             for (int i = tid; i < nv; i += GROUP) {
                 P p = sr[i];
 #pragma unroll
-                for (int e = 0; e < VEC; ++e) { A t = to_acc(p.v[e]); acc += CENTER ? t : t * t; }
+                for (int e = 0; e < VEC; ++e) { A t = elem(p, e); acc += CENTER ? t : t * t; }
             }
             acc = group_sum<A, GROUP>(acc, smem);
             A mu = 0;
@@ -332,7 +332,7 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
                 for (int i = tid; i < nv; i += GROUP) {
                     P p = sr[i];
 #pragma unroll
-                    for (int e = 0; e < VEC; ++e) { A d = to_acc(p.v[e]) - mu; dev += d * d; }
+                    for (int e = 0; e < VEC; ++e) { A d = elem(p, e) - mu; dev += d * d; }
                 }
                 acc = group_sum<A, GROUP>(dev, smem);
             }
@@ -343,8 +343,8 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
                 if (has_w) pwt = wp[i];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
-                    const A xh = (to_acc(p.v[e]) - mu) * rstd, gv = to_acc(q.v[e]);
-                    const A gw = has_w ? gv * to_acc(pwt.v[e]) : gv;
+                    const A xh = (elem(p, e) - mu) * rstd, gv = elem(q, e);
+                    const A gw = has_w ? gv * elem(pwt, e) : gv;
                     sg += gw;
                     sgx += gw * xh;
                     if (want_w || want_b) {
@@ -362,10 +362,10 @@ norm_bwd(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict_
                 if (has_gs) pg = gsr[i];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
-                    const A xh = (to_acc(p.v[e]) - mu) * rstd, gv = to_acc(q.v[e]);
-                    const A gw = has_w ? gv * to_acc(pwt.v[e]) : gv;
+                    const A xh = (elem(p, e) - mu) * rstd, gv = elem(q, e);
+                    const A gw = has_w ? gv * elem(pwt, e) : gv;
                     A t = rstd * (gw - mg - xh * mgx);
-                    if (has_gs) t += to_acc(pg.v[e]);
+                    if (has_gs) t += elem(pg, e);
                     out.v[e] = from_acc<T>(t);
                 }
                 gxr[i] = out;

@@ -237,7 +237,7 @@ __device__ __forceinline__ void row_stats(const Pack<T, VEC> (&ps)[RB][ITERS],
                 if (tid + k * GROUP < nv) {
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        const A d = to_acc(ps[j][k].v[e]) - K[j];
+                        const A d = elem(ps[j][k], e) - K[j];
                         a[j] += d;
                         a[RB + j] += d * d;
                     }
@@ -261,7 +261,7 @@ __device__ __forceinline__ void row_stats(const Pack<T, VEC> (&ps)[RB][ITERS],
         for (int k = 0; k < ITERS; ++k)
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
-                const A v = to_acc(ps[j][k].v[e]);  // zero outside the row
+                const A v = elem(ps[j][k], e);  // zero outside the row
                 a[j] += CENTER ? v : v * v;
             }
     }
@@ -277,7 +277,7 @@ __device__ __forceinline__ void row_stats(const Pack<T, VEC> (&ps)[RB][ITERS],
                 if (tid + k * GROUP < nv)
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        const A d = to_acc(ps[j][k].v[e]) - mu[j];
+                        const A d = elem(ps[j][k], e) - mu[j];
                         a[j] += d * d;
                     }
         }
@@ -354,7 +354,7 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
                 const P pr = L2LAST ? load_l2_last(rr + i, true) : rr[i];
                 A a[VEC];
 #pragma unroll
-                for (int e = 0; e < VEC; ++e) a[e] = to_acc(v[0][k].v[e]) + to_acc(pr.v[e]);
+                for (int e = 0; e < VEC; ++e) a[e] = elem(v[0][k], e) + elem(pr, e);
                 v[0][k] = Cv<T, VEC>::put(a);
                 if (store_s && !SLATE) sr[i] = v[0][k];
             }
@@ -376,12 +376,16 @@ norm_fwd2(const T* __restrict__ x, const T* __restrict__ r, const T* __restrict_
             P pw, pb;
             if (has_w) pw = wp[i];
             if (has_b) pb = bp[i];
+            // bfloat16: the row's conversions redone from its words (see opaque), where
+            // the compiler kept the row_stats' floats live across the barrier and spilled
+            // (float16's conversions it redoes on its own; opaque here spilled it)
+            const P q = IsBf16<T>::value ? opaque(v[0][k]) : v[0][k];
             A t[VEC];
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
-                t[e] = (to_acc(v[0][k].v[e]) - mu[0]) * rstd[0];
-                if (has_w) t[e] *= to_acc(pw.v[e]);
-                if (has_b) t[e] += to_acc(pb.v[e]);
+                t[e] = (elem(q, e) - mu[0]) * rstd[0];
+                if (has_w) t[e] *= elem(pw, e);
+                if (has_b) t[e] += elem(pb, e);
             }
             yr[i] = Cv<T, VEC>::put(t);
         }
@@ -554,9 +558,9 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                     const P wk = PF ? opaque(wr[k]) : wr[k];  // (PF: see opaque)
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        const A d = to_acc(ps[j][k].v[e]) - K[j];
-                        const A gv = to_acc(pg[j][k].v[e]);
-                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
+                        const A d = elem(ps[j][k], e) - K[j];
+                        const A gv = elem(pg[j][k], e);
+                        const A g = has_w ? gv * elem(wk, e) : gv;
                         a[IGD * RB + j] += g * d;
                         if constexpr (CENTER) a[IG * RB + j] += g;
                         if constexpr (FUSED) a[IDD * RB + j] += d * d;
@@ -586,8 +590,8 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                     A t[VEC];
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
-                        const A xh = (to_acc(ps[j][k].v[e]) - mu[j]) * rstd[j];
-                        const A gv = to_acc(pg[j][k].v[e]);
+                        const A xh = (elem(ps[j][k], e) - mu[j]) * rstd[j];
+                        const A gv = elem(pg[j][k], e);
                         if constexpr (SMP) {
                             spw[(k * VEC + e) * nthr] += gv * xh;
                             if (CENTER) spb[(k * VEC + e) * nthr] += gv;
@@ -595,9 +599,9 @@ norm_bwd2(const T* __restrict__ gy, const T* __restrict__ s, const T* __restrict
                             pw[k][e] += gv * xh;
                             if (CENTER) pb[k][e] += gv;  // rms norm has no bias
                         }
-                        const A g = has_w ? gv * to_acc(wk.v[e]) : gv;
+                        const A g = has_w ? gv * elem(wk, e) : gv;
                         t[e] = rstd[j] * (g - mg - xh * mgx);
-                        if constexpr (GS) t[e] += to_acc(pgs[j][k].v[e]);
+                        if constexpr (GS) t[e] += elem(pgs[j][k], e);
                     }
                     gxr[i] = Cv<T, VEC>::put(t);
                 }
