@@ -1,12 +1,16 @@
-"""WebGPU kernel of numr.random: Philox4x32-10 in WGSL, one block per invocation.
+"""WebGPU kernel of numr.random: Philox4x32-10 in WGSL, one block per invocation, the
+block's four words (or floats) written as one 16-byte vector store.
 
-WGSL has no 32x32 -> 64-bit multiply, so the high word of each round's products is built
-from 16-bit halves (exact in u32 arithmetic); nothing else but 32-bit add, xor and shift
-is used, so every adapter computes the words of the CPU kernel. The uniform-float forms
-convert as numr.random._cpu does (exact: an integer of at most 27 bits times a power of
-two), so their floats are bit-identical too. Normals come from one kernel as well
-(``NORMALS``): Box-Muller's steps with numr's own WGSL log1p, sqrt, cos and sin, rounded
-as the composite of numr operations rounds them.
+Every adapter computes the words of the CPU kernel: only 32-bit multiply, add, xor and
+shift are needed. Each round wants the high word of a 32 x 32-bit product; with
+shader-int64 it is the top of one u64 product (NVIDIA's compiler makes that one wide
+multiply), else it is built from 16-bit halves (exact in u32 arithmetic, but five
+multiplies and a dozen adds and shifts: on the H200 that made 256M float32 uniforms
+compute-bound at 0.28 of the copy bandwidth). The rounds are unrolled here, each
+round's key words literals added to the key. The uniform-float forms convert as
+numr.random._cpu does (exact: an integer of at most 27 bits times a power of two), so
+their floats are bit-identical too. Normals come from one kernel as well (``NORMALS``),
+see :data:`_BOX_MULLER32` and ``_STORE["n64"]``.
 """
 
 from __future__ import annotations
@@ -20,17 +24,26 @@ from ..backends.webgpu.runtime import runtime
 
 WG = 64
 
-_PHILOX = """
+_HEAD = """
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
 @group(0) @binding(1) var<storage, read_write> O: array<{t}>;
 fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }
-fn mulhi(a: u32, b: u32) -> u32 {
+"""
+# (low, high) words of a * b
+_MUL_WIDE = {
+    True: """fn mulw(a: u32, b: u32) -> vec2<u32> {
+  let q = u64(a) * u64(b);
+  return vec2<u32>(u32(q & 0xfffffffflu), u32(q >> 32u));
+}
+""",
+    False: """fn mulw(a: u32, b: u32) -> vec2<u32> {
   let a0 = a & 0xffffu; let a1 = a >> 16u; let b0 = b & 0xffffu; let b1 = b >> 16u;
   let p01 = a0 * b1; let p10 = a1 * b0;
   let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+  return vec2<u32>(a * b, a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
 }
-@compute @workgroup_size(%d)
+"""}
+_MAIN = """@compute @workgroup_size(%d)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {
   let b = (wid.x + wid.y * nw.x) * %du + l;
@@ -41,20 +54,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   x.y = x.y + c; c = select(0u, c, x.y == 0u);
   x.z = x.z + c; c = select(0u, c, x.z == 0u);
   x.w = x.w + c;
-  var k = vec2<u32>(p(0u), p(1u));
-  for (var r = 0u; r < 10u; r = r + 1u) {
-    let h0 = mulhi(0xD2511F53u, x.x); let l0 = 0xD2511F53u * x.x;
-    let h1 = mulhi(0xCD9E8D57u, x.z); let l1 = 0xCD9E8D57u * x.z;
-    x = vec4<u32>(h1 ^ x.y ^ k.x, l1, h0 ^ x.w ^ k.y, l0);
-    k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
-  }
-  {store}
+  let k0 = p(0u); let k1 = p(1u);
+{rounds}  {store}
 }
 """ % (WG, WG)
 
+
+def _rounds() -> str:
+    """The ten rounds, unrolled; round r's key is (k0, k1) + r (0x9E3779B9, 0xBB67AE85)
+    mod 2^32, its additions literals."""
+    out = []
+    for r in range(10):
+        w0, w1 = (r * 0x9E3779B9) & 0xFFFFFFFF, (r * 0xBB67AE85) & 0xFFFFFFFF
+        out.append(f"  {{ let q0 = mulw(0xD2511F53u, x.x); let q1 = mulw(0xCD9E8D57u, x.z);\n"
+                   f"    x = vec4<u32>(q1.y ^ x.y ^ (k0 + {w0}u), q1.x, "
+                   f"q0.y ^ x.w ^ (k1 + {w1}u), q0.x); }}\n")
+    return "".join(out)
+
+
+_UNIFORM32 = "vec4<f32>(x >> vec4<u32>(8u)) * 5.9604644775390625e-8"
 _STORE = {
     "u32": ("vec4<u32>", "O[b] = x;"),
-    "f32": ("vec4<f32>", "O[b] = vec4<f32>(x >> vec4<u32>(8u)) * 5.9604644775390625e-8;"),
+    "f32": ("vec4<f32>", f"O[b] = {_UNIFORM32};"),
     "f64": ("vec2<f64>",
             "let hi = vec4<f64>(x >> vec4<u32>(5u)); let lo = vec4<f64>(x >> vec4<u32>(6u));\n"
             "  O[b] = (vec2<f64>(hi.x, hi.z) * f64(67108864.0) + vec2<f64>(lo.y, lo.w))"
@@ -63,7 +84,9 @@ _STORE = {
 # Box-Muller as numr.random.Generator._std_normal composes it, with numr's own WGSL
 # log1p, sqrt, cos and sin (the functions the composite's dispatches run) and each
 # product a lone multiply, so the one kernel rounds every step as the composite does.
-_STORE["n32"] = ("vec4<f32>", """let w = vec4<f32>(x >> vec4<u32>(8u)) * 5.9604644775390625e-8;
+# float32 this way is the path of adapters without shader-f64 (slow: double-word float32
+# arithmetic with fences against contraction, 7 ms for 256M on the H200).
+_STORE["n32"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
   let r0 = sqrt_f32(-2.0 * log1p_f32(-w.x)); let r1 = sqrt_f32(-2.0 * log1p_f32(-w.z));
   let t0 = 6.283185307179586 * w.y; let t1 = 6.283185307179586 * w.w;
   O[b] = vec4<f32>(r0 * cos_f32(t0), r0 * sin_f32(t0), r1 * cos_f32(t1), r1 * sin_f32(t1));""")
@@ -72,18 +95,85 @@ _STORE["n64"] = ("vec2<f64>", """let hi = vec4<f64>(x >> vec4<u32>(5u)); let lo 
   let r = sqrt_f64(f64(-2.0) * log1p_f64(-w.x));
   let t = f64(6.283185307179586) * w.y;
   O[b] = vec2<f64>(r * cos_f64(t), r * sin_f64(t));""")
+
+
+def _poly(cs, z: str) -> str:
+    """c0 + z (c1 + z (...)) as nested fma, c0 first."""
+    e = f"f64({cs[-1]!r})"
+    for c in reversed(cs[:-1]):
+        e = f"fma({z}, {e}, f64({c!r}))"
+    return e
+
+
+# log1p(f) / f on [sqrt(1/2) - 1, sqrt(2) - 1]: a least-squares fit on 4000 Chebyshev
+# nodes against mpmath, the constant term 1; relative error of f p(f) below 1e-13.
+_LOG1P_Q = (1.0, -0.5000000000017014, 0.3333333332920688, -0.2499999993641936,
+            0.2000000080521624, -0.1666667396534575, 0.14285663983280647,
+            -0.12499615808961449, 0.11112432117766043, -0.1001055574658774,
+            0.09077745660685867, -0.08179299522098735, 0.0766064248899209,
+            -0.08225807380673628, 0.0804431420156134, -0.040304120512728484)
+# Taylor series of sin r / r - 1 and (cos r - 1 + r^2 / 2) / r^4 in z = r^2 (|r| <= pi/4:
+# truncation below 3e-14 relative)
+_SIN_Q = tuple((-1) ** (n + 1) / math.factorial(2 * n + 3) for n in range(7))
+_COS_Q = tuple((-1) ** n / math.factorial(2 * n + 4) for n in range(7))
+_PIO2 = (1.5707963267341256, 6.077100506303966e-11, 2.0222662487111665e-21)  # 33+33+53 bits
+
+# float32 Box-Muller in float64, as numr.random._cpu's _fill_n32 rounds it: log1p, cos and
+# sin computed in float64 and rounded once to float32, r = sqrt(-2 l) rounded once from
+# the float64 root (exact: a float32's root is never within 2^-50 of a float32
+# midpoint), t = fl32(fl32(2 pi) v). The functions are float64 polynomials accurate to
+# ~1e-13, so their float32 roundings are the CPU's but where the exact value lies within
+# ~1e-13 of a float32 midpoint (about one in a million): then 1 ULP. Plain multiply-adds
+# (no double-word steps, nothing contraction can break): on the H200 the float64 units
+# run at half the float32 rate, far cheaper than numr's fenced double-float32 functions.
+_BOX_MULLER32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
+  let y = 1.0 - u;                          // exact: u is a multiple of 2^-24 in [0, 1)
+  let yb = bitcast<u32>(y);                 // y = 2^e m, m in [sqrt(1/2), sqrt(2)]
+  let big = (yb & 0x7fffffu) > 0x3504f3u;
+  let m = bitcast<f32>((yb & 0x7fffffu) | select(0x3f800000u, 0x3f000000u, big));
+  let e = f64(i32(yb >> 23u) - select(127, 126, big));
+  let f = f64(m - 1.0);                     // exact (Sterbenz)
+  let l = f32(fma(e, f64(%(ln2)r), f * %(logq)s));
+  let r = f32(sqrt(f64(abs(-2.0 * l))));    // abs: log1p(-0) is -0, its root +0
+  let t = f64(6.2831854820251465 * v);
+  let k = round(t * f64(%(tpi)r));
+  let a = fma(-k, f64(%(p3)r), fma(-k, f64(%(p2)r), fma(-k, f64(%(p1)r), t)));
+  let z = a * a;
+  let s = fma(a * z, %(sinq)s, a);
+  let c = fma(z * z, %(cosq)s, fma(z, f64(-0.5), f64(1.0)));
+  let n = u32(k) & 3u;
+  let sv = select(s, c, (n & 1u) == 1u);
+  let cv = select(c, s, (n & 1u) == 1u);
+  let sn = f32(select(sv, -sv, n >= 2u));
+  let cs = f32(select(cv, -cv, n == 1u || n == 2u));
+  return vec2<f32>(r * cs, r * sn);
+}
+""" % {"ln2": math.log(2), "logq": _poly(_LOG1P_Q, "f"), "tpi": 2 / math.pi,
+       "p1": _PIO2[0], "p2": _PIO2[1], "p3": _PIO2[2], "sinq": _poly(_SIN_Q, "z"),
+       "cosq": _poly(_COS_Q, "z")}
+_STORE["n32w"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
+  O[b] = vec4<f32>(box_muller(w.x, w.y), box_muller(w.z, w.w));""")
+
 _DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
           "n32": (dt.float32, 4), "n64": (dt.float64, 2)}
 # Generator._std_normal takes its normals from the "n32"/"n64" kernels here.
 NORMALS = True
 
 
-def source(fmt: str) -> str:
+def source(fmt: str, int64: bool) -> str:
+    """The kernel of ``fmt`` ("n32w": float32 normals through float64), ``int64``: the
+    adapter has shader-int64."""
     from ..backends.webgpu.kernels.expressions import helpers
 
     t, store = _STORE[fmt]
-    extra = helpers(store, "f64" if fmt == "n64" else "f32") if fmt[0] == "n" else ""
-    return _PHILOX.replace("{t}", t).replace("{store}", store) + "\n" + extra
+    if fmt == "n32w":
+        extra = _BOX_MULLER32
+    elif fmt[0] == "n":
+        extra = helpers(store, "f64" if fmt == "n64" else "f32")
+    else:
+        extra = ""
+    main = _MAIN.replace("{rounds}", _rounds()).replace("{store}", store)
+    return _HEAD.replace("{t}", t) + _MUL_WIDE[int64] + main + "\n" + extra
 
 
 def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPUArray:
@@ -96,6 +186,8 @@ def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPU
         if nblocks >= 1 << 32:
             raise ValueError(f"numr.random: {nblocks} blocks in one draw is more than "
                              f"webgpu can address (2^32)")
-        pipe = rt.pipeline(("random_philox", fmt), lambda: source(fmt), 1)
+        kfmt = "n32w" if fmt == "n32" and "shader-f64" in rt.features else fmt
+        int64 = "shader-int64" in rt.features
+        pipe = rt.pipeline(("random_philox", kfmt), lambda: source(kfmt, int64), 1)
         rt.record(pipe, (out.block,), [*key, *counter, nblocks], math.ceil(nblocks / WG))
     return GPUArray(out, rt, (n,), c_strides((n,)), 0, dtype, n)
