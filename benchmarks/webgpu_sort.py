@@ -127,6 +127,8 @@ def main() -> None:
     p.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
     p.add_argument("--kpt", type=int, default=None,
                    help="experiment: entries per lane of the radix tiles (radix.KPT)")
+    p.add_argument("--sg-wg", type=int, default=None,
+                   help="experiment: invocations of the subgroup scatter (radix.SG_WG)")
     p.add_argument("--kernels", action="store_true",
                    help="per-kernel times of the radix sort of the vector instead")
     _results.add_flag(p)
@@ -135,6 +137,10 @@ def main() -> None:
         from numr.backends.webgpu.kernels import radix
 
         radix.KPT, radix.TILE = a.kpt, radix.WG * a.kpt
+    if a.sg_wg:
+        from numr.backends.webgpu.kernels import radix
+
+        radix.SG_WG = a.sg_wg
     results_page = _results.start(a, "webgpu_sort", a.device or "webgpu")
     devs = [str(dv) for dv in xp.__array_namespace_info__().devices()]
     wg = a.device or next((dv for dv in devs if dv.startswith("webgpu")), None)

@@ -341,8 +341,8 @@ var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
 
 
 # -- the scatter with subgroups -------------------------------------------------------------
-# Where the adapter has subgroups, a team is a hardware subgroup of SG_WG / SG_TEAMS..
-# lanes and finds the lanes of its digit with eight ballots (one per digit bit, and one
+# Where the adapter has subgroups, a team is a hardware subgroup of the scatter's SG_WG
+# invocations and finds the lanes of its digit with eight ballots (one per digit bit, and one
 # of the live lanes): no workgroup memory and no barrier in a round. The lowest lane of
 # each digit adds the number to the team's counter of that digit (an atomic, which
 # returns the count before) and hands it to the others with a shuffle; the counters of
@@ -447,11 +447,13 @@ fn lowest(m: vec4<u32>) -> u32 {{
 {rounds}
   workgroupBarrier();
   // lane l: digits 2l and 2l + 1, each team's start of them within the tile
-  var run = 0u;
-  for (var t = 0u; t < {SG_WG}u / sgs; t = t + 1u) {{
-    let c = atomicLoad(&th[t * {RADIX // 2}u + l]);
-    atomicStore(&th[t * {RADIX // 2}u + l], run);
-    run = run + c;
+  if (l < {RADIX // 2}u) {{
+    var run = 0u;
+    for (var t = 0u; t < {SG_WG}u / sgs; t = t + 1u) {{
+      let c = atomicLoad(&th[t * {RADIX // 2}u + l]);
+      atomicStore(&th[t * {RADIX // 2}u + l], run);
+      run = run + c;
+    }}
   }}
   workgroupBarrier();
 {writes}
