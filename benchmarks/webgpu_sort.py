@@ -85,6 +85,12 @@ def kernels(x, a) -> None:
     counts = rt.alloc(4 * (so + S.scan_room(2 * T + 1)))
     params = [T, n, T, 8, cn, g.offset, 0, so]
 
+    sg = R.subgroup_size(rt)
+    print(f"subgroup scatter: {'subgroups of at least %d' % sg if sg else 'no'}")
+
+    def scatter(*args):
+        return R.scatter_sg_source(*args, sg) if sg else R.scatter_source(*args)
+
     def step(name, source, arrays):
         return lambda: S.run(rt, (name, "bench"), source, arrays, params, T * R.WG)
 
@@ -95,9 +101,9 @@ def kernels(x, a) -> None:
                           [keys[0], counts]),
         "scan": lambda: (rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block],
                                      [cn, 0], nb), S.exclusive_scan(rt, counts, cn, nb)),
-        "scatter, keys": step("s1", lambda: R.scatter_source(d, "values", False, False, 1),
+        "scatter, keys": step("s1", lambda: scatter(d, "values", False, False, 1),
                               [keys[0], counts, keys[1]]),
-        "scatter, pairs": step("s2", lambda: R.scatter_source(d, "pairs", False, False, 1),
+        "scatter, pairs": step("s2", lambda: scatter(d, "pairs", False, False, 1),
                                [keys[0], counts, keys[1]]),
     }
 
