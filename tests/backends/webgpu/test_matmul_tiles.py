@@ -24,7 +24,7 @@ pytestmark = pytest.mark.webgpu_only
 
 TILES = ["128x128x8", "128x128x8-w4x8", "128x128x16-w4x8", "128x64x16", "64x64x16-w8x4",
          "64x128x16-w16x2", "64x128x16-w4x8-g8x16", "128x64x8-w8x4-g16x8-checked",
-         "256x128x8-w4x8", "old"]
+         "256x128x8-w4x8-split", "64x128x16-w4x8-split-checked", "old"]
 RNG = np.random.default_rng(11)
 
 
@@ -74,11 +74,12 @@ def check(got, a, b, dtype):
 
 
 def test_tile_choice_parsed():
-    assert K.parse_tile("128x64x16") == (128, 64, 16, 8, 4, "tiled", 2, 16, 16, False)
-    assert K.parse_tile("64x128x16-W4x8") == (64, 128, 16, 4, 8, "tiled", 4, 16, 16, False)
-    t = K.parse_tile("64x128x8-g8x16-w4x8-checked")
-    assert t == (64, 128, 8, 8, 8, "tiled", 4, 8, 16, True)
-    assert (t.threads, t.gy, t.gx, t.checked) == (128, 8, 16, True)
+    assert K.parse_tile("128x64x16") == (128, 64, 16, 8, 4, "tiled", 2, 16, 16, False, False)
+    assert K.parse_tile("64x128x16-W4x8") == (64, 128, 16, 4, 8, "tiled", 4, 16, 16, False,
+                                              False)
+    t = K.parse_tile("64x128x8-g8x16-w4x8-checked-split")
+    assert t == (64, 128, 8, 8, 8, "tiled", 4, 8, 16, True, True)
+    assert (t.threads, t.gy, t.gx, t.checked, t.split) == (128, 8, 16, True, True)
     assert K.parse_tile(" OLD ") is None
     for bad in ("128x128", "96x64x8", "64x64x8", "axbxc", "128x128x64", "128x128x8-w4x4",
                 "128x128x8-w1x32", "128x128x8-", "128x128x8-g4x8", "128x128x8-g16x32",

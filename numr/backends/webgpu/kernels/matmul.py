@@ -76,9 +76,11 @@ def _stores(col: str, acc: str, vec_out: bool, lanes: int) -> list[str]:
 # Large float32 (and float16/bfloat16, widened to float32 on load) products run the
 # "register-tiled" kernel (:func:`tiled_source`), whose tile is chosen by this variable
 # (numr/_config.py) so a GPU can be swept without code edits (benchmarks/webgpu_matmul.py
-# --tiles does): ``BMxBNxBK[-wRxC][-gYxX][-checked]`` (BM, BN in 64/128/256, BK in
-# 8/16/32; R x C the invocations one 32-wide wave covers; Y x X the invocation grid,
-# 16 x 16 when absent; -checked: keep WebGPU's runtime bounds checks, see below) or
+# --tiles does): ``BMxBNxBK[-wRxC][-gYxX][-split][-checked]`` (BM, BN in 64/128/256, BK
+# in 8/16/32; R x C the invocations one 32-wide wave covers; Y x X the invocation grid,
+# 16 x 16 when absent; -split: steps whose tiles lie inside the matrices load without
+# per-load tests, the others with; -checked: keep WebGPU's runtime bounds checks, see
+# below) or
 # ``old`` (the generic kernel's 128 x 128 x 8 for every large product). The default's
 # 4 x 8 waves read 4 A and 8 B vec4s per step of k (64 + 128 bytes: one workgroup-memory
 # wavefront each, a common lane shape of SIMT SGEMM kernels); 2 x 16 waves read 2 and 16.
@@ -98,7 +100,8 @@ _tiled_min = [TILED_MIN]
 
 
 class Tile(tuple):
-    """A tiled-kernel configuration: (BM, BN, BK, TM, TN, "tiled", R, GY, GX, checked),
+    """A tiled-kernel configuration: (BM, BN, BK, TM, TN, "tiled", R, GY, GX, checked,
+    split),
     a tuple (plan keys hold it) with names for its fields."""
     __slots__ = ()
     BM = property(lambda s: s[0])
@@ -110,12 +113,13 @@ class Tile(tuple):
     gy = property(lambda s: s[7])
     gx = property(lambda s: s[8])
     checked = property(lambda s: s[9])
+    split = property(lambda s: s[10])
     threads = property(lambda s: s[7] * s[8])
 
 
 def _tile_error(spec: str) -> ValueError:
     return ValueError(f"{TILE_ENV}={spec!r}: expected 'old' or BMxBNxBK[-wRxC][-gYxX]"
-                      "[-checked] with BM, BN in 64/128/256, BK in 8/16/32, a Y x X grid "
+                      "[-split][-checked] with BM, BN in 64/128/256, BK in 8/16/32, a Y x X grid "
                       "of 64 to 256 invocations each owning a multiple of 4 rows and "
                       "columns, whole vec4 tile loads per invocation, R x C = 32 "
                       "(R <= Y, C <= X), e.g. 128x128x8, 128x128x16-w4x8, 64x128x16-g8x16")
@@ -128,12 +132,14 @@ def parse_tile(spec: str) -> Tile | None:
     if s == "old":
         return None
     tile, *opts = s.split("-")
-    wr, wc, gy, gx, checked = 2, 16, WY, WX, False
+    wr, wc, gy, gx, checked, split = 2, 16, WY, WX, False, False
     try:
         bm, bn, bk = (int(v) for v in tile.split("x"))
         for o in opts:
             if o == "checked":
                 checked = True
+            elif o == "split":
+                split = True
             elif o[:1] == "w":
                 wr, wc = (int(v) for v in o[1:].split("x"))
             elif o[:1] == "g":
@@ -149,7 +155,7 @@ def parse_tile(spec: str) -> Tile | None:
           and wr * wc == 32 and wr <= gy and wc <= gx and gy % wr == 0 and gx % wc == 0)
     if not ok:
         raise _tile_error(spec)
-    return Tile((bm, bn, bk, bm // gy, bn // gx, "tiled", wr, gy, gx, checked))
+    return Tile((bm, bn, bk, bm // gy, bn // gx, "tiled", wr, gy, gx, checked, split))
 
 
 def set_tiled_min(size: int) -> int:
@@ -470,12 +476,20 @@ def tiled_source(cfg: Tile, nb: int, vec_a: str, vec_b: str, vec_out: bool,
                 off="offB", sx="sBn", sk="sBk", vec=vec_b, load=load))
     for o in ops:
         body += _tiled_loader_setup(o, BK, threads)
+    if cfg.split:
+        body.append(f"  let inside = m0 + {BM}u <= M && n0 + {BN}u <= N;")
     for r in range(TM):
         for c in range(CB):
             body.append(f"  var c{r}_{c} = vec4<f32>();")
 
     def fetch(k0: str) -> list[str]:
-        return [ln for o in ops for ln in _tiled_fetch(o, k0)]
+        lines = [ln for o in ops for ln in _tiled_fetch(o, k0)]
+        if not cfg.split:
+            return lines
+        # Inside the matrices (a uniform test per step): the loads without their tests.
+        bare = [ln for o in ops for ln in _tiled_fetch(o, k0, bare=True)]
+        return ([f"    if (inside && {k0} + {BK}u <= K) {{"] + bare + ["    } else {"]
+                + lines + ["    }"])
 
     def store(buf: int) -> list[str]:
         return [ln for o in ops for ln in _tiled_store(o, BK, buf)]
@@ -532,13 +546,16 @@ def _tiled_loader_setup(o: dict, BK: int, threads: int) -> list[str]:
     return out
 
 
-def _tiled_fetch(o: dict, k0: str) -> list[str]:
+def _tiled_fetch(o: dict, k0: str, bare: bool = False) -> list[str]:
     """Global -> registers: operand o's vec4s of the tile starting at k0 (zeros
     outside the matrix; K and the vec4 axis are multiples of 4, so a vec4 is inside
-    or outside whole)."""
+    or outside whole). ``bare``: the tile is inside, no tests."""
     n, out = o["name"], []
     for i in range(o["n"]):
         word = f"{o['buf']}[u32({n}at{i} + i32({k0}) * {o['sk']}) >> 2u]"
+        if bare:
+            out.append(f"      {n}r{i} = {o['load'].format(word)};")
+            continue
         out.append(f"      {n}r{i} = vec4<f32>();\n"
                    f"      if ({n}in{i} && {k0} + {n}k{i} < K) {{ {n}r{i} = "
                    f"{o['load'].format(word)}; }}")
