@@ -308,6 +308,23 @@ def _group(rt: Any, t: tuple) -> Group | None:
     return g
 
 
+def _lost(rt: Any, operands: Sequence[tuple]) -> bool:
+    """Whether an operand's data was lost by a failed batch (then the op runs unfused,
+    raising now). A pending operand is not: its own operands were asked when it joined.
+    Only these are asked, so arrays lost long ago, which a program may still hold, do
+    not turn fusion off for the rest of the process."""
+    lost = rt._lost_blocks
+    for x, _ in operands:
+        if type(x) is GPUArray:
+            try:
+                st = object.__getattribute__(x, "storage")
+            except AttributeError:  # pending
+                continue
+            if st.block in lost:
+                return True
+    return False
+
+
 _meta: dict = {}  # shape -> (C strides, size) of pending results
 
 
@@ -329,10 +346,10 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     plain op (the next op does not consume it) records as the unfused kernel: the hot
     path of a single op builds no Group.
     """
-    if (0 in shape or rt._lost_blocks or rt.lost is not None
+    if (0 in shape or rt.lost is not None or (rt._lost_blocks and _lost(rt, operands))
             or (w and w > CPU_BUDGET and rt.cpu and mode < 2)):
-        # unfused (recording drains the group first); after a failure, so that an op on
-        # lost data raises now, as unfused
+        # unfused (recording drains the group first); on lost data, so that the op
+        # raises now, as unfused
         return M.launch(rt, name, expr, operands, out, shape)
     # One section (see runtime._section), written out: the hot path of every op.
     _acquire()

@@ -74,6 +74,47 @@ def test_webgpu_failed_submit_then_next_op_works(device, monkeypatch):
     np.testing.assert_array_equal(to_np(numr.flip(a)), np.arange(8)[::-1])
 
 
+def test_webgpu_chains_fuse_while_a_lost_array_is_held(device, monkeypatch):
+    """Data lost by a failed batch, which the program still holds, turns fusion off
+    for the ops that read it (they raise now), not for every later chain."""
+    from numr import _config
+
+    rt = _webgpu_runtime(device)
+    real = rt.queue
+
+    class Fails:
+        def submit(self, buffers):
+            monkeypatch.setattr(rt, "queue", real)
+            raise RuntimeError("injected submit failure")
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    a = numr.asarray(np.arange(8, dtype=np.float32), device=device)
+    float(numr.sum(a))
+    monkeypatch.setattr(rt, "queue", Fails())
+    held = a * 3.0                              # lost with the failing batch, kept
+    with pytest.raises(RuntimeError, match="injected"):
+        float(numr.sum(a + 1.0))
+    with pytest.raises(RuntimeError, match=rf"{device}: .*lost"):
+        held + 1.0                              # an op on it raises at once
+    x = numr.asarray(np.linspace(-1, 1, 1 << 12, dtype=np.float32), device=device)
+
+    def chain(v):
+        return ((v * 1.5 + 0.25) * v - 0.5) * 2.0
+
+    rt.wait()
+    before = rt.stats["dispatches"]
+    r = chain(x)
+    rt.wait()
+    assert rt.stats["dispatches"] - before == 1 and held is not None
+    with _config.override(NUMR_WEBGPU_FUSE=0):
+        want = to_np(chain(x))
+    np.testing.assert_array_equal(to_np(r), want)
+    np.testing.assert_allclose(want, chain(np.linspace(-1, 1, 1 << 12, dtype=np.float32)),
+                               rtol=1e-6)
+
+
 def test_webgpu_lost_device_says_so_every_call(device):
     _webgpu_runtime(device)
     from numr.backends.webgpu.runtime import Runtime
