@@ -637,7 +637,4 @@ def _plan(rt: Any, g: Group, live: tuple) -> Plan:
     plan.groups = -(-(-(-n // per)) // M.WG)
     plan.nbytes = [n * d.itemsize for d in dts]
     plan.packer = struct.Struct("<" + codes)
-    if len(rt.plans) >= 8192:
-        rt.plans.clear()
-    rt.plans[sig] = plan
-    return plan
+    return rt.remember(sig, plan)

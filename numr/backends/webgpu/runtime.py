@@ -86,6 +86,9 @@ FIRST_BYTES = 32 * 2**20
 # that fails empties the pool and tries again.
 POOL_KEEP_BYTES = 4 * 2**30
 
+# Launch plans kept (Runtime.remember) before the cache starts over.
+PLANS_KEPT = 8192
+
 _STORAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
 _STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
 
@@ -580,6 +583,18 @@ class Runtime:
         return bytes(data)
 
     # -- dispatch ----------------------------------------------------------------------
+
+    def remember(self, sig: tuple, plan: Any) -> Any:
+        """Keep a kernel template's launch plan under its signature in ``plans``
+        (everything a launch needs that its operands' offsets and scalar values do not
+        change: pipelines, fixed parameter words, workgroups); returns ``plan``. The
+        templates look a signature up with ``plans.get(sig)`` and build the plan only
+        on a miss, so a repeated call repeats no Python work. Beyond PLANS_KEPT
+        signatures (a program of ever new shapes) the cache starts over."""
+        if len(self.plans) >= PLANS_KEPT:
+            self.plans.clear()
+        self.plans[sig] = plan
+        return plan
 
     def _layout(self, n: int, written: int = 1) -> tuple:
         """Bind group layout and pipeline layout for the params arena plus ``n`` storage

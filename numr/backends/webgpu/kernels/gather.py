@@ -284,10 +284,7 @@ def _move_plan(rt: Any, sig: tuple, mode: str, kmode: str, shape: tuple, size: i
     plan = _MovePlan()
     plan.pipe = rt.pipeline(key, lambda: source(kmode, nd, isizes, vkind, size), nblocks)
     plan.params, plan.at, plan.groups, plan.n = params, at, -(-threads // WG), n
-    if len(rt.plans) >= 8192:
-        rt.plans.clear()
-    rt.plans[sig] = plan
-    return plan
+    return rt.remember(sig, plan)
 
 
 def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,

@@ -385,10 +385,7 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
                          f"{SLOT_WORDS} (too many dimensions)")
     plan = Plan(pipe, [n, *cshape], parts, tail, -(-threads // WG), vpipe, vgroups, n,
                 n * out.itemsize, c_strides(shape), struct.Struct("<" + codes))
-    if len(rt.plans) >= 8192:
-        rt.plans.clear()  # many distinct shapes: start over rather than grow without bound
-    rt.plans[sig] = plan
-    return plan
+    return rt.remember(sig, plan)
 
 
 def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
