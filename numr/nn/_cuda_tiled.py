@@ -794,10 +794,11 @@ def _row_tile(nv: int, imax: int) -> Optional[tuple[int, int]]:
 
 
 def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False,
-         residual: bool = False) -> Optional[Plan]:
+         residual: bool = False, gs: bool = False) -> Optional[Plan]:
     """The launch shape for rows of width n, or None for the first-generation kernels
     (float64, and rows wider than the register tile); the forward's also depends on a
-    residual being added. Pure Python (testable anywhere)."""
+    residual being added, the backward's on a gradient of s (gs). Pure Python (testable
+    anywhere)."""
     if dtype == "float64" or n < 1:
         return None
     tune = tables()[dtype, "layer" if center else "rms"]
@@ -845,7 +846,12 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         # where the block has no more threads (a 1024-thread block has 64 registers a
         # thread, and spills them).
         pf = group > 32
-        rb = 1 if pf else BWD_RB
+        # Two warp-wide rows a step only for rms norm without gs: layer norm's four sums
+        # and gs's third row of packs do not fit 64 registers twice (sm_90, ptxas -v:
+        # float32 add_layer backward 256 wide spilled 640 bytes a thread, 46% of the copy
+        # on the H200; float16 layer 40-104 bytes), one row a step spills nothing, and the
+        # warps of the block still overlap each other's loads.
+        rb = 1 if pf or center or gs else BWD_RB
     sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else BWD_SM_THREADS
     return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem)
 
@@ -1061,7 +1067,7 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
 
 
 def _bwd_launch(key, dtype, rows, n, aligned, center, flags):
-    p = plan(dtype.name, n, aligned, "bwd", center)
+    p = plan(dtype.name, n, aligned, "bwd", center, gs=bool(flags & 1))
     if p is None:
         _bwd_cache[key] = None
         return None

@@ -71,6 +71,17 @@ def test_fast_plan(dtype, n, direction, center):
             assert p.smem_bytes(center) == (slots if p.smem or p.rows > 1 else 0)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_fast_plan_warp_rows(dtype):
+    """Warp-wide backward rows (256 wide): two rows a step only for rms norm without a
+    gradient of s; layer norm's sums or gs's loads for two rows spill (ptxas, sm_90)."""
+    for center in (False, True):
+        for gs in (False, True):
+            p = F.plan(dtype, 256, True, "bwd", center, gs=gs)
+            assert p.group == 32 and not p.pf
+            assert p.rb == (1 if center or gs else F.BWD_RB)
+
+
 def _check_fwd_plan(F, p, dtype, n, aligned, center, isz):
     assert p.rb == 1 and not p.pf and not p.smem and not p.s_late
     t = F.tables()[dtype, "layer" if center else "rms"]
