@@ -254,11 +254,17 @@ def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
         else:
             e = convert(C.real_of(src), dtype, "a.x")
         return C.launch(rt, "astype", e, {"a": (x, src)}, dtype, x.shape, C.rtype(src))
+    e = _conversion(src, dtype)
     mode = _config.settings().webgpu_fuse
     if mode:  # conversions are short: weight 0
-        return F.apply(rt, "astype", convert(src, dtype, "a"), src, dtype, ((x, src),),
-                       x.shape, 0, mode)
-    return launch(rt, "astype", convert(src, dtype, "a"), ((x, src),), dtype, x.shape)
+        return F.apply(rt, "astype", e, src, dtype, ((x, src),), x.shape, 0, mode)
+    return launch(rt, "astype", e, ((x, src),), dtype, x.shape)
+
+
+@functools.cache
+def _conversion(src: dt.DType, dtype: dt.DType) -> str:
+    """astype's WGSL of operand ``a`` (written once per pair of real dtypes)."""
+    return convert(src, dtype, "a")
 
 
 OPS.update(pow=pow, round=round, clip=clip, where=where, astype=astype)

@@ -36,7 +36,7 @@ from .kernels import expressions as wops
 from .kernels import map as M
 from .kernels.types import LAYOUT, bits_expr, bf16_bits, ctype
 from .pieces import Pieces
-from .runtime import SLOT_WORDS, _acquire, _gc_off, _gc_on, _gc_resume, _release
+from .runtime import SLOT_WORDS, remember, _acquire, _gc_off, _gc_on, _gc_resume, _release
 
 # Ops of one kernel at most: the WGSL (one function an op) and its compile time stay
 # small; a longer chain is several kernels of this many ops.
@@ -637,4 +637,4 @@ def _plan(rt: Any, g: Group, live: tuple) -> Plan:
     plan.groups = -(-(-(-n // per)) // M.WG)
     plan.nbytes = [n * d.itemsize for d in dts]
     plan.packer = struct.Struct("<" + codes)
-    return rt.remember(sig, plan)
+    return remember(rt, sig, plan)

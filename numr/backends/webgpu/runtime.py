@@ -584,18 +584,6 @@ class Runtime:
 
     # -- dispatch ----------------------------------------------------------------------
 
-    def remember(self, sig: tuple, plan: Any) -> Any:
-        """Keep a kernel template's launch plan under its signature in ``plans``
-        (everything a launch needs that its operands' offsets and scalar values do not
-        change: pipelines, fixed parameter words, workgroups); returns ``plan``. The
-        templates look a signature up with ``plans.get(sig)`` and build the plan only
-        on a miss, so a repeated call repeats no Python work. Beyond PLANS_KEPT
-        signatures (a program of ever new shapes) the cache starts over."""
-        if len(self.plans) >= PLANS_KEPT:
-            self.plans.clear()
-        self.plans[sig] = plan
-        return plan
-
     def _layout(self, n: int, written: int = 1) -> tuple:
         """Bind group layout and pipeline layout for the params arena plus ``n`` storage
         buffers, the last one written (the last ``written``: the pieces of one array)."""
@@ -943,6 +931,21 @@ class Runtime:
             raise RuntimeError(f"webgpu:{self.index}: this array's data was never "
                                f"computed: recording the elementwise ops that compute it "
                                f"failed (the error raised then)") from None
+
+
+def remember(rt: Any, sig: tuple, plan: Any) -> Any:
+    """Keep a kernel template's launch plan under its signature in ``rt.plans``
+    (everything a launch needs that its operands' offsets and scalar values do not
+    change: pipelines, fixed parameter words, workgroups); returns ``plan``. The
+    templates look a signature up with ``rt.plans.get(sig)`` and build the plan only on
+    a miss, so a repeated call repeats no Python work. Beyond PLANS_KEPT signatures (a
+    program of ever new shapes) the cache starts over. (``rt``: a Runtime, or a stand-in
+    with its own ``plans``, as complex.py's.)"""
+    plans = rt.plans
+    if len(plans) >= PLANS_KEPT:
+        plans.clear()
+    plans[sig] = plan
+    return plan
 
 
 _runtimes: dict[int, Runtime] = {}

@@ -38,6 +38,7 @@ from typing import Any, Sequence
 
 from ...._dtypes import DType
 from ..array import GPUArray, new
+from ..runtime import remember
 from .map import _collapse
 from .template import HEADER, WG, block_scan
 
@@ -284,7 +285,7 @@ def _move_plan(rt: Any, sig: tuple, mode: str, kmode: str, shape: tuple, size: i
     plan = _MovePlan()
     plan.pipe = rt.pipeline(key, lambda: source(kmode, nd, isizes, vkind, size), nblocks)
     plan.params, plan.at, plan.groups, plan.n = params, at, -(-threads // WG), n
-    return rt.remember(sig, plan)
+    return remember(rt, sig, plan)
 
 
 def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,

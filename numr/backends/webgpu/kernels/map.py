@@ -26,7 +26,7 @@ from .... import _config
 from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
 from . import expressions as wops
-from ..runtime import SLOT_WORDS
+from ..runtime import SLOT_WORDS, remember
 from .types import LAYOUT, bits_expr, ctype, load_fn
 
 WG = 256
@@ -385,7 +385,7 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
                          f"{SLOT_WORDS} (too many dimensions)")
     plan = Plan(pipe, [n, *cshape], parts, tail, -(-threads // WG), vpipe, vgroups, n,
                 n * out.itemsize, c_strides(shape), struct.Struct("<" + codes))
-    return rt.remember(sig, plan)
+    return remember(rt, sig, plan)
 
 
 def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
