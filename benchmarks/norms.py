@@ -292,6 +292,80 @@ def _torch_fns(torch, F, op, x, r, g, w, b, compile_torch):
     return out
 
 
+# --- CUDA: host cost and kernel resources ------------------------------------------------
+
+def cuda_host(dtypes, profile: bool) -> None:
+    """numr.nn's host cost per call on cuda:0: the wall time of a loop of calls on 8x256
+    rows (kernels of a few µs, so the host is what the loop waits on), best of 5 loops of
+    2000; with ``profile``, cProfile's top entries for rms_norm and add_layer_norm_backward."""
+    import cProfile
+    import pstats
+
+    import cupy as cp
+    import numr as xp
+    from numr import nn
+
+    print("| op | dtype | host µs a call |")
+    print("|---|---|---|")
+    for dtname in dtypes:
+        def arr(*shape):
+            return xp.from_dlpack(cp.random.standard_normal(shape, dtype=cp.float32).astype(dtname))
+
+        x, r, g, s, w, b = arr(8, 256), arr(8, 256), arr(8, 256), arr(8, 256), arr(256), arr(256)
+        cases = {"rms": lambda: nn.rms_norm(x, w), "layer": lambda: nn.layer_norm(x, w, b),
+                 "add_rms": lambda: nn.add_rms_norm(x, r, w),
+                 "add_layer": lambda: nn.add_layer_norm(x, r, w, b),
+                 "rms bwd": lambda: nn.rms_norm_backward(g, x, w),
+                 "layer bwd": lambda: nn.layer_norm_backward(g, x, w, b),
+                 "add_rms bwd": lambda: nn.add_rms_norm_backward(g, g, s, w),
+                 "add_layer bwd": lambda: nn.add_layer_norm_backward(g, g, s, w, b),
+                 "cupy.empty (reference)": lambda: cp.empty((8, 256), dtname)}
+        for name, f in cases.items():
+            for _ in range(200):
+                f()
+            best = 1e9
+            for _ in range(5):
+                cp.cuda.Device().synchronize()
+                t = time.perf_counter()
+                for _ in range(2000):
+                    f()
+                best = min(best, (time.perf_counter() - t) / 2000)
+            print(f"| {name} | {dtname} | {best * 1e6:.2f} |", flush=True)
+        if profile:
+            for name in ("rms", "add_layer bwd"):
+                pr = cProfile.Profile()
+                pr.enable()
+                for _ in range(5000):
+                    cases[name]()
+                pr.disable()
+                cp.cuda.Device().synchronize()
+                print(f"# cProfile: {name} {dtname}, 5000 calls")
+                pstats.Stats(pr).sort_stats("tottime").print_stats(14)
+
+
+def cuda_regs(dtypes, shapes) -> None:
+    """The registers and local memory (spills) a thread of each register-tiled kernel the
+    benchmark runs takes, as this machine's NVRTC compiles them."""
+    from numr.nn import _cuda_tiled as T
+
+    print("| dir | dtype | n | norm | residual/gs | registers | local bytes | kernel |")
+    print("|---|---|---|---|---|---|---|---|")
+    for dtname in dtypes:
+        for n in sorted({n for _, n in shapes}, reverse=True):
+            for center in (False, True):
+                for d in ("fwd", "bwd"):
+                    for extra in (False, True):
+                        p = (T.plan(dtname, n, True, d, center, extra) if d == "fwd" else
+                             T.plan(dtname, n, True, d, center, gs=extra))
+                        if p is None:
+                            continue
+                        name = T._name(d, dtname, p, center, extra and d == "bwd")
+                        fn = T._kernel(name)
+                        print(f"| {d} | {dtname} | {n} | {'layer' if center else 'rms'} | "
+                              f"{extra} | {fn.num_regs} | {fn.local_size_bytes} | `{name}` |",
+                              flush=True)
+
+
 # --- WebGPU -----------------------------------------------------------------------------
 
 class WebGPUTimer:
@@ -400,6 +474,11 @@ def main() -> None:
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile (CUDA)")
     p.add_argument("--api", default="numr", choices=["numr", "kernels"],
                    help="CUDA: numr.nn on numr arrays (the user's loop) or the kernels alone")
+    p.add_argument("--host", action="store_true",
+                   help="CUDA: numr.nn's host cost per call (8x256 rows) instead of the table")
+    p.add_argument("--profile", action="store_true", help="with --host: cProfile two ops")
+    p.add_argument("--regs", action="store_true",
+                   help="CUDA: registers and spills of the tiled kernels instead of the table")
     _results.add_flag(p)
     a = p.parse_args()
     if a.device == "cpu":
@@ -415,6 +494,9 @@ def main() -> None:
         shapes = a.shapes or "32768x8192,4096x4096,16384x1024,65536x256"
         timer = CudaTimer(a.reps or 20)
     shapes = [tuple(int(v) for v in s.split("x")) for s in shapes.split(",")]
+    if a.device == "cuda" and (a.host or a.regs):
+        cuda_regs(dtypes, shapes) if a.regs else cuda_host(dtypes, a.profile)
+        return
     # RESULTS.md keeps the first shape's rows of the plain norms (the page stays short;
     # the terminal gets every row: the residual-add forms and the other shapes)
     rec = _results.start(a, "norms", a.device, keep=lambda h, r: r[h.index("shape")] ==
