@@ -270,14 +270,13 @@ class Group:
 
 def _record_one(t: tuple) -> None:
     """Record a one-op pending state (see apply): the unfused kernel itself."""
-    _, name, expr, d, out, operands, shape, tail, w = t
-    M.launch(tail.rt, name, expr, operands, out, shape, result=tail)
+    M.launch(*t[1])
 
 
 def _group(rt: Any, t: tuple) -> Group | None:
     """The Group of a one-op pending state (a second op joins), or None (the trie is
     full)."""
-    _, name, expr, d, out, operands, shape, tail, w = t
+    _, (_, name, expr, operands, out, shape, _, tail), d, w = t
     g = _new(Group)
     g.rt, g.shape, g.strides, g.size = rt, shape, tail.strides, tail.size
     g.leaves, g.inter, g.tail = [], [], tail
@@ -360,9 +359,9 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
         g = rt.group
         if g is not None:
             one = type(g) is tuple
-            tail = g[7] if one else g.tail
+            tail = g[1][7] if one else g.tail
             if operands[0][0] is tail or (len(operands) == 2 and operands[1][0] is tail):
-                if one and g[6] == shape:
+                if one and g[1][5] == shape:
                     g = _group(rt, g) or g
                     one = type(g) is tuple
                 if (not one and g.shape == shape and g.step.count < MAX_OPS
@@ -372,7 +371,7 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
                         return r
             rt.group = None
             if one:  # _record_one, written out
-                M.launch(rt, g[1], g[2], g[5], g[4], g[6], result=g[7])
+                M.launch(*g[1])
             else:
                 g.record()
         meta = _meta.get(shape)
@@ -386,7 +385,8 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
         t.dtype = out
         t.size = meta[1]
         t.readonly = False
-        rt.group = (_record_one, name, expr, d, out, operands, shape, t, w)
+        # map.launch's arguments (into None, result t), d and w for a joining op
+        rt.group = (_record_one, (rt, name, expr, operands, out, shape, None, t), d, w)
         return t
     finally:
         if on:
