@@ -130,23 +130,33 @@ _BOX_MULLER32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
   let y = 1.0 - u;                          // exact: u is a multiple of 2^-24 in [0, 1)
   let yb = bitcast<u32>(y);                 // y = 2^e m, m in [sqrt(1/2), sqrt(2)]
   let big = (yb & 0x7fffffu) > 0x3504f3u;
-  let m = bitcast<f32>((yb & 0x7fffffu) | select(0x3f800000u, 0x3f000000u, big));
-  let e = f64(i32(yb >> 23u) - select(127, 126, big));
-  let f = f64(m - 1.0);                     // exact (Sterbenz)
+  let m = bitcast<f64>((u64(yb & 0x7fffffu) << 29u) |
+                       select(0x3ff0000000000000lu, 0x3fe0000000000000lu, big));
+  let e = bitcast<f64>(0x4330000000000000lu | u64((yb >> 23u) - select(127u, 126u, big) + 1024u))
+          - f64(4503599627371520.0);       // 2^52 + 1024
+  let f = m - f64(1.0);                     // exact (Sterbenz)
   let l = f32(fma(e, f64(%(ln2)r), f * %(logq)s));
-  let r = f32(sqrt(f64(abs(-2.0 * l))));    // abs: log1p(-0) is -0, its root +0
-  let t = f64(6.2831854820251465 * v);
+  let r = f32(sqrt(widen(abs(-2.0 * l))));  // abs: log1p(-0) is -0, its root +0
+  let t = widen(6.2831854820251465 * v);
   let k = round(t * f64(%(tpi)r));
+  // k mod 4 from the bits of 1.5 2^52 + k (not from the fma of that rounding: lavapipe's
+  // compiler folds (fma(t, c, M) - M) to t c, unrounded)
+  let n = u32(bitcast<u64>(k + f64(6755399441055744.0)) & 3lu);
   let a = fma(-k, f64(%(p3)r), fma(-k, f64(%(p2)r), fma(-k, f64(%(p1)r), t)));
   let z = a * a;
   let s = fma(a * z, %(sinq)s, a);
   let c = fma(z * z, %(cosq)s, fma(z, f64(-0.5), f64(1.0)));
-  let n = u32(k) & 3u;
   let sv = select(s, c, (n & 1u) == 1u);
   let cv = select(c, s, (n & 1u) == 1u);
   let sn = f32(select(sv, -sv, n >= 2u));
   let cs = f32(select(cv, -cv, n == 1u || n == 2u));
   return vec2<f32>(r * cs, r * sn);
+}
+// a float32 >= 0 (normal or zero) as float64, from its bits: a conversion instruction
+// has a quarter of the float64 units' rate on the H200
+fn widen(x: f32) -> f64 {
+  let b = bitcast<u32>(x);
+  return select(bitcast<f64>((u64(b) << 29u) + 0x3800000000000000lu), f64(0.0), b == 0u);
 }
 """ % {"ln2": math.log(2), "logq": _poly(_LOG1P_Q, "f"), "tpi": 2 / math.pi,
        "p1": _PIO2[0], "p2": _PIO2[1], "p3": _PIO2[2], "sinq": _poly(_SIN_Q, "z"),
