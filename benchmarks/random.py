@@ -7,6 +7,9 @@
                                                    #   torch.rand / torch.randn
     python benchmarks/random.py --device webgpu    # 256M float32, against the same
                                                    #   (where CuPy / torch have a GPU)
+    python benchmarks/random.py --kernels          # webgpu: the Philox kernels alone,
+                                                   #   with other workgroup sizes and the
+                                                   #   16-bit-halves multiply
 
 Fraction of copy = (bytes the draw writes / its time) / (2 x bytes / time of a device
 copy of an array of the draw's size). Each figure is the median of ``--reps`` timed calls
@@ -124,14 +127,45 @@ def gpu(kind: str, n: int, reps: int) -> None:
         row(f"numr {name}", t, nbytes, bw, best)
 
 
+def kernels(n: int, reps: int) -> None:
+    """The WGSL kernels of numr.random alone (no allocation), each fmt with the adapter's
+    multiply and at two workgroup sizes, the uniforms also with the multiply of adapters
+    without shader-int64, and the float32 normals of adapters without shader-f64."""
+    from numr.backends.webgpu.runtime import runtime
+    from numr.random import _webgpu as w
+
+    dev = "webgpu:0"
+    rt = runtime(0)
+    i64 = "shader-int64" in rt.features
+    nb = n // 4
+    out = rt.alloc(16 * nb)
+    bw = 2 * 4 * n / timed(lambda: xp.asarray(xp.ones(n, dtype=xp.float32, device=dev),
+                                              copy=True), lambda: xp.synchronize(dev), reps)
+    print(f"{dev}, {nb} blocks (16 bytes each); copy {bw / 1e9:.1f} GB/s")
+    variants = [("u32", i64, 64), ("u32", i64, 256), ("u32", False, 64),
+                ("f32", i64, 64), ("f32", i64, 256), ("n32w", i64, 64), ("n32w", i64, 256),
+                ("n64", i64, 64), ("n32", i64, 64)]
+    for fmt, m64, wg in variants:
+        pipe = rt.pipeline(("bench_random", fmt, m64, wg),
+                           lambda: w.source(fmt, m64, wg), 1)
+        t = timed(lambda: rt.record(pipe, (out.block,), [1, 2, 3, 0, 0, 0, nb],
+                                    -(-nb // wg)), lambda: xp.synchronize(dev), reps)
+        row(f"{fmt} int64={m64} wg={wg}", t, 16 * nb, bw, None)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda", "webgpu"])
     ap.add_argument("--n", type=int, default=None,
                     help="draws (default 16M on the CPU, 256M on a GPU)")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--kernels", action="store_true",
+                    help="webgpu: time the kernels alone, with variants (see kernels())")
     _results.add_flag(ap)
     a = ap.parse_args()
+    if a.kernels:
+        kernels(a.n or 256 * 2 ** 20, a.reps)
+        return
     results_page = _results.start(a, "random", a.device)
     if a.device == "cpu":
         cpu(a.n or 16 * 2 ** 20, a.reps)

@@ -43,10 +43,10 @@ _MUL_WIDE = {
   return vec2<u32>(a * b, a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
 }
 """}
-_MAIN = """@compute @workgroup_size(%d)
+_MAIN = """@compute @workgroup_size({wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {
-  let b = (wid.x + wid.y * nw.x) * %du + l;
+  let b = (wid.x + wid.y * nw.x) * {wg}u + l;
   if (b >= p(6u)) { return; }
   // counter + b, carried through the four words (b is below 2^32)
   var x = vec4<u32>(p(2u) + b, p(3u), p(4u), p(5u));
@@ -57,7 +57,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   let k0 = p(0u); let k1 = p(1u);
 {rounds}  {store}
 }
-""" % (WG, WG)
+"""
 
 
 def _rounds() -> str:
@@ -170,9 +170,10 @@ _DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
 NORMALS = True
 
 
-def source(fmt: str, int64: bool) -> str:
+def source(fmt: str, int64: bool, wg: int = WG) -> str:
     """The kernel of ``fmt`` ("n32w": float32 normals through float64), ``int64``: the
-    adapter has shader-int64."""
+    adapter has shader-int64; ``wg`` invocations a workgroup (benchmarks/random.py
+    --kernels times others)."""
     from ..backends.webgpu.kernels.expressions import helpers
 
     t, store = _STORE[fmt]
@@ -182,7 +183,7 @@ def source(fmt: str, int64: bool) -> str:
         extra = helpers(store, "f64" if fmt == "n64" else "f32")
     else:
         extra = ""
-    main = _MAIN.replace("{rounds}", _rounds()).replace("{store}", store)
+    main = _MAIN.replace("{wg}", str(wg)).replace("{rounds}", _rounds()).replace("{store}", store)
     return _HEAD.replace("{t}", t) + _MUL_WIDE[int64] + main + "\n" + extra
 
 
