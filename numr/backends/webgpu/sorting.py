@@ -120,7 +120,9 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
         out = new(rt, (total,), d)
     passes = d.itemsize
     bufs = [rt.alloc(4 * words * total) for _ in range(min(2, passes - 1))]
-    if mode == "pairs" or unpack:
+    if (mode == "pairs" or unpack) and passes > 2:
+        final = bufs[(passes - 1) % 2]   # the one the pass before the last did not write
+    elif mode == "pairs" or unpack:
         final = rt.alloc(4 * words * total)
     else:
         final = out.storage
