@@ -6,7 +6,7 @@ Rules are written with namespace functions and the special functions themselves,
 they run on every device and, under ``create_graph=True``, are differentiable again
 where the rule's own functions have rules. Derivatives in parameters that have no
 closed form (the order ``a`` of gammainc, ``a, b`` of betainc, ``df`` of stdtr, ``v`` of
-chdtr, the integer order ``n`` of polygamma) raise NotImplementedError when asked for;
+chdtr, the integer order ``n`` of polygamma, the order ``x`` of zeta) raise NotImplementedError when asked for;
 passed as constants they need none.
 """
 
@@ -79,6 +79,8 @@ _RULES = {
     "digamma": (lambda xp, g, ans, x: g * _S(xp).polygamma(1, x),),
     "polygamma": (_no("polygamma", "n"),
                   lambda xp, g, ans, n, x: g * _S(xp).polygamma(n + 1, x)),
+    # d/dq zeta(x, q) = -x zeta(x + 1, q)
+    "zeta": (_no("zeta", "x"), lambda xp, g, ans, x, q: -g * x * _S(xp).zeta(x + 1, q)),
     "entr": (lambda xp, g, ans, x: g * (-xp.log(x) - 1),),
     "xlogy": (lambda xp, g, ans, x, y: g * xp.log(y), lambda xp, g, ans, x, y: g * x / y),
     "xlog1py": (lambda xp, g, ans, x, y: g * xp.log1p(y),

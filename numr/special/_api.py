@@ -36,7 +36,7 @@ FUNCTIONS = {
     # beyond it
     "gamma": 1, "digamma": 1, "beta": 2, "betaln": 2, "erfcinv": 1, "erfcx": 1,
     "j0": 1, "j1": 1, "y0": 1, "y1": 1, "k0": 1, "k1": 1, "k0e": 1, "k1e": 1,
-    "ellipk": 1, "ellipe": 1, "softplus": 1, "polygamma": 2,
+    "ellipk": 1, "ellipe": 1, "softplus": 1, "polygamma": 2, "zeta": 2,
 }
 
 _BF16 = getattr(dt, "bfloat16", None)
@@ -114,7 +114,7 @@ def call(name: str, args: tuple) -> Array:
 ARG_NAMES = {"betainc": "a, b, x", "betaincc": "a, b, x", "gammainc": "a, x",
              "gammaincc": "a, x", "chdtr": "v, x", "chdtrc": "v, x", "stdtr": "df, t",
              "beta": "a, b", "betaln": "a, b", "ellipk": "m", "ellipe": "m",
-             "ndtri": "p", "logit": "p", "polygamma": "n, x"}
+             "ndtri": "p", "logit": "p", "polygamma": "n, x", "zeta": "x, q"}
 
 
 def arg_names(name: str) -> str:

@@ -35,6 +35,8 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any) -> np.nda
     args = [np.asarray(x, dtype=np.float64) for x in operands]
     with np.errstate(all="ignore"):
         out = np.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
+    if name == "zeta":
+        out = zeta_limits(np, args, out)
     if name in _AT_INF:
         # Note: SciPy 1.17 gives nan for i0(+-inf), i1(+-inf), j0, j1 (+-inf) and y0, y1
         # (+inf); numr gives the limits, the same on every device.
@@ -53,3 +55,11 @@ def _zero_above(x):
 
 _AT_INF = {"i0": np.abs, "i1": lambda x: x, "j0": _zero, "j1": _zero, "y0": _zero_above,
            "y1": _zero_above}
+
+
+def zeta_limits(xp, args, out):
+    """zeta(x, q) as on WebGPU, where SciPy 1.17 differs: the limit 0 at x = +inf for
+    q > 1 (SciPy: nan), and NaN in, NaN out (SciPy: zeta(1, nan) = zeta(nan, 0) = inf)."""
+    x, q = args
+    out = xp.where((x == xp.inf) & (q > 1), xp.asarray(0.0, dtype=out.dtype), out)
+    return xp.where(xp.isnan(x) | xp.isnan(q), xp.asarray(xp.nan, dtype=out.dtype), out)

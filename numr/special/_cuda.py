@@ -1,8 +1,9 @@
 """numr.special on CUDA, on the arrays' GPU: numr's own kernels for the functions whose
 cupyx versions miss numr's accuracy (gammainc gammaincc chdtr chdtrc betainc betaincc
-stdtr ellipe: the C++ that ``_to_c.py`` generates from their WGSL, ``_cuda_src.py``, so
-that CUDA runs the algorithm verified on WebGPU), ``cupyx.scipy.special`` for the rest,
-and small ElementwiseKernels where cupyx has no function (``_OWN``).
+stdtr ellipe log_ndtr j0 j1 y0 y1 zeta: the C++ that ``_to_c.py`` generates from their
+WGSL, ``_cuda_src.py``, so that CUDA runs the algorithm verified on WebGPU),
+``cupyx.scipy.special`` for the rest, and small ElementwiseKernels where cupyx has no
+function (``_OWN``).
 
 Under ``NUMR_TEST_EMULATE_GPU=1`` (the NumPy backend serving ``cuda:0``) the arrays are
 NumPy arrays and SciPy stands in for cupyx.
@@ -42,7 +43,7 @@ def kernel_source(name: str) -> str:
     ``_cuda_src.ENTRIES``: the helpers generated from its WGSL and a grid-stride loop."""
     from . import _cuda_src as src
 
-    return ("#define NR_FN __device__\n" + src.PRELUDE + src.HELPERS + src.ENTRIES[name]
+    return ("#define NR_FN __device__\n#define NR_CONST __constant__\n" + src.PRELUDE + src.HELPERS + src.ENTRIES[name]
             + f"\nextern \"C\" __global__ void nrsp_kernel_{name}(const double* a, "
             f"const double* b, const double* c, double* y, long long n) {{\n"
             f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;"
@@ -151,6 +152,10 @@ def _limits(xp, name: str, args: list, out):
         out = xp.where(xp.isinf(args[0]), args[0], out)
     elif name in ("i0e", "i1e", "k0e", "k1e"):
         out = _large_ie(xp, name, args[0], out)
+    if name == "zeta" and xp.__name__ == "numpy":
+        from ._cpu import zeta_limits   # SciPy standing in (the emulated GPU)
+
+        out = zeta_limits(xp, args, out)
     if name != "betaln" and len(args) > 1:
         nan = functools.reduce(xp.logical_or, [xp.isnan(a) for a in args])
         out = xp.where(nan, xp.asarray(xp.nan, dtype=out.dtype), out)

@@ -9,10 +9,15 @@ writes it is nearly C++ already; the translation is textual:
 
 * ``fn f(a: T, b: bool) -> vec2<T> {`` -> ``NR_FN nrvec2<f64> f(f64 a, bool b) {``;
   ``let x =`` -> ``const auto x =``, ``var x =`` -> ``auto x =``;
-* ``vec2<T>(..)`` and ``bitcast<U>(..)`` -> the templates of :data:`PRELUDE`
-  (``nrvec2``, ``nrbitcast``); ``select`` ``abs`` ``min`` ``max`` -> ``nrsel`` ``fabs``
-  ``fmin`` ``fmax``; ``round`` -> ``rint`` (WGSL rounds halves to even, as rint);
-* anything else the translation does not know (arrays, vec3, other built-ins) raises.
+* ``vec2<T>(..)``, ``vec3<T>(..)`` and ``bitcast<U>(..)`` -> the templates of
+  :data:`PRELUDE` (``nrvec2``, ``nrvec3``, ``nrbitcast``); ``select`` ``abs`` ``min``
+  ``max`` -> ``nrsel`` ``fabs`` ``nrmin`` ``nrmax`` (fmin/fmax for floats, integer
+  comparisons for integers); ``round`` -> ``rint`` (WGSL rounds halves to even, as rint);
+* arrays: a module-scope ``const NAME = array<U, N>(..);`` -> ``NR_CONST U NAME[N] =
+  {..};`` (``__constant__`` on CUDA), ``let v = array<T, N>(..);`` -> ``const T v[N] =
+  {..};`` and ``var v: array<T, N>;`` -> ``T v[N] = {};`` (WGSL zero-initialises);
+* anything else the translation does not know (vec4, loop, switch, other built-ins)
+  raises.
 
 The kernels are compiled without contraction (``--fmad=false``): numr's double-word
 arithmetic (two_sum, two_prod) needs every product and sum rounded as written, as on
@@ -29,7 +34,8 @@ import re
 
 # name -> number of arguments, for the functions CUDA takes from numr's own source
 FUNCTIONS = {"gammainc": 2, "gammaincc": 2, "chdtr": 2, "chdtrc": 2, "betainc": 3,
-             "betaincc": 3, "stdtr": 2, "ellipe": 1}
+             "betaincc": 3, "stdtr": 2, "ellipe": 1, "log_ndtr": 1,
+             "j0": 1, "j1": 1, "y0": 1, "y1": 1, "zeta": 2}
 
 # Types, vec2 and the WGSL built-ins the helpers use, for NVRTC and a host compiler alike
 # (NR_FN: __device__ there, inline here).
@@ -44,6 +50,11 @@ template <class X> struct nrvec2 {
   NR_FN nrvec2() : x(0), y(0) {}
   NR_FN nrvec2(X a, X b) : x(a), y(b) {}
 };
+template <class X> struct nrvec3 {
+  X x, y, z;
+  NR_FN nrvec3() : x(0), y(0), z(0) {}
+  NR_FN nrvec3(X a, X b, X c) : x(a), y(b), z(c) {}
+};
 template <class X> NR_FN nrvec2<X> operator-(nrvec2<X> v) { return nrvec2<X>(-v.x, -v.y); }
 template <class X> NR_FN nrvec2<X> operator*(nrvec2<X> v, X s) { return nrvec2<X>(v.x * s, v.y * s); }
 template <class X> NR_FN nrvec2<X> operator*(X s, nrvec2<X> v) { return nrvec2<X>(s * v.x, s * v.y); }
@@ -56,38 +67,69 @@ template <class To, class From> NR_FN To nrbitcast(From v) {
   return u.t;
 }
 template <class X> NR_FN X nrsel(X f, X t, bool c) { return c ? t : f; }
+NR_FN f64 nrmin(f64 a, f64 b) { return fmin(a, b); }
+NR_FN f64 nrmax(f64 a, f64 b) { return fmax(a, b); }
+NR_FN i32 nrmin(i32 a, i32 b) { return a < b ? a : b; }
+NR_FN i32 nrmax(i32 a, i32 b) { return a > b ? a : b; }
+NR_FN u32 nrmin(u32 a, u32 b) { return a < b ? a : b; }
+NR_FN u32 nrmax(u32 a, u32 b) { return a > b ? a : b; }
 """
 
-_BUILTINS = {"select": "nrsel", "abs": "fabs", "min": "fmin", "max": "fmax",
+_BUILTINS = {"select": "nrsel", "abs": "fabs", "min": "nrmin", "max": "nrmax",
              "round": "rint"}
-_KNOWN = {"sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "fmin", "fmax", "rint",
-          "nrsel", "nrvec2", "nrbitcast", "if", "for", "while", "return", "f64", "f32",
+_KNOWN = {"sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "nrmin", "nrmax", "rint",
+          "nrsel", "nrvec2", "nrvec3", "nrbitcast", "if", "for", "while", "return", "f64", "f32",
           "u64", "u32", "i32", "bool", "break", "continue", "else"}
 
 
 def _type(t: str) -> str:
     t = t.strip()
-    m = re.fullmatch(r"vec2<(\w+)>", t)
+    m = re.fullmatch(r"vec([23])<(\w+)>", t)
     if m:
-        return f"nrvec2<{m.group(1)}>"
+        return f"nrvec{m.group(1)}<{m.group(2)}>"
     if t in ("f64", "f32", "u64", "u32", "i32", "bool"):
         return t
     raise ValueError(f"_to_c: no C type for WGSL type {t!r}")
 
 
-def _functions(wgsl: str) -> list[tuple[str, str, str, str]]:
-    """(name, params, return type, body) of each top-level ``fn`` of ``wgsl``."""
-    out, i = [], 0
+_ARRAY = re.compile(r"array\s*<\s*(\w+)\s*,\s*(\d+)\s*>\s*\(")
+
+
+def _closing(text: str, j: int) -> int:
+    """The index just past the parenthesis that closes the one before ``text[j]``."""
+    depth = 1
+    while depth:
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        j += 1
+    return j
+
+
+def _constants(text: str) -> str:
+    """Module-scope ``const NAME = array<U, N>(..);`` as C arrays (the only module-scope
+    declarations the helpers have besides functions)."""
+    out = []
+    for decl in filter(None, (d.strip() for d in text.split(";"))):
+        m = re.fullmatch(r"const\s+(\w+)\s*=\s*array\s*<\s*(\w+)\s*,\s*(\d+)\s*>\s*\((.*)\)",
+                         decl, re.S)
+        if m is None:
+            raise ValueError(f"_to_c: cannot translate {decl[:80]!r}")
+        out.append(f"NR_CONST {_type(m.group(2))} {m.group(1)}[{m.group(3)}] = {{{m.group(4)}}};")
+    return "\n".join(out)
+
+
+def _functions(wgsl: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """(name, params, return type, body) of each top-level ``fn`` of ``wgsl``, and its
+    module-scope constants in C."""
+    out, consts, i = [], [], 0
     head = re.compile(r"fn\s+(\w+)\s*\(([^)]*)\)\s*(?:->\s*([\w<>]+))?\s*\{")
     while True:
         m = head.search(wgsl, i)
         if m is None:
-            rest = wgsl[i:].strip()
-            if rest:
-                raise ValueError(f"_to_c: cannot translate {rest[:80]!r}")
-            return out
+            if wgsl[i:].strip():
+                consts.append(_constants(wgsl[i:]))
+            return out, consts
         if wgsl[i:m.start()].strip():
-            raise ValueError(f"_to_c: cannot translate {wgsl[i:m.start()].strip()[:80]!r}")
+            consts.append(_constants(wgsl[i:m.start()]))
         depth, j = 1, m.end()
         while depth:
             depth += {"{": 1, "}": -1}.get(wgsl[j], 0)
@@ -101,11 +143,25 @@ def _params(p: str) -> str:
     return ", ".join(f"{_type(q.split(':', 1)[1])} {q.split(':', 1)[0].strip()}" for q in parts)
 
 
+def _arrays(b: str) -> str:
+    """Local arrays: ``let v = array<T, N>(..);`` -> ``const T v[N] = {..};``, ``var v:
+    array<T, N>;`` -> ``T v[N] = {};``."""
+    b = re.sub(r"\bvar\s+(\w+)\s*:\s*array\s*<\s*(\w+)\s*,\s*(\d+)\s*>\s*;",
+               lambda m: f"{_type(m.group(2))} {m.group(1)}[{m.group(3)}] = {{}};", b)
+    head = re.compile(r"\blet\s+(\w+)\s*=\s*array\s*<\s*(\w+)\s*,\s*(\d+)\s*>\s*\(")
+    while (m := head.search(b)) is not None:
+        j = _closing(b, m.end())
+        b = (b[:m.start()] + f"const {_type(m.group(2))} {m.group(1)}[{m.group(3)}] = "
+             f"{{{b[m.end():j - 1]}}}" + b[j:])
+    return b
+
+
 def _body(b: str) -> str:
-    if re.search(r"\barray\s*<|\bvec[34]\b|\bconst\b|\bloop\b|\bswitch\b",
+    b = _arrays(b)
+    if re.search(r"\barray\s*<|\bvec4\b|\bconst\s+(?!f64|f32|u64|u32|i32)|\bloop\b|\bswitch\b",
                  re.sub(r"//[^\n]*", "", b)):
         raise ValueError(f"_to_c: unsupported WGSL in {b[:120]!r}")
-    b = re.sub(r"\bvec2<", "nrvec2<", b)
+    b = re.sub(r"\bvec([23])<", r"nrvec\1<", b)
     b = re.sub(r"\bbitcast<", "nrbitcast<", b)
     b = re.sub(r"\blet\s+(\w+)\s*=", r"const auto \1 =", b)
     b = re.sub(r"\bvar\s+(\w+)\s*:\s*([\w<>]+)\s*=", lambda m: f"{_type(m.group(2))} {m.group(1)} =", b)
@@ -118,7 +174,8 @@ def _body(b: str) -> str:
 def translate(wgsl: str) -> str:
     """C++ for NVRTC (and a host compiler) of the WGSL functions in ``wgsl``: a
     prototype of each, then the definitions."""
-    fns = sorted(_functions(wgsl))  # helpers() visits in set order: sorted, reproducible
+    fns, consts = _functions(wgsl)
+    fns.sort()  # helpers() visits in set order: sorted, reproducible
     names = {f[0] for f in fns}
     protos, defs = [], []
     for name, params, ret, body in fns:
@@ -130,7 +187,8 @@ def translate(wgsl: str) -> str:
             if call not in names and call not in _KNOWN:
                 raise ValueError(f"_to_c: {name} calls {call}, which has no C translation")
         defs.append(sig + " {" + cb + "}")
-    return "\n".join(protos) + "\n\n" + "\n\n".join(defs) + "\n"
+    return ("".join(c + "\n" for c in sorted(consts)) + "\n".join(protos) + "\n\n"
+            + "\n\n".join(defs) + "\n")
 
 
 def source() -> tuple[str, dict]:

@@ -878,13 +878,27 @@ H["sppgsum_T"] = """fn sppgsum_T(n: T, x0: T) -> T {
   }
   return sppgasym_T(n, x) + fact * s;
 }"""
+# x is an integer (finite x), by bits: the exponent against the fraction bits left
+H["spisint_T"] = """fn spisint_T(x: T) -> bool {
+  let u = bitcast<U>(x) & ABS;
+  if (u == U(0)) { return true; }
+  let e = i32(u >> MANT_BITS) - BIAS;
+  if (e < 0) { return false; }
+  if (e >= i32(MANT_BITS)) { return true; }
+  return (u & (MANT >> u32(e))) == U(0);
+}"""
 H["sppolygamma_T"] = """fn sppolygamma_T(n: T, x: T) -> T {
   if (isnan_T(n) || isnan_T(x) || n < T(0.0) || n != floor(n) || isinf_T(n)) { return nan_T(); }
   if (n == T(0.0)) { return sppsi_T(x); }
   let odd = T(0.5) * n - floor(T(0.5) * n) != T(0.0);  // n odd: psi^(n) > 0 for x > 0
   let sgn = select(T(-1.0), T(1.0), odd);
-  if (isinf_T(x)) { return select(nan_T(), sgn * T(0.0), x > T(0.0)); }
-  if (x <= T(0.0) && x == floor(x)) { return sgn * bitcast<T>(EXPO); }
+  // The limits by bits, with no arithmetic on an infinity or a zero (NVIDIA's Vulkan
+  // driver gave 0 at the poles for sgn * inf, lavapipe inf): (-1)^(n+1) 0 at +inf and
+  // (-1)^(n+1) inf at the poles 0, -1, -2, ..., told apart from their neighbours in
+  // integers (x is exactly representable there).
+  let neg = select(SIGN, U(0), odd);
+  if (isinf_T(x)) { return select(nan_T(), bitcast<T>(neg), x > T(0.0)); }
+  if (x <= T(0.0) && spisint_T(x)) { return bitcast<T>(EXPO | neg); }
   let refl = x < T(0.0) && n == T(1.0);
   if (x < T(-4000.0) && !refl) { return nan_T(); }
   let sum = sppgsum_T(n, select(x, T(1.0) - x, refl));  // one inlined copy
@@ -894,6 +908,83 @@ H["sppolygamma_T"] = """fn sppolygamma_T(n: T, x: T) -> T {
   }
   return sgn * sum;
 }"""
+
+# -- Hurwitz zeta ------------------------------------------------------------------------
+# zeta(x, q) = sum_k (q + k)^-x, x > 1, by Euler-Maclaurin summation: the terms k < N
+# directly (each base q + k as an exact double word, so its rounding does not cost x eps),
+# up to a = q + N >= 16 + x, then
+# a^(1-x) [1/(x - 1) + 1/(2a) + sum_j B_2j / (2j)! x (x+1) ... (x+2j-2) / a^2j]
+# (DLMF 25.11.5 with Euler-Maclaurin's remainder; at a >= 16 + x the terms fall by at
+# least ((x + 2j) / (2 pi a))^2 < 0.16 each: 20 of them leave < 2^-60). The direct sum
+# stops early where its next terms cannot matter (for x > 1 their rest is below
+# t a / (x - 1)). q < 0 is SciPy's: poles at q = 0, -1, ... (inf), real terms only for
+# integer x (else NaN); below q = -4000 NaN (the direct sum is not reduced there).
+def _bernoulli(n: int) -> list:
+    """B_0 .. B_n as fractions (the Akiyama-Tanigawa algorithm, B_1 = +1/2)."""
+    from fractions import Fraction
+
+    a, out = [], []
+    for m in range(n + 1):
+        a.append(Fraction(1, m + 1))
+        for j in range(m, 0, -1):
+            a[j - 1] = j * (a[j - 1] - a[j])
+        out.append(a[0])
+    return out
+
+
+_ZB = [float(b / math.factorial(j)) for j, b in enumerate(_bernoulli(40)) if j % 2 == 0][1:21]
+# |h + l|^y for an exact double word h + l (h != 0 finite) and finite y: exp(y log|h + l|)
+# with log|h + l| = log|h| + l / h as hi + lo (numr's powcore for a double-word base)
+H["spzpow_T"] = """fn spzpow_T(h: T, l: T, y: T) -> T {
+  let ah = abs(h);
+  let lg = logdd_T(ah);
+  let p = two_prod_T(y, lg.x);
+  if (abs(p.x) > POW_SAT) { return select(T(0.0), bitcast<T>(EXPO), p.x > T(0.0)); }
+  let z = fast_two_sum_T(p.x, p.y + y * (lg.y + l / h));
+  return expdd_T(z.x, z.y);
+}"""
+H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
+  if (isnan_T(x) || isnan_T(q)) {{ return nan_T(); }}  // SciPy 1.17: inf at x = 1 or a pole
+  if (x == T(1.0)) {{ return bitcast<T>(EXPO); }}
+  if (x < T(1.0)) {{ return nan_T(); }}
+  if (q <= T(0.0) && (isinf_T(q) || spisint_T(q))) {{ return bitcast<T>(EXPO); }}
+  let xint = isinf_T(x) || spisint_T(x);
+  if (q < T(0.0) && !xint) {{ return nan_T(); }}
+  if (isinf_T(q)) {{ return T(0.0); }}
+  // the limit at x = +inf: q^-x alone (SciPy 1.17 gives nan for q > 1)
+  if (isinf_T(x)) {{ return select(select(T(0.0), T(1.0), q == T(1.0)), bitcast<T>(EXPO), q < T(1.0)); }}
+  if (q < T(-4000.0)) {{ return nan_T(); }}
+  let xodd = xint && !spisint_T(T(0.5) * x);
+  let lim = T(16.0) + x;
+  var s = T(0.0);
+  var k = T(0.0);
+  for (var i = 0; i < 100000; i++) {{
+    let a = two_sum_T(q, k);
+    let last = a.x >= lim;
+    let t0 = spzpow_T(a.x, a.y, select(-x, T(1.0) - x, last));   // one inlined copy
+    if (last) {{
+      if (t0 == T(0.0)) {{ return s; }}
+      let r = T(1.0) / a.x;
+      let z = r * r;
+      var u = x * z;   // x (x+1) ... (x+2j-2) / a^2j
+      let bj = array<T, {len(_ZB)}>({", ".join(_f(c) for c in _ZB)});
+      var e = T(0.0);
+      for (var j = 0; j < {len(_ZB)}; j++) {{
+        let tj = bj[j] * u;
+        e = e + tj;
+        if (abs(tj) < abs(e) * T(1e-18)) {{ break; }}
+        let m = x + T(2 * j + 1);
+        u = u * (m * r) * ((m + T(1.0)) * r);
+      }}
+      return s + t0 * (T(1.0) / (x - T(1.0)) + (T(0.5) * r + e));
+    }}
+    let t = select(t0, -t0, xodd && a.x < T(0.0));
+    s = s + t;
+    if (a.x > T(0.0) && t * a.x <= s * (x - T(1.0)) * T(1e-17)) {{ return s; }}
+    k = k + T(1.0);
+  }}
+  return nan_T();
+}}"""
 
 # -- Bessel functions J0 J1 Y0 Y1 and K0 K1 (numr/special/_fit.py derives the fits) ----------
 # |x| <= 2: the power series in z = x^2 / 4 (A&S 9.1.10-9.1.11, 9.1.88-9.1.89 for Y with
