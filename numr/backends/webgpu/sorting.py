@@ -1,13 +1,16 @@
 """WebGPU ops: sort, argsort, searchsorted, unique_* and isin.
 
-All of them rest on one stable sort of (order key, index) pairs (kernels/sort.py): a
-bitonic network, or for one-word keys on rows longer than RADIX_MIN the LSD radix sort of
-kernels/radix.py, which leaves the same pairs in the same order (P = n, unpadded):
-sort and argsort read rows out of it, unique_* mark where sorted keys change and scan
-those marks, isin sorts x2 and binary-searches it. Semantics follow the NumPy adapter
-(numr/backends/ndarray/{sorting,searching,sets}.py): stable sorts, NaN last ascending and
-first descending, equal elements in their original order either way; -0.0 equals 0.0;
-unique keeps every NaN apart; index results have the device's default index dtype.
+All of them rest on one stable sort of order keys (kernels/sort.py): a bitonic network
+of (order key, index) pairs, or for one-word keys on rows longer than RADIX_MIN the LSD
+radix sort of kernels/radix.py, whose first pass reads the elements and whose last
+writes what the op needs: sort's values (keys alone, no indices), argsort's indices, or
+the same pairs the bitonic network leaves (P = n, unpadded) for unique_* (which marks
+where sorted keys change and scans those marks; unique_values and unique_counts sort the
+values alone) and isin (which binary-searches the sorted x2). Semantics follow the NumPy
+adapter (numr/backends/ndarray/{sorting,searching,sets}.py): stable sorts, NaN last
+ascending and first descending, equal elements in their original order either way; -0.0
+equals 0.0; unique keeps every NaN apart; index results have the device's default index
+dtype.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
-"""A stable LSD radix sort of (order key, index) pairs with one-word keys: the WGSL of
-its kernels (sorting.py drives them; the order keys are kernels/sort.py's).
+"""A stable LSD radix sort of order keys with one-word keys: the WGSL of its kernels
+(sorting.py drives them; the order keys are kernels/sort.py's).
 
-The pairs are unpadded rows of ``n`` entries, two u32 words each (key, index within the
-row), interleaved in one buffer because the runtime binds one writable buffer per
-dispatch. Each pass sorts by one 8-bit digit of the key, least significant first, from
-one pair buffer into the other, in four dispatches:
+The entries are unpadded rows of ``n``: keys alone (sort), or (key, index within the
+row) pairs, two u32 words interleaved in one buffer because the runtime binds one
+writable buffer per dispatch. The first pass makes the keys from the elements, the last
+writes what the op needs (see "what a pass reads and writes" below). Each pass sorts by
+one 8-bit digit of the key, least significant first, from one entry buffer into the
+other, in four dispatches:
 
 1. ``histogram``: a workgroup per tile of TILE entries of one row (tiles never straddle
    rows) counts its digits in workgroup memory (eight copies of the 256 counters, lane
