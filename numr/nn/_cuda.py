@@ -25,8 +25,18 @@ def norm_forward(x, residual, weight, bias, eps: float, center: bool, want_sum: 
     """(y, s) as numr.nn._cpu.norm_forward, on CuPy arrays; None for NumPy arrays."""
     if type(x) is np.ndarray:
         return None
-    args = (x, residual, weight, bias, eps, center, want_sum)
-    return _on_device(_forward, args, x.data.device_id)
+    dev = x.data.device_id
+    cp = _cuda_tiled._cp or _cuda_tiled._cupy()
+    if dev == cp.cuda.runtime.getDevice():  # the common case: no device switch, and the
+        # kernels called here (a frame and an argument tuple less: host work is much of a
+        # small call's time, benchmarks/norms.py --host)
+        out = _cuda_tiled.norm_forward(x, residual, weight, bias, eps, center, want_sum,
+                                       dev=dev)
+        if out is None:
+            out = _cuda_general.norm_forward(x, residual, weight, bias, eps, center, want_sum)
+        return out
+    with cp.cuda.Device(dev):
+        return _forward((x, residual, weight, bias, eps, center, want_sum), dev)
 
 
 def _forward(args: tuple, dev: int):
@@ -40,17 +50,17 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     arrays; None for NumPy arrays."""
     if type(s) is np.ndarray:
         return None
-    args = (grad_y, s, grad_s, weight, eps, center, want_weight, want_bias)
-    return _on_device(_backward, args, s.data.device_id)
-
-
-def _on_device(run, args: tuple, dev: int):
-    """``run(args, dev)`` with GPU ``dev`` current (the arrays' GPU)."""
-    cp = _cuda_tiled._cupy()
-    if dev == cp.cuda.runtime.getDevice():  # (the common case: no device switch)
-        return run(args, dev)
+    dev = s.data.device_id
+    cp = _cuda_tiled._cp or _cuda_tiled._cupy()
+    if dev == cp.cuda.runtime.getDevice():  # (as norm_forward)
+        out = _cuda_tiled.norm_backward(grad_y, s, grad_s, weight, eps, center, want_weight,
+                                        want_bias, dev=dev)
+        if out is None:
+            out = _cuda_general.norm_backward(grad_y, s, grad_s, weight, eps, center,
+                                              want_weight, want_bias)
+        return out
     with cp.cuda.Device(dev):
-        return run(args, dev)
+        return _backward((grad_y, s, grad_s, weight, eps, center, want_weight, want_bias), dev)
 
 
 def _backward(args: tuple, dev: int):
