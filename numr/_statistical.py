@@ -113,10 +113,22 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
 
 
 def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
-         keepdims: bool = False) -> Array:
-    """Arithmetic mean over ``axis``; NaN for zero elements."""
+         dtype: dt.DType | None = None, keepdims: bool = False) -> Array:
+    """Arithmetic mean over ``axis``; NaN for zero elements.
+
+    ``dtype`` is an extension of the standard (NumPy's keyword; Cubed's var and std pass
+    it to their chunk library): the floating-point dtype the mean is computed and
+    returned in (complex for complex ``x``)."""
     axes = _reduction_args("mean", x, axis, keepdims)
-    a, d = _float_input(x)
+    if dtype is None:
+        a, d = _float_input(x)
+    else:
+        d = check_dtype(dtype, x._device, "mean")
+        if d.kind not in ("float", "complex") or (x._dtype.kind == "complex"
+                                                  and d.kind != "complex"):
+            raise TypeError(f"mean: dtype must be a floating-point dtype (complex for "
+                            f"complex x), got {d} for x of dtype {x._dtype}")
+        a = x._data if x._dtype is d else x._device.ops.astype(x._data, d, False)
     return Array._new(x._device.ops.mean(a, axis=axes, keepdims=keepdims), d, x._device)
 
 

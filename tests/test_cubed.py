@@ -267,3 +267,19 @@ def test_cubed_hands_the_users_dtype_to_numr(device, tmp_path):
     for name in ("str", "numpy_type"):
         assert got[name] is not None and "arange: dtype must be a numr dtype" in got[name]
         assert "(pass numr.int64:" in got[name], got[name]
+
+
+def test_mean_takes_numpys_dtype_keyword(device):
+    # Cubed's var and std call mean(chunk, dtype=...) on their backend
+    h = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
+    x = numr.asarray(h, device=device)
+    f = numr.float64 if numr.float64 in device.dtypes else numr.float32
+    m = numr.mean(x, axis=1, dtype=f)
+    assert m.dtype is f and m.device == device
+    np.testing.assert_allclose(to_np(m), h.astype(f.name).mean(axis=1), rtol=1e-6)
+    i = numr.mean(numr.asarray([1, 2, 4], device=device), dtype=numr.float32)
+    assert i.dtype is numr.float32 and float(i) == np.mean([1, 2, 4], dtype=np.float32)
+    with pytest.raises(TypeError, match="mean: dtype must be a floating-point dtype"):
+        numr.mean(x, dtype=numr.int32)
+    with pytest.raises(TypeError, match="mean: dtype must be a numr dtype"):
+        numr.mean(x, dtype="float32")

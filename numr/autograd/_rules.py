@@ -289,7 +289,7 @@ def _sum(xp, g, ans, x, axis=None, dtype=None, keepdims=False):
     return _expand(xp, g, x.shape, axis, keepdims)
 
 
-def _mean(xp, g, ans, x, axis=None, keepdims=False):
+def _mean(xp, g, ans, x, axis=None, dtype=None, keepdims=False):
     return _expand(xp, g, x.shape, axis, keepdims) / _count(x.shape, axis)
 
 
