@@ -344,12 +344,14 @@ var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
 
 # -- the scatter with subgroups -------------------------------------------------------------
 # Where the adapter has subgroups, a team is a hardware subgroup of the scatter's SG_WG
-# invocations and finds the lanes of its digit with eight ballots (one per digit bit, and one
-# of the live lanes): no workgroup memory and no barrier in a round. The lowest lane of
-# each digit adds the number to the team's counter of that digit (an atomic, which
-# returns the count before) and hands it to the others with a shuffle; the counters of
-# a team's digits are halves of words (a team holds at most TILE entries), so that the
-# teams of the smallest subgroups fit workgroup memory. Three barriers a tile.
+# invocations and finds the lanes of its digit with eight ballots (one per digit bit, and
+# one of the live lanes), not through workgroup memory. The lowest lane of each digit
+# adds the number to the team's counter of that digit (an atomic, which returns the
+# count before) and hands it to the others with a shuffle; the counters of a team's
+# digits are halves of words (a team holds at most TILE entries), so that the teams of
+# the smallest subgroups fit workgroup memory. One barrier a round: the next round's
+# update of a counter may come from another lane of the subgroup, and nothing but a
+# barrier orders two lanes' accesses to workgroup memory in WGSL.
 
 SG_WG = 128           # invocations of the subgroup scatter (TILE / SG_WG rounds a team)
 
@@ -397,6 +399,8 @@ def _sg_round(d: DType, mode: str, first: bool, k: int) -> str:
       let h = (d{k} & 1u) * 16u;
       old = (atomicAdd(&th[sid * {RADIX // 2}u + (d{k} >> 1u)], (ca.x + ca.y + ca.z + ca.w) << h) >> h) & 0xffffu;
     }}
+    // this round's counter updates before the next round's, by other lanes
+    workgroupBarrier();
     old = subgroupShuffle(old, min(lead, sgs - 1u));
     rk{k} = old + cb.x + cb.y + cb.z + cb.w;
   }}
