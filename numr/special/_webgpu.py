@@ -19,11 +19,14 @@ from ._exprs import EXPR, specialise
 
 HALF_NATIVE = True
 
-# Functions whose WGSL loses more than a few ULP when it runs in float32 arithmetic
+# Functions whose WGSL loses more than 4 ULP when it runs in float32 arithmetic
 # (betainc's continued fraction over float32 products: 22 eps at (200, 40, 0.8); gamma's
-# Stirling powers: 21 eps): on adapters with float64 their float32 arguments compute in
-# float64 and round once (as on CUDA, where every function does), elsewhere in float32.
-F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma"})
+# Stirling powers: 21; polygamma's sums 7.3, gammaincc's continued fraction 5.2 (6.8 on
+# NVIDIA's driver), chdtrc 6.7, stdtr 5.1 there): on adapters with float64 their float32
+# arguments compute in float64 and round once (as on CUDA, where every function does),
+# elsewhere in float32.
+F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc",
+                         "gammaincc", "chdtr", "chdtrc", "stdtr"})
 
 
 def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
