@@ -3,10 +3,11 @@ block's four words (or floats) written as one 16-byte vector store.
 
 Every adapter computes the words of the CPU kernel: only 32-bit multiply, add, xor and
 shift are needed. Each round wants the high word of a 32 x 32-bit product; with
-shader-int64 it is the top of one u64 product (NVIDIA's compiler makes that one wide
-multiply), else it is built from 16-bit halves (exact in u32 arithmetic, but five
-multiplies and a dozen adds and shifts: on the H200 that made 256M float32 uniforms
-compute-bound at 0.28 of the copy bandwidth). The rounds are unrolled here, each
+shader-int64 it is the top of one u64 product (a wide multiply where the hardware has
+one), else it is built from 16-bit halves (exact in u32 arithmetic, but five multiplies
+and a dozen adds and shifts a product: 20 products a block, enough to make the kernel
+compute-bound on the H200, where 256M float32 uniforms ran at 0.28 of the copy
+bandwidth with them). The rounds are unrolled here, each
 round's key words literals added to the key. The uniform-float forms convert as
 numr.random._cpu does (exact: an integer of at most 27 bits times a power of two), so
 their floats are bit-identical too. Normals come from one kernel as well (``NORMALS``),
@@ -123,9 +124,14 @@ _PIO2 = (1.5707963267341256, 6.077100506303966e-11, 2.0222662487111665e-21)  # 3
 # the float64 root (exact: a float32's root is never within 2^-50 of a float32
 # midpoint), t = fl32(fl32(2 pi) v). The functions are float64 polynomials accurate to
 # ~1e-13, so their float32 roundings are the CPU's but where the exact value lies within
-# ~1e-13 of a float32 midpoint (about one in a million): then 1 ULP. Plain multiply-adds
-# (no double-word steps, nothing contraction can break): on the H200 the float64 units
-# run at half the float32 rate, far cheaper than numr's fenced double-float32 functions.
+# ~1e-13 of a float32 midpoint: over every u and every v of the 2^24 grid on lavapipe one
+# pair in 16.7M differs (by 2 ULP). Plain multiply-adds with no double-word steps, so
+# nothing a driver's contraction (NVIDIA fuses, lavapipe splits fma) or reassociation
+# does moves a result by more than ~1e-16; the float32 steps are exact or one IEEE
+# multiply, on normal numbers only (NVIDIA flushes float32 subnormals; none arise: u >=
+# 2^-24 where nonzero, |l| >= 6e-8, r >= 3e-4). Replaces numr's fenced double-float32
+# functions where the adapter has shader-f64 (float64 runs at half the float32 rate on
+# the H200; this kernel was not yet timed there when it landed).
 _BOX_MULLER32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
   let y = 1.0 - u;                          // exact: u is a multiple of 2^-24 in [0, 1)
   let yb = bitcast<u32>(y);                 // y = 2^e m, m in [sqrt(1/2), sqrt(2)]
