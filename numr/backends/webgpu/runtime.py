@@ -127,6 +127,29 @@ def _wgpu_message(e: BaseException) -> str:
     return " ".join(line.strip() for line in str(e).splitlines() if line.strip())
 
 
+# Note: wgpu-py's map_sync(READ) first submits an empty command buffer (its guard for
+# a buffer written by queue.write_buffer and not submitted since, wgpu-native issue 305),
+# about 60 us on the H200 per read back. numr's read backs map a staging buffer right
+# after submitting the copy into it, so the guard has nothing to do; wgpu-py's own
+# queue.read_buffer maps its copy with the mode "READ_NOSYNC" for the same reason,
+# which numr uses where this wgpu-py takes it (else the public mode).
+_map_nosync = True
+
+
+def _map_read(staging: Any, nbytes: int) -> None:
+    """Map ``nbytes`` of ``staging`` for reading; the copy into it is submitted."""
+    global _map_nosync
+    if _map_nosync:
+        try:
+            promise = staging.map_async("READ_NOSYNC", 0, nbytes)
+        except (ValueError, KeyError, TypeError, AttributeError):  # a wgpu-py without it
+            _map_nosync = False
+        else:
+            promise.sync_wait()
+            return
+    staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
+
+
 def _grid(groups: int) -> tuple[int, int]:
     """An x by y grid of at least ``groups`` workgroups, x at most 65535 (the
     per-dimension limit), with as few extra as can be: 65536 groups become 32768 x 2
@@ -573,7 +596,7 @@ class Runtime:
             raise self._error(f"reading {nbytes} bytes back", e) from None
         self.flush(f"reading {nbytes} bytes back")
         try:
-            staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
+            _map_read(staging, nbytes)
             data = staging.read_mapped(0, nbytes, copy=True)
             staging.unmap()
         except Exception as e:
