@@ -724,14 +724,19 @@ class Runtime:
                 self._drain()
             storage = None
             if new:
-                # _alloc's hot case, written out: the block freed last fits
+                # _alloc's hot case, written out: the block freed last fits. (Popped
+                # before it is looked at: another thread's Storage.__del__ may append
+                # to ``released`` at any moment; only a section pops.)
                 released = self.released
-                if (released and released[-1].nbytes == self._sizes.get(new)
-                        and not self._lost_blocks):
+                if released and not self._lost_blocks:
                     block = released.pop()
-                    if released:
-                        self.collect()
-                    storage = Storage(block, self)
+                    if block.nbytes == self._sizes.get(new):
+                        if released:
+                            self.collect()
+                        storage = Storage(block, self)
+                    else:
+                        self.release(block)
+                        storage = self._alloc(new)
                 else:
                     storage = self._alloc(new)
                 blocks.append(storage.block)
