@@ -15,6 +15,8 @@ dtype.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ... import _dtypes as dt
@@ -138,7 +140,9 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
         nxt = final if last else bufs[k % 2]
         params = [groups, n, T, 8 * k, L, src.offset, mask, cn]
         sig = (d.name, mode, first)
-        run(rt, ("radix-hist",) + sig, lambda: R.histogram_source(d, mode, first),
+        # partial, not a lambda: the runtime keeps the source function for variants
+        # of the kernel (arrays in pieces), which it may build in a later sort
+        run(rt, ("radix-hist",) + sig, partial(R.histogram_source, d, mode, first),
             [cur, counts], params, groups * R.WG)
         rt.dispatch(("sort", "radix-scan"), R.scan_source, [counts.block], [L, 0, 0], nb)
         exclusive_scan(rt, counts, L, nb)
@@ -149,11 +153,11 @@ def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=Non
         reads = [cur, counts] + ([specials] if last and spec else [])
         if sg:
             run(rt, ("radix-scatter-sg", last, iw, sg) + sig,
-                lambda: R.scatter_sg_source(d, mode, first, last, iw, sg), reads + [nxt],
+                partial(R.scatter_sg_source, d, mode, first, last, iw, sg), reads + [nxt],
                 params, groups * R.WG)
         else:
             run(rt, ("radix-scatter", last, iw) + sig,
-                lambda: R.scatter_source(d, mode, first, last, iw), reads + [nxt], params,
+                partial(R.scatter_source, d, mode, first, last, iw), reads + [nxt], params,
                 groups * R.WG)
         cur = nxt
     if mode == "pairs":
