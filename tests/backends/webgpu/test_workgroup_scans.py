@@ -62,3 +62,21 @@ def test_cumulative_sum_reversed_lanes(device, reversed_lanes, shape, axis):
     h = np.random.default_rng(1).integers(-9, 9, size=shape).astype(np.int32)
     got = numr.cumulative_sum(numr.asarray(h, device=device), axis=axis)
     np.testing.assert_array_equal(to_np(got), np.cumsum(h, axis=axis, dtype=np.int32))
+
+
+def test_radix_argsort_into_int32(device):
+    """Adapters without shader-int64 index with int32: the radix sort's last pass writes
+    32-bit indices (lavapipe's default index dtype is int64)."""
+    from numr._dtypes import int32
+    from numr.backends.webgpu import sorting as S
+    from numr.backends.webgpu.array import new
+
+    rng = np.random.default_rng(1)
+    h = rng.integers(-50, 50, size=(3, 2500)).astype(np.int32)
+    x = numr.asarray(h, device=device)._data
+    for descending in (False, True):
+        out = new(x.rt, (3 * 2500,), int32)
+        S.radix(x, 3, 2500, descending, "indices", out)
+        got = device.ops.to_host(out).reshape(3, 2500)
+        key = -h if descending else h   # integers: the stable order of the negation
+        np.testing.assert_array_equal(got, np.argsort(key, axis=1, kind="stable"))
