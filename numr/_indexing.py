@@ -235,8 +235,14 @@ def _axis(axis: Any, ndim: int, func: str) -> int:
     return axis % ndim
 
 
-def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
-    """Elements of ``x`` at ``indices`` (1-D, negative counts from the end) along ``axis``."""
+def take(x: Array, indices: Array | int, /, *, axis: int | None = None) -> Array:
+    """Elements of ``x`` at ``indices`` (1-D, negative counts from the end) along ``axis``.
+
+    ``indices`` may also be a Python int, an extension of the standard (NumPy's): the one
+    position along ``axis``, which the result drops (Cubed's var and std combine their
+    partial results with ``take(x, 0, axis=a)``)."""
+    if type(indices) is int and type(x) is Array:
+        return _take_one(x, indices, axis)
     _check_pair(x, indices, "take")
     ndim = x._data.ndim
     if indices._data.ndim != 1:
@@ -250,6 +256,21 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     axis = _axis(axis, ndim, "take")
     idx = _checked_indices(indices, x._data.shape[axis], axis, "take")
     return Array._new(x._device.ops.take(x._data, idx, axis=axis), x._dtype, x._device)
+
+
+def _take_one(x: Array, i: int, axis: int | None) -> Array:
+    ndim = x._data.ndim
+    if ndim == 0:
+        raise ValueError("take: x must have at least one dimension")
+    if axis is None:
+        if ndim > 1:
+            raise ValueError(f"take: axis is required for a {ndim}-D array")
+        axis = 0
+    axis = _axis(axis, ndim, "take")
+    size = x._data.shape[axis]
+    if not -size <= i < size:
+        raise IndexError(f"take: index {i} is out of bounds for axis {axis} with size {size}")
+    return getitem(x, (slice(None),) * axis + (i,))
 
 
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:

@@ -283,3 +283,18 @@ def test_mean_takes_numpys_dtype_keyword(device):
         numr.mean(x, dtype=numr.int32)
     with pytest.raises(TypeError, match="mean: dtype must be a numr dtype"):
         numr.mean(x, dtype="float32")
+
+
+def test_take_takes_a_python_int_index(device):
+    # Cubed's var and std combine partial results with take(x, 0, axis=a)
+    h = np.arange(24.0).reshape(2, 3, 4)
+    x = numr.asarray(h, device=device)
+    for i, axis in ((0, 0), (2, 1), (-1, 2), (-3, 1)):
+        got = numr.take(x, i, axis=axis)
+        assert got.device == device
+        assert to_np(got).tolist() == np.take(h, i, axis=axis).tolist()
+    assert float(numr.take(numr.asarray([5.0, 6.0], device=device), 1)) == 6.0
+    with pytest.raises(IndexError, match="take: index 3 is out of bounds for axis 1"):
+        numr.take(x, 3, axis=1)
+    with pytest.raises(ValueError, match="take: axis is required"):
+        numr.take(x, 0)
