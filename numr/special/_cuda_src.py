@@ -121,6 +121,7 @@ NR_FN f64 spp0big_f64(f64 t);
 NR_FN f64 spp1big_f64(f64 t);
 NR_FN f64 spq0big_f64(f64 t);
 NR_FN f64 spq1big_f64(f64 t);
+NR_FN f64 sprecip_f64(f64 d);
 NR_FN nrvec2<f64> spsincos_f64(f64 x);
 NR_FN nrvec2<f64> spsincospi_f64(f64 r);
 NR_FN f64 spstdtr_f64(f64 df, f64 t);
@@ -1102,6 +1103,12 @@ NR_FN f64 spq1big_f64(f64 t) {
   return t * b1 - b2 + f64(0.3744162489689582);
 }
 
+NR_FN f64 sprecip_f64(f64 d) {
+  const auto q = fence_f64(f64(1.0) / d);
+  const auto p = two_prod_f64(q, d);
+  return q + fence_f64(fence_f64(f64(1.0) - p.x) - p.y) * q;
+}
+
 NR_FN nrvec2<f64> spsincos_f64(f64 x) {
   const auto q = rempio2_f64(x);
   const auto n = i32(q.z) & 3;
@@ -1385,7 +1392,7 @@ NR_FN f64 spzeta_f64(f64 x, f64 q) {
     const auto t0 = spzpow_f64(a.x, a.y, nrsel(-x, f64(1.0) - x, last));   // one inlined copy
     if (last) {
       if (t0 == f64(0.0)) { return s; }
-      const auto r = f64(1.0) / a.x;
+      const auto r = sprecip_f64(a.x);
       const auto z = r * r;
       auto u = x * z;   // x (x+1) ... (x+2j-2) / a^2j
       const f64 bj[20] = {f64(0.08333333333333333), f64(-0.001388888888888889), f64(3.306878306878307e-05), f64(-8.267195767195768e-07), f64(2.08767569878681e-08), f64(-5.284190138687493e-10), f64(1.3382536530684679e-11), f64(-3.3896802963225827e-13), f64(8.586062056277845e-15), f64(-2.174868698558062e-16), f64(5.5090028283602295e-18), f64(-1.3954464685812522e-19), f64(3.534707039629467e-21), f64(-8.953517427037546e-23), f64(2.267952452337683e-24), f64(-5.744790668872202e-26), f64(1.455172475614865e-27), f64(-3.6859949406653103e-29), f64(9.336734257095045e-31), f64(-2.36502241570063e-32)};
@@ -1397,7 +1404,7 @@ NR_FN f64 spzeta_f64(f64 x, f64 q) {
         const auto m = x + f64(2 * j + 1);
         u = u * (m * r) * ((m + f64(1.0)) * r);
       }
-      return s + t0 * (f64(1.0) / (x - f64(1.0)) + (f64(0.5) * r + e));
+      return s + t0 * (sprecip_f64(x - f64(1.0)) + (f64(0.5) * r + e));
     }
     const auto t = nrsel(t0, -t0, xodd && a.x < f64(0.0));
     s = s + t;

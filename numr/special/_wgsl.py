@@ -943,6 +943,13 @@ H["spzpow_T"] = """fn spzpow_T(h: T, l: T, y: T) -> T {
   let z = fast_two_sum_T(p.x, p.y + y * (lg.y + l / h));
   return expdd_T(z.x, z.y);
 }"""
+# 1 / d for normal d, within a hair of 0.5 ULP: one correction from the exact residual
+# (WGSL lets float64 division be 2.5 ULP off, and NVIDIA's Vulkan driver's is)
+H["sprecip_T"] = """fn sprecip_T(d: T) -> T {
+  let q = fence_T(T(1.0) / d);
+  let p = two_prod_T(q, d);
+  return q + fence_T(fence_T(T(1.0) - p.x) - p.y) * q;
+}"""
 H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
   if (isnan_T(x) || isnan_T(q)) {{ return nan_T(); }}  // SciPy 1.17: inf at x = 1 or a pole
   if (x == T(1.0)) {{ return bitcast<T>(EXPO); }}
@@ -964,7 +971,7 @@ H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
     let t0 = spzpow_T(a.x, a.y, select(-x, T(1.0) - x, last));   // one inlined copy
     if (last) {{
       if (t0 == T(0.0)) {{ return s; }}
-      let r = T(1.0) / a.x;
+      let r = sprecip_T(a.x);
       let z = r * r;
       var u = x * z;   // x (x+1) ... (x+2j-2) / a^2j
       let bj = array<T, {len(_ZB)}>({", ".join(_f(c) for c in _ZB)});
@@ -976,7 +983,7 @@ H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
         let m = x + T(2 * j + 1);
         u = u * (m * r) * ((m + T(1.0)) * r);
       }}
-      return s + t0 * (T(1.0) / (x - T(1.0)) + (T(0.5) * r + e));
+      return s + t0 * (sprecip_T(x - T(1.0)) + (T(0.5) * r + e));
     }}
     let t = select(t0, -t0, xodd && a.x < T(0.0));
     s = s + t;

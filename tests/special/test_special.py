@@ -137,7 +137,7 @@ BOUNDS = {
     # numr's own kernel from the WGSL (cupyx's was 51 eps off mpmath's on the H200)
     "erf": {"webgpu": (1.25, 1.25), "cuda": (1, 1.5)}, "erfc": {"webgpu": (2, 2.25), "cuda": (1, 256)},
     "erfcx": {"webgpu": (2, 2.5), "cuda": (1, 256)}, "ndtr": {"webgpu": (2, 2.5), "cuda": (1, 910)},
-    "log_ndtr": {"webgpu": (2, 2.25), "cuda": (1, 2.25)}, "expit": {"webgpu": (1.25, 1.25)},
+    "log_ndtr": {"webgpu": (2, 2.25), "cuda": (1, 3)}, "expit": {"webgpu": (1.25, 1.25)},
     "logit": {"webgpu": (1, 1.25), "cuda": (1, 25)}, "softplus": {"webgpu": (1, 1)},
     "entr": {"webgpu": (1, 0.5)}, "gammaln": {"webgpu": (3, 2.5), "cuda": (1, 2.5)},
     "xlogy": {"webgpu": (1, 0.5)}, "xlog1py": {"webgpu": (1, 0.5)},
@@ -173,16 +173,19 @@ BOUNDS = {
     # at 4.68 for y0, 8.4 for y1, 4.9 for j1)
     # cuda: numr's own kernels, the C++ generated from the WGSL (CUDA's own j0 j1 y0 y1,
     # which cupyx calls, were 1130 / 5010 / 8740 / 2430 eps of the amplitude off on the
-    # H200); test_cuda_source.py measures 1.96 / 1.98 / 1.92 / 1.94 on the host. k0, k1
+    # H200); test_cuda_source.py measures 1.96 / 1.98 / 1.92 / 1.94 on the host (the CUDA
+    # bounds leave 1 eps for NVRTC's build, not yet measured on the H200). k0, k1
     # 2.9 / 2.7; k0e, k1e webgpu float32 1.81 / 1.67 on the H200's driver
-    "j0": {"webgpu": (1.5, 2.25), "cuda": (1, 2.25)}, "j1": {"webgpu": (2.25, 2.25), "cuda": (1, 2.25)},
-    "y0": {"webgpu": (2.25, 2.25), "cuda": (1, 2.25)}, "y1": {"webgpu": (2.75, 2.25), "cuda": (1, 2.25)},
+    "j0": {"webgpu": (1.5, 2.25), "cuda": (1, 3)}, "j1": {"webgpu": (2.25, 2.25), "cuda": (1, 3)},
+    "y0": {"webgpu": (2.25, 2.25), "cuda": (1, 3)}, "y1": {"webgpu": (2.75, 2.25), "cuda": (1, 3)},
     "k0": {"webgpu": (2.25, 3.5), "cuda": (1, 3)}, "k1": {"webgpu": (2, 3), "cuda": (1, 3)},
     "k0e": {"webgpu": (2, 3.5)}, "k1e": {"webgpu": (2, 2)},
     # Euler-Maclaurin with exact double-word bases; against mpmath where SciPy is off
-    # (SciPy: 2 terms of the asymptotic series beyond q = 1e8); the CUDA source on the
-    # host 1.99
-    "zeta": {"webgpu": (3, 2.25), "cuda": (1, 2.25)},
+    # (SciPy: 2 terms of the asymptotic series beyond q = 1e8): 1.99 on lavapipe and for
+    # the CUDA source on the host; float32 in float64 on WebGPU (F64_FOR_F32). Not yet
+    # measured on the H200: up to 1 eps of margin there (CUDA and the host differed by
+    # 1 ulp in 33 of 946 stdtr samples)
+    "zeta": {"webgpu": (1, 3), "cuda": (1, 3)},
 }
 _DEFAULT = (2, 2)
 
