@@ -21,8 +21,8 @@ def write(name: str, target: GPUArray, value: Any) -> None:
     if target.readonly:
         raise ValueError(f"{name}: the array is a read-only view")
     if type(value) is GPUArray:
-        if value.ndim > target.ndim or any(
-                m != 1 and m != n for m, n in zip(value.shape[::-1], target.shape[::-1])):
+        if value.shape != target.shape and (value.ndim > target.ndim or any(
+                m != 1 and m != n for m, n in zip(value.shape[::-1], target.shape[::-1]))):
             raise ValueError(f"{name}: a value of shape {value.shape} does not broadcast "
                              f"to shape {target.shape}")
         if value.dtype is not d:

@@ -417,6 +417,10 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     elif len(operands) == 1 and into is None:
         x, d = operands[0]
         sig = (name, expr, out, shape, (d, x.shape, x.strides) if type(x) is GPUArray else d)
+    elif len(operands) == 1:  # a write into a view (setitem, assign)
+        x, d = operands[0]
+        sig = (name, expr, out, shape, (d, x.shape, x.strides) if type(x) is GPUArray else d,
+               into.strides)
     elif len(operands) == 3 and into is None:  # where
         (x, d), (y, e), (z, f) = operands
         sig = (name, expr, out, shape,
