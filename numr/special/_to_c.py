@@ -92,9 +92,6 @@ def _type(t: str) -> str:
     raise ValueError(f"_to_c: no C type for WGSL type {t!r}")
 
 
-_ARRAY = re.compile(r"array\s*<\s*(\w+)\s*,\s*(\d+)\s*>\s*\(")
-
-
 def _closing(text: str, j: int) -> int:
     """The index just past the parenthesis that closes the one before ``text[j]``."""
     depth = 1
