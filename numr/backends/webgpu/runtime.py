@@ -589,8 +589,10 @@ class Runtime:
                 raise self._error(f"reading {nbytes} bytes back", e) from None
             self.stats["staging_created"] += 1
         try:
-            self._open()
-            self._end_pass()
+            if self._encoder is None:  # nothing recorded: no (empty) compute pass either
+                self._encoder = self.device.create_command_encoder()
+            else:
+                self._end_pass()
             self._encoder.copy_buffer_to_buffer(buffer, offset, staging, 0, nbytes)
         except Exception as e:
             raise self._error(f"reading {nbytes} bytes back", e) from None
