@@ -79,3 +79,35 @@ def test_cuda_bessel_source_at_large_arguments(host_library, name):
     x = T.BESSEL_LARGE_X
     err = T.bessel_large_error(name, x, _host(host_library, name, [x]))
     assert err.max() <= 2, f"{name} (the CUDA source on the host): {err.max():.3g} eps"
+
+
+def test_translation_of_vec3_and_arrays(tmp_path):
+    """The WGSL constructs the Bessel and zeta helpers use (module-scope const tables,
+    vec3, local let/var arrays, integer max) come out as C++ that computes the same."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler on this machine")
+    from numr.special import _to_c
+
+    wgsl = """const TAB = array<u32, 3>(1u, 2u, 3u);
+fn three(x: f64) -> vec3<f64> {
+  var p: array<u32, 2>;
+  p[1] = TAB[2];
+  let c = array<f64, 2>(f64(0.5), f64(0.25));
+  let k = max(0, i32(x) - 1);
+  return vec3<f64>(x * c[1], f64(p[0] + p[1]), f64(k));
+}
+fn run(x: f64) -> f64 { let v = three(x); return v.x + v.y + v.z; }
+"""
+    code = ["#include <cmath>", *[f"using std::{f};" for f in _STD], "#define NR_FN inline",
+            "#define NR_CONST static const", _to_c.PRELUDE, _to_c.translate(wgsl),
+            'extern "C" double probe(double x) { return run(x); }']
+    (tmp_path / "t.cpp").write_text("\n".join(code))
+    out = subprocess.run([cxx, "-std=c++11", "-fPIC", "-shared", "-o", str(tmp_path / "t.so"),
+                          str(tmp_path / "t.cpp")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[:2000]
+    f = ctypes.CDLL(str(tmp_path / "t.so")).probe
+    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double]
+    assert f(8.0) == 8.0 * 0.25 + 3 + 7 and f(0.0) == 3.0   # p[0] zero-initialised as in WGSL
+    with pytest.raises(ValueError, match="unsupported"):
+        _to_c.translate("fn f(x: f64) -> f64 { let v = vec4<f64>(x, x, x, x); return v.x; }")
