@@ -846,12 +846,14 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         # where the block has no more threads (a 1024-thread block has 64 registers a
         # thread, and spills them).
         pf = group > 32 or bool(tune["bwd_warp_pf"])
-        # Two warp-wide rows a step only for rms norm without gs: layer norm's four sums
-        # and gs's third row of packs do not fit 64 registers twice (sm_90, ptxas -v:
-        # float32 add_layer backward 256 wide spilled 640 bytes a thread, 46% of the copy
-        # on the H200; float16 layer 40-104 bytes), one row a step spills nothing, and the
-        # warps of the block still overlap each other's loads.
-        rb = 1 if pf or center or gs else BWD_RB
+        # Two warp-wide rows a step only where their packs (gy, s and gs) take at most
+        # half of the 64 registers: float32 with gs holds 48 and spilled (sm_90, ptxas -v:
+        # add_layer backward 256 wide 640 bytes a thread, 46% of the copy on the H200;
+        # add_rms 68), where one row a step spills nothing and its warps still hold 3 KB
+        # in flight each. float16's 24 spill 40-104 bytes under layer norm's four sums,
+        # and measured at the copy's speed so all the same.
+        held = (3 if gs else 2) * BWD_RB * iters * regs_per_pack
+        rb = 1 if pf or held > 32 else BWD_RB
     sm = tune["bwd_pf2_threads"] if share > 16 and (pf or rb > 1) else BWD_SM_THREADS
     return Plan(vec, iters, group, rows, rb, max(1, sm // (group * rows)), pf, smem)
 
