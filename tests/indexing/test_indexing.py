@@ -23,6 +23,18 @@ def test_basic_getitem_matches_numpy(device, key):
     assert_array(x[key], BASE[key], dtype=numr.int32, device=device)
 
 
+@pytest.mark.parametrize("key", [slice(1, 3), slice(None, None, -1), slice(-2, None),
+                                 slice(3, 1), slice(5, 9), slice(1, None, 2),
+                                 slice(None, 0, -1), slice(-100, 100, 3)], ids=repr)
+def test_one_slice_views_then_compute(device, key):
+    """x[slice] (Array's fast path): the view's shape, strides and offset, read back
+    and computed from (the offset reaches the kernel), on 1-D and 3-D arrays."""
+    for base in (np.arange(6, dtype=np.float32), BASE.astype(np.float32)):
+        x = numr.asarray(base, device=device)
+        assert_array(x[key], base[key], dtype=numr.float32, device=device)
+        assert_array(x[key] * 2.0 + 1.0, base[key] * 2 + 1, dtype=numr.float32)
+
+
 def test_getitem_zero_d(device):
     x = numr.asarray(3.5, device=device)
     assert_array(x[()], np.asarray(3.5), dtype=numr.float64)
