@@ -126,6 +126,11 @@ def _make(name: str, nargs: int):
     names = arg_names(name)
 
     def f(*args):
+        if name == "zeta" and (len(args) == 1 or len(args) == 2 and args[1] is None):
+            # SciPy's zeta(x) is Riemann's, defined for x < 1 too (by reflection)
+            raise NotImplementedError("zeta: numr.special has Hurwitz's zeta(x, q) only, "
+                                      "not Riemann's zeta(x) (q=None); for x > 1 it is "
+                                      "zeta(x, 1.0)")
         if len(args) != nargs:
             raise TypeError(f"{name}() takes {nargs} argument{'s' * (nargs > 1)} "
                             f"({names}), got {len(args)}")

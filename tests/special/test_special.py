@@ -451,6 +451,8 @@ def test_errors(device):
         special.xlogy(x)
     with pytest.raises(TypeError, match="erf"):
         special.erf("a")
+    with pytest.raises(NotImplementedError, match="zeta.*Riemann"):
+        special.zeta(x)
     with pytest.raises(TypeError, match="complex"):
         special.erf(1j)
     with pytest.raises(ValueError, match="xlogy.*broadcast"):
