@@ -308,3 +308,25 @@ def test_many_dimensions(device):
     a[tuple(key)] = 5
     x[nkey] = 5
     assert_array(x, a)
+
+
+def test_repeated_gathers_and_scatters_of_one_signature(device):
+    """Calls of one signature (shapes, strides, dtypes) at other offsets and values:
+    WebGPU's cached launch plan of the gather/scatter kernel must take each call's
+    bases and offsets, never the first call's."""
+    base = np.arange(16, dtype=np.float32)
+    ia = np.array([3, 0, 2, 3, 1, 0], dtype=np.int64)
+    x = numr.asarray(base, device=device)
+    idx = numr.asarray(ia, device=device)
+    for lo in (0, 4, 8, 12):
+        for k in (0, 3):
+            sub, i = x[lo:lo + 4], idx[k:k + 3]
+            want = base[lo:lo + 4][ia[k:k + 3]]
+            assert_array(numr.take(sub, i), want, dtype=numr.float32, device=device)
+            assert_array(sub[i], want, dtype=numr.float32, device=device)
+    y = numr.asarray(np.zeros(16, np.float32), device=device)
+    ref = np.zeros(16, np.float32)
+    for lo in (0, 4, 8):
+        y[lo:lo + 4][idx[3:6]] = float(lo + 1)
+        ref[lo:lo + 4][ia[3:6]] = lo + 1
+        assert_array(y, ref, dtype=numr.float32, device=device)
