@@ -5,9 +5,10 @@ kernels of numr/nn/_cuda_general.py; here ``plan`` returns None for those).
 The norms are memory-bound, so every kernel is shaped to keep loads in flight and to wait
 on as few barriers as possible:
 
-* A row is held in registers as loaded (float16 as packed halves), each thread holding a
-  few 16-byte packs; narrow rows share a block, and a row-group takes several rows a step
-  so that their loads are issued together and their block sums share barriers.
+* A row is held in registers as loaded (float16 and bfloat16 as packed pairs, each
+  element read from its 32-bit word: ``elem``), each thread holding a few 16-byte packs;
+  narrow rows share a block, and a row-group takes several rows a step so that their
+  loads are issued together and their block sums share barriers.
 * Layer norm's mean and variance come from one block sum over shifted data (row_stats),
   so rms and layer norm cost the same barriers; a block sum is a warp reduce-scatter with
   one barrier (two buffers used in turn); float16 results are rounded in pairs.
