@@ -60,9 +60,15 @@ def read_xfails(path: Path) -> list[str]:
 
 
 def suite_commit(suite: Path) -> str:
+    """The suite checkout's commit; "unknown" for a copy without its own .git (git would
+    answer with the commit of a repository around it: numr's, for a copy inside numr)."""
     try:
-        out = subprocess.run(["git", "-C", str(suite), "rev-parse", "HEAD"], check=True,
-                             capture_output=True, text=True)
+        git = ["git", "-C", str(suite), "rev-parse"]
+        top = subprocess.run(git + ["--show-toplevel"], check=True, capture_output=True,
+                             text=True).stdout.strip()
+        if Path(top).resolve() != suite.resolve():
+            return "unknown"
+        out = subprocess.run(git + ["HEAD"], check=True, capture_output=True, text=True)
         return out.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
