@@ -698,7 +698,7 @@ BWD_SM_THREADS = 1024  # the backward's launch bound, threads an SM (without bwd
 _BASE = {"fwd_regs": 16, "bwd_cols": 8, "bwd_threads": 512, "bwd_pf_bytes": 16,
          "bwd_pf2_threads": 1024, "bwd_smem": 0, "bwd_smem_group": 0,
          "bwd_smem_pf_bytes": 16, "fwd_sm_threads": 0, "fwd_add_regs": 0,
-         "fwd_add_sm_threads": 0, "fwd_s_late": 0, "bwd_warp_pf": 0}
+         "fwd_add_sm_threads": 0, "fwd_s_late": 0}
 _FWD_FULL = {"fwd_regs": 8, "fwd_sm_threads": 2048}  # two packs a thread, 32 registers
 _F16_LAYER = {"fwd_sm_threads": 1536, "fwd_add_regs": 8, "fwd_add_sm_threads": 2048,
               "bwd_cols": 16, "bwd_pf_bytes": 32, "bwd_pf2_threads": 512, "bwd_smem": 1,
@@ -717,7 +717,7 @@ _DEFAULTS = {
 
 
 _ZERO_OK = ("bwd_smem", "bwd_smem_group", "fwd_sm_threads", "fwd_add_regs",
-            "fwd_add_sm_threads", "fwd_s_late", "bwd_warp_pf")  # 0: off
+            "fwd_add_sm_threads", "fwd_s_late")  # 0: off
 
 
 def _tune(spec: str) -> dict[tuple[str, str], dict[str, int]]:
@@ -732,7 +732,7 @@ def _tune(spec: str) -> dict[tuple[str, str], dict[str, int]]:
     # most this (else BWD_RB rows a step). bwd_smem: the weight/bias gradient partials in
     # shared memory instead of registers (which then hold more of the rows), where a
     # row-group has at least bwd_smem_group threads; bwd_smem_pf_bytes is bwd_pf_bytes for
-    # that case. bwd_warp_pf: warp-wide rows prefetch too (one row a step).
+    # that case.
     t = {key: {**_BASE, **d} for key, d in _DEFAULTS.items()}
     for item in spec.split(","):
         k, _, v = item.partition("=")
@@ -846,7 +846,7 @@ def plan(dtype: str, n: int, aligned: bool, direction: str, center: bool = False
         # A share of two packs, with bwd_pf2_threads an SM (the registers it needs), only
         # where the block has no more threads (a 1024-thread block has 64 registers a
         # thread, and spills them).
-        pf = group > 32 or bool(tune["bwd_warp_pf"])
+        pf = group > 32
         # Two warp-wide rows a step only where their packs (gy, s and gs) take at most
         # half of the 64 registers: float32 with gs holds 48 and spilled (sm_90, ptxas -v:
         # add_layer backward 256 wide 640 bytes a thread, 46% of the copy on the H200;

@@ -80,12 +80,6 @@ def test_fast_plan_warp_rows(dtype):
             p = F.plan(dtype, 256, True, "bwd", center, gs=gs)
             assert p.group == 32 and not p.pf
             assert p.rb == (1 if dtype == "float32" and gs else F.BWD_RB)
-    from numr import _config  # bwd_warp_pf (an experiment's switch): they prefetch too
-
-    with _config.override(NUMR_NN_CUDA_TUNE="bwd_warp_pf=1"):
-        for center in (False, True):
-            p = F.plan(dtype, 256, True, "bwd", center)
-            assert p.group == 32 and p.pf and p.rb == 1
 
 
 def _check_fwd_plan(F, p, dtype, n, aligned, center, isz):
