@@ -28,6 +28,26 @@ def _webgpu_runtime(device):
     return runtime(device.index)
 
 
+def _failing_next_submit(device, monkeypatch):
+    """An array of 0..7 on ``device``, whose runtime's next submit raises (as a driver's
+    would) and then works again."""
+    rt = _webgpu_runtime(device)
+    real = rt.queue
+
+    class Fails:
+        def submit(self, buffers):
+            monkeypatch.setattr(rt, "queue", real)
+            raise RuntimeError("injected submit failure")
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    a = numr.asarray(np.arange(8, dtype=np.float32), device=device)
+    float(numr.sum(a))
+    monkeypatch.setattr(rt, "queue", Fails())
+    return a
+
+
 def test_webgpu_validation_error_then_next_op_works(device):
     rt = _webgpu_runtime(device)
     a = numr.asarray(np.arange(8, dtype=np.float32), device=device)
@@ -49,22 +69,7 @@ def test_webgpu_validation_error_then_next_op_works(device):
 
 
 def test_webgpu_failed_submit_then_next_op_works(device, monkeypatch):
-    rt = _webgpu_runtime(device)
-    real = rt.queue
-
-    class Fails:
-        """The queue, whose next submit raises (as a driver's would)."""
-
-        def submit(self, buffers):
-            monkeypatch.setattr(rt, "queue", real)
-            raise RuntimeError("injected submit failure")
-
-        def __getattr__(self, name):
-            return getattr(real, name)
-
-    a = numr.asarray(np.arange(8, dtype=np.float32), device=device)
-    float(numr.sum(a))
-    monkeypatch.setattr(rt, "queue", Fails())
+    a = _failing_next_submit(device, monkeypatch)
     pending = a * 3.0                           # in the batch whose submit fails
     with pytest.raises(RuntimeError, match=rf"{device}: .*submitting .*injected"):
         float(numr.sum(a + 1.0))
@@ -80,19 +85,7 @@ def test_webgpu_chains_fuse_while_a_lost_array_is_held(device, monkeypatch):
     from numr import _config
 
     rt = _webgpu_runtime(device)
-    real = rt.queue
-
-    class Fails:
-        def submit(self, buffers):
-            monkeypatch.setattr(rt, "queue", real)
-            raise RuntimeError("injected submit failure")
-
-        def __getattr__(self, name):
-            return getattr(real, name)
-
-    a = numr.asarray(np.arange(8, dtype=np.float32), device=device)
-    float(numr.sum(a))
-    monkeypatch.setattr(rt, "queue", Fails())
+    a = _failing_next_submit(device, monkeypatch)
     held = a * 3.0                              # lost with the failing batch, kept
     with pytest.raises(RuntimeError, match="injected"):
         float(numr.sum(a + 1.0))

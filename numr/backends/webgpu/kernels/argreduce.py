@@ -137,23 +137,7 @@ def _vec_walk(T: int, UV: int, kind: str, vt: str) -> str:
         return (f"let m{w} = {red}({red}(w{w}.x, w{w}.y), {red}(w{w}.z, w{w}.w));\n      "
                 f"if (bi{a} == NONE || m{w} {cmp} bv{a}{nan.format(w=w)}) {{\n        "
                 f"{cands}\n      }}")
-    words = "\n      ".join(f"let w{w} = x0[u32(ej + {w} * jump) >> 2u];" for w in range(UV))
-    body = "\n      ".join(folds(w, w, f"j + {w * 4 * T}u") for w in range(UV))
-    return f"""let jump = {4 * T};
-    var ej = base + i32(j0 + 4u * q);
-    var j = j0 + 4u * q;
-    loop {{
-      if (j >= j1 || j1 - j <= {(UV - 1) * 4 * T}u) {{ break; }}
-      {words}
-      {body}
-      j = j + {UV * 4 * T}u;
-      ej = ej + {UV} * jump;
-    }}
-    for (; j < j1; j = j + {4 * T}u) {{
-      let w0 = x0[u32(ej) >> 2u];
-      {folds(0, 0, "j")}
-      ej = ej + jump;
-    }}"""
+    return R.vec_loop(T, UV, folds)
 
 
 def _merge_walk(load: str, rs: int, nr: int, T: int) -> str:

@@ -249,11 +249,19 @@ def _vec_walk(T: int, UV: int, fold: str) -> str:
     """The walk of :func:`source` over vec4 words: ``UV`` words (4 UV elements and
     accumulators) per iteration, then single words (R and the chunks are multiples of
     4, so a word below j1 lies wholly below it)."""
-    def folds(w: int) -> str:
+    def folds(w: int, a: int, at: str) -> str:
         return "\n      ".join(f"let v{4 * w + c} = w{w}.{'xyzw'[c]};\n      "
                                 f"{fold.format(u=4 * w + c)}" for c in range(4))
+    return vec_loop(T, UV, folds)
+
+
+def vec_loop(T: int, UV: int, folds) -> str:
+    """Lane ``q``'s loop over vec4 words ``4 q .. 4 q + 3`` of every ``4 T``: ``UV``
+    words loaded an iteration, then single words. ``folds(w, a, at)`` is the WGSL that
+    folds word ``w{w}`` into accumulator ``a``, its first element's index ``at`` (the
+    sums and the arg-reductions share this loop)."""
     words = "\n      ".join(f"let w{w} = x0[u32(ej + {w} * jump) >> 2u];" for w in range(UV))
-    body = "\n      ".join(folds(w) for w in range(UV))
+    body = "\n      ".join(folds(w, w, f"j + {w * 4 * T}u") for w in range(UV))
     return f"""let jump = {4 * T};
     var ej = base + i32(j0 + 4u * q);
     var j = j0 + 4u * q;
@@ -266,7 +274,7 @@ def _vec_walk(T: int, UV: int, fold: str) -> str:
     }}
     for (; j < j1; j = j + {4 * T}u) {{
       let w0 = x0[u32(ej) >> 2u];
-      {folds(0)}
+      {folds(0, 0, "j")}
       ej = ej + jump;
     }}"""
 
