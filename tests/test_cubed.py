@@ -102,8 +102,8 @@ def _check_chunk(block, *, device):
 
 
 def computations(work_dir, device, executor=None):
-    """Cubed results (as lists) of a NaN-aware reduction, a mean, a matmul and a
-    map_blocks that checks every chunk, over 40x40 chunks of 120x80 arrays."""
+    """Cubed results (as lists) of a NaN-aware reduction, a mean, a variance, a matmul and
+    a map_blocks that checks every chunk, over 40x40 chunks of 120x80 arrays."""
     import functools
 
     import cubed
@@ -119,6 +119,8 @@ def computations(work_dir, device, executor=None):
     out = {
         "nansum": cubed.nansum(a, axis=0),
         "mean": cx.mean(b, axis=1),
+        # Cubed's var calls mean(chunk, dtype=) and combines partials with take(chunk, 0)
+        "var": cx.var(b, axis=0, correction=1),
         "matmul": cx.sum(b @ cx.matrix_transpose(b), axis=0),
         "doubled": cx.sum(cubed.map_blocks(functools.partial(_check_chunk, device=device),
                                            b, dtype=b.dtype)),
@@ -138,7 +140,7 @@ def _data():
 def _expected():
     h = _data()
     b = np.nan_to_num(h)
-    return {"nansum": np.nansum(h, axis=0), "mean": b.mean(axis=1),
+    return {"nansum": np.nansum(h, axis=0), "mean": b.mean(axis=1), "var": b.var(axis=0, ddof=1),
             "matmul": (b @ b.T).sum(axis=0), "doubled": np.sum(b * 2)}
 
 
