@@ -96,7 +96,7 @@ def unary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(x.rt, name, rule, d)
         if k[2] is None:
-            mode = _config.settings().webgpu_fuse
+            mode = (_config._current or _config.settings()).webgpu_fuse  # (no call: loaded)
             if mode:
                 return F.apply(x.rt, name, k[0], d, k[1], ((x, d),), x.shape, k[3], mode)
             return launch(x.rt, name, k[0], ((x, d),), k[1], x.shape)
@@ -113,16 +113,18 @@ def binary(name: str, rule: str):
 
     def op(x1, x2):
         if type(x1) is GPUArray:
-            rt, d = x1.rt, x1.dtype
-            shape = x1.shape if type(x2) is not GPUArray or x2.shape == x1.shape \
-                else broadcast_shape(name, x1.shape, x2.shape)
+            rt = x1.rt
+            d = x1.dtype
+            shape = x1.shape
+            if type(x2) is GPUArray and x2.shape != shape:
+                shape = broadcast_shape(name, shape, x2.shape)
         else:
             rt, d, shape = x2.rt, x2.dtype, x2.shape
         k = table.get(d)
         if k is None:
             k = table[d] = _entry(rt, name, rule, d)
         if k[2] is None:
-            mode = _config.settings().webgpu_fuse
+            mode = (_config._current or _config.settings()).webgpu_fuse  # (no call: loaded)
             if mode:
                 return F.apply(rt, name, k[0], d, k[1], ((x1, d), (x2, d)), shape, k[3],
                                mode)

@@ -257,7 +257,7 @@ def _value(a: GPUArray, value: Any, shape: tuple) -> tuple[Any, tuple]:
 
 
 def setitem(a: GPUArray, key: Any, value: Any) -> None:
-    if not _is_advanced_key(key):
+    if type(key) is slice or not _is_advanced_key(key):  # (a slice: numr's fast path)
         return writes.setitem(a, key, value)
     if a.readonly:
         raise ValueError("setitem: the array is a read-only view")

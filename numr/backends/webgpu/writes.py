@@ -21,7 +21,8 @@ def write(name: str, target: GPUArray, value: Any) -> None:
     if target.readonly:
         raise ValueError(f"{name}: the array is a read-only view")
     if type(value) is GPUArray:
-        if value.shape != target.shape and (value.ndim > target.ndim or any(
+        vs = value.shape
+        if vs and vs != target.shape and (len(vs) > len(target.shape) or any(
                 m != 1 and m != n for m, n in zip(value.shape[::-1], target.shape[::-1]))):
             raise ValueError(f"{name}: a value of shape {value.shape} does not broadcast "
                              f"to shape {target.shape}")
@@ -31,7 +32,8 @@ def write(name: str, target: GPUArray, value: Any) -> None:
             # Overlapping reads and writes (x[1:] = x[:-1]) need the source first,
             # and one buffer cannot be bound for reading and writing at once.
             value = copy(value)
-        value = A.broadcast(value, target.shape)
+        # (no broadcast view: map.launch binds an operand of fewer or length-1
+        # dimensions with stride 0 there itself, the same kernel)
     elif d.kind == "complex":  # a complex scalar: two real parameters (complex.py)
         operands, w = C.operand(value, d, "value")
         C.launch(target.rt, "fill", w, operands, d, target.shape, C.rtype(d),
@@ -55,7 +57,10 @@ def getslice(x: GPUArray, key: slice) -> GPUArray:
 
 
 def setitem(x: GPUArray, key: Any, value: Any) -> None:
-    write("setitem", A.basic_index(x, key if isinstance(key, tuple) else (key,)), value)
+    if type(key) is slice and x.shape:  # x[a:b] = v (numr's fast path): getslice's view
+        write("setitem", getslice(x, key), value)
+    else:
+        write("setitem", A.basic_index(x, key if isinstance(key, tuple) else (key,)), value)
 
 
 def assign(dst: GPUArray, src: GPUArray) -> None:
