@@ -218,6 +218,8 @@ def render_special() -> str:
     defs = []
     for name in _api.FUNCTIONS:
         args = ", ".join(f"{a}: Array | int | float" for a in _api.arg_names(name).split(", "))
+        if name in _api.OPTIONAL:  # the last argument may be omitted or None (zeta's q)
+            args += " | None = None"
         defs.append(f"def {name}({args}, /) -> Array: ...\n")
     tail = "\n__all__ = [\n" + "".join(f"    {n!r},\n" for n in _api.FUNCTIONS) + "]\n"
     return head + "".join(defs) + tail

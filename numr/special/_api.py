@@ -74,8 +74,9 @@ def _scalar(name: str, v: Any):
     return s
 
 
-def call(name: str, args: tuple) -> Array:
-    """``name(*args)`` computed on the arguments' device."""
+def call(name: str, args: tuple, kernel: str | None = None) -> Array:
+    """``name(*args)`` computed on the arguments' device (by the kernels of ``kernel``,
+    where it is not ``name``'s own: rzeta for zeta(x))."""
     arrays = [a for a in args if isinstance(a, Array)]
     if not arrays:
         import numr
@@ -104,7 +105,7 @@ def call(name: str, args: tuple) -> Array:
             operands.append(a._data if a._dtype is cd else dev.ops.astype(a._data, cd, False))
         else:
             operands.append(float(_scalar(name, a)))
-    out = k.compute(name, operands, cd, shape, dev)
+    out = k.compute(kernel or name, operands, cd, shape, dev)
     if cd is not d:
         out = dev.ops.astype(out, d, False)
     return Array._new(out, d, dev)
@@ -117,6 +118,11 @@ ARG_NAMES = {"betainc": "a, b, x", "betaincc": "a, b, x", "gammainc": "a, x",
              "ndtri": "p", "logit": "p", "polygamma": "n, x", "zeta": "x, q"}
 
 
+# Functions whose last argument SciPy lets be omitted (or None), and the kernel that
+# computes them then: zeta(x) is Riemann's zeta, not Hurwitz's zeta(x, q)
+OPTIONAL = {"zeta": "rzeta"}
+
+
 def arg_names(name: str) -> str:
     nargs = FUNCTIONS[name]
     return ARG_NAMES.get(name, ", ".join(["x", "y", "z"][:nargs] if nargs > 1 else ["x"]))
@@ -126,11 +132,10 @@ def _make(name: str, nargs: int):
     names = arg_names(name)
 
     def f(*args):
-        if name == "zeta" and (len(args) == 1 or len(args) == 2 and args[1] is None):
-            # SciPy's zeta(x) is Riemann's, defined for x < 1 too (by reflection)
-            raise NotImplementedError("zeta: numr.special has Hurwitz's zeta(x, q) only, "
-                                      "not Riemann's zeta(x) (q=None); for x > 1 it is "
-                                      "zeta(x, 1.0)")
+        if name in OPTIONAL and (len(args) == nargs - 1
+                                 or len(args) == nargs and args[-1] is None):
+            # SciPy's zeta(x) (q omitted or None) is Riemann's, defined for every real x
+            return call(name, args[:nargs - 1], OPTIONAL[name])
         if len(args) != nargs:
             raise TypeError(f"{name}() takes {nargs} argument{'s' * (nargs > 1)} "
                             f"({names}), got {len(args)}")

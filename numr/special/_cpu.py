@@ -23,8 +23,12 @@ def scipy_special():
     return _SCIPY[0]
 
 
+# numr's kernel names that are not SciPy's: rzeta is zeta(x) with q omitted (Riemann's)
+_NATIVE = {"digamma": "psi", "rzeta": "zeta"}
+
+
 def native_name(name: str) -> str:
-    return "psi" if name == "digamma" else name
+    return _NATIVE.get(name, name)
 
 
 def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any) -> np.ndarray:

@@ -103,7 +103,9 @@ def _function(lib: Any, name: str):
 
     if name in ENTRIES and lib.__name__ != "scipy.special":
         return _numr(name)
-    f = getattr(lib, "psi" if name == "digamma" else name, None)
+    from ._cpu import native_name
+
+    f = getattr(lib, native_name(name), None)
     if f is not None and not (name in _OWN and _OWN[name] and lib.__name__ != "scipy.special"):
         return f
     if name == "erfcinv":

@@ -122,6 +122,7 @@ NR_FN f64 spp1big_f64(f64 t);
 NR_FN f64 spq0big_f64(f64 t);
 NR_FN f64 spq1big_f64(f64 t);
 NR_FN f64 sprecip_f64(f64 d);
+NR_FN f64 sprzeta_f64(f64 x);
 NR_FN nrvec2<f64> spsincos_f64(f64 x);
 NR_FN nrvec2<f64> spsincospi_f64(f64 r);
 NR_FN f64 spstdtr_f64(f64 df, f64 t);
@@ -138,6 +139,13 @@ NR_FN f64 spy1m1_f64(f64 t);
 NR_FN f64 spy1mid_f64(f64 x);
 NR_FN f64 spy1s_f64(f64 z);
 NR_FN f64 spzeta_f64(f64 x, f64 q);
+NR_FN f64 spzetamid0_f64(f64 t);
+NR_FN f64 spzetamid1_f64(f64 t);
+NR_FN f64 spzetamid2_f64(f64 t);
+NR_FN f64 spzetamid3_f64(f64 t);
+NR_FN f64 spzetamid4_f64(f64 t);
+NR_FN f64 spzetamid5_f64(f64 t);
+NR_FN f64 spzetamid_f64(f64 x);
 NR_FN f64 spzpow_f64(f64 h, f64 l, f64 y);
 NR_FN f64 sqrt_f64(f64 x);
 NR_FN bool tiny_f64(f64 x);
@@ -1109,6 +1117,37 @@ NR_FN f64 sprecip_f64(f64 d) {
   return q + fence_f64(fence_f64(f64(1.0) - p.x) - p.y) * q;
 }
 
+NR_FN f64 sprzeta_f64(f64 x) {
+  if (isnan_f64(x)) { return x; }
+  if (x > f64(2.0)) { return spzeta_f64(x, f64(1.0)); }   // +inf: 1
+  if (x >= f64(-1.0)) {
+    if (x == f64(1.0)) { return nrbitcast<f64>(0x7ff0000000000000lu); }
+    return spzetamid_f64(x) * sprecip_f64(x - f64(1.0));
+  }
+  if (isinf_f64(x)) { return nan_f64(); }
+  const auto h = f64(0.5) * x;
+  const auto n = round_f64(h);
+  if (h == n) { return f64(0.0); }
+  const auto odd = f64(0.5) * n - floor(f64(0.5) * n) != f64(0.0);
+  const auto s0 = spsincospi_f64(h - n).x;
+  const auto sn = nrsel(s0, -s0, odd);
+  const auto y = two_sum_f64(f64(1.0), -x);
+  if (y.x > f64(1e4)) { return copysign_f64(nrbitcast<f64>(0x7ff0000000000000lu), sn); }
+  const auto z = spzeta_f64(y.x, f64(1.0));
+  if (y.x < f64(10.0)) {
+    const auto p = two_prod_f64(y.x, f64(1.8378770351409912));
+    const auto w = expdd_f64(-p.x, -(p.y + (y.x * f64(3.126835427262316e-08) + y.y * f64(1.8378770351409912))));
+    return f64(2.0) * sn * w * spgamma_f64(y.x) * z;
+  }
+  auto ly = logdd_f64(y.x);
+  ly.y = ly.y + y.y / y.x;
+  const auto ym0 = two_sum_f64(y.x, f64(-0.5));
+  const auto ym = nrvec2<f64>(ym0.x, ym0.y + y.y);
+  const auto e = ddadd_f64(ddmul_f64(ym, ly), -ddmul_f64(y, nrvec2<f64>(f64(2.837877035140991), f64(3.126835427262316e-08))));
+  const auto w = expdd_f64(f64(0.5) * e.x, f64(0.5) * e.y);
+  return fence_f64(w * (f64(5.0132565492620005) * sn * z * exp_f64(spstirling_f64(y.x)))) * w;
+}
+
 NR_FN nrvec2<f64> spsincos_f64(f64 x) {
   const auto q = rempio2_f64(x);
   const auto n = i32(q.z) & 3;
@@ -1414,6 +1453,119 @@ NR_FN f64 spzeta_f64(f64 x, f64 q) {
   return nan_f64();
 }
 
+NR_FN f64 spzetamid0_f64(f64 t) {
+  const auto tt = t + t;
+  auto b0 = f64(0.0);
+  auto b1 = f64(0.0);
+  auto b2 = f64(0.0);
+  b0 = tt * b1 - b2 + f64(-4.993319568479801e-18); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.3213130326456118e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.9956749441018804e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-2.4233673383614093e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(7.573339776735568e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(6.325986247944539e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-6.565459389524016e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(3.942838028179361e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.002686573325429744); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.0725773862380914); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f64(0.2365620852111051);
+}
+
+NR_FN f64 spzetamid1_f64(f64 t) {
+  const auto tt = t + t;
+  auto b0 = f64(0.0);
+  auto b1 = f64(0.0);
+  auto b2 = f64(0.0);
+  b0 = tt * b1 - b2 + f64(-2.3710461749483427e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(2.165433073078241e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.7428094965641099e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.7285496262653668e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(7.4046263173565066e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-5.169594591804701e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-5.472711369249528e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.0026752942063616673); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.09409079657546984); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f64(0.4032398914688063);
+}
+
+NR_FN f64 spzetamid2_f64(f64 t) {
+  const auto tt = t + t;
+  auto b0 = f64(0.0);
+  auto b1 = f64(0.0);
+  auto b2 = f64(0.0);
+  b0 = tt * b1 - b2 + f64(-1.0383703695497561e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.9164671434644776e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.08212845219301e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-2.2077463143658107e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(7.310705394522984e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-3.682723696239171e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.2551982177247335e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.0025649116500664447); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.1151011718749508); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f64(0.6125240838467582);
+}
+
+NR_FN f64 spzetamid3_f64(f64 t) {
+  const auto tt = t + t;
+  auto b0 = f64(0.0);
+  auto b1 = f64(0.0);
+  auto b2 = f64(0.0);
+  b0 = tt * b1 - b2 + f64(-1.302052786195683e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.4825299550270327e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-5.358168941756802e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-4.440722469184176e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(6.4828160417302454e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-2.2946867384972623e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.7312518424179277e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.0023836402774527147); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.13492867883374737); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f64(0.8627052164380102);
+}
+
+NR_FN f64 spzetamid4_f64(f64 t) {
+  const auto tt = t + t;
+  auto b0 = f64(0.0);
+  auto b1 = f64(0.0);
+  auto b2 = f64(0.0);
+  b0 = tt * b1 - b2 + f64(-1.2394044173135404e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.0181180451282572e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.3633387299923115e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-5.347422820438377e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(5.286273704372489e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.1142669988895412e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-2.000886580665558e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.002157940408792348); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.1531138407510415); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f64(1.1509360082427438);
+}
+
+NR_FN f64 spzetamid5_f64(f64 t) {
+  const auto tt = t + t;
+  auto b0 = f64(0.0);
+  auto b1 = f64(0.0);
+  auto b2 = f64(0.0);
+  b0 = tt * b1 - b2 + f64(-1.0160888546687809e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(6.093002030197189e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(1.2191450614446087e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-5.337453452229748e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(3.9899075468808326e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-1.8671003556022966e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(-2.1016306696998947e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.0019103980568639396); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f64(0.16939420856940876); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f64(1.4736504912629933);
+}
+
+NR_FN f64 spzetamid_f64(f64 x) {
+  if (x < f64(-0.5)) { return spzetamid0_f64((x * f64(4.0) - f64(-3.0))); }
+  if (x < f64(0.0)) { return spzetamid1_f64((x * f64(4.0) - f64(-1.0))); }
+  if (x < f64(0.5)) { return spzetamid2_f64((x * f64(4.0) - f64(1.0))); }
+  if (x < f64(1.0)) { return spzetamid3_f64((x * f64(4.0) - f64(3.0))); }
+  if (x < f64(1.5)) { return spzetamid4_f64((x * f64(4.0) - f64(5.0))); }
+  if (x < f64(2.0)) { return spzetamid5_f64((x * f64(4.0) - f64(7.0))); }
+  return spzetamid5_f64(f64(4.0) * x - f64(7.0));
+}
+
 NR_FN f64 spzpow_f64(f64 h, f64 l, f64 y) {
   const auto ah = fabs(h);
   const auto lg = logdd_f64(ah);
@@ -1461,6 +1613,7 @@ ENTRIES = {'betainc': 'NR_FN f64 nrsp_betainc(f64 a, f64 b, f64 c) { return spbe
  'j0': 'NR_FN f64 nrsp_j0(f64 a, f64 b, f64 c) { return spj0_f64(a); }',
  'j1': 'NR_FN f64 nrsp_j1(f64 a, f64 b, f64 c) { return spj1_f64(a); }',
  'log_ndtr': 'NR_FN f64 nrsp_log_ndtr(f64 a, f64 b, f64 c) { return splogndtr_f64(a); }',
+ 'rzeta': 'NR_FN f64 nrsp_rzeta(f64 a, f64 b, f64 c) { return sprzeta_f64(a); }',
  'stdtr': 'NR_FN f64 nrsp_stdtr(f64 a, f64 b, f64 c) { return spstdtr_f64(a, b); }',
  'y0': 'NR_FN f64 nrsp_y0(f64 a, f64 b, f64 c) { return spy0_f64(a); }',
  'y1': 'NR_FN f64 nrsp_y1(f64 a, f64 b, f64 c) { return spy1_f64(a); }',

@@ -15,7 +15,7 @@ EXPR = {
     "entr": "spentr_T(a)", "rel_entr": "sprelentr_T(a, b)",
     "gammaln": "spgammaln_T(a)", "gamma": "spgamma_T(a)",
     "psi": "sppsi_T(a)", "digamma": "sppsi_T(a)", "polygamma": "sppolygamma_T(a, b)",
-    "zeta": "spzeta_T(a, b)",
+    "zeta": "spzeta_T(a, b)", "rzeta": "sprzeta_T(a)",
     "ndtri": "spndtri_T(a)", "erfinv": "sperfinv_T(a)", "erfcinv": "sperfcinv_T(a)",
     "gammainc": "spgammainc_T(a, b)", "gammaincc": "spgammaincc_T(a, b)",
     "chdtr": "spgammainc_T(T(0.5) * a, T(0.5) * b)",

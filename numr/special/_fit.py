@@ -69,6 +69,11 @@ def tables() -> dict:
     ser = mp.taylor(lambda s: (mp.sinh(s / 2) / (s / 2)) ** mp.mpf(-0.5) if s else mp.mpf(1),
                     0, 40)
     t["STDTR_SERIES"] = [float(ser[2 * k] * mp.rf(mp.mpf(0.5), 2 * k)) for k in range(20)]
+    # Riemann's zeta on [-1, 2] as (x - 1) zeta(x), entire and without zeros there, in
+    # pieces of 1/2 (one fit over [-1, 2] loses a factor 9 to cancellation at x = -1)
+    t["ZETA_MID"] = [(lo, lo + 0.5, cheb_fit(lambda x: (x - 1) * mp.zeta(x) if x != 1
+                                             else mp.mpf(1), lo, lo + 0.5))
+                     for lo in (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)]
     return t
 
 

@@ -993,6 +993,63 @@ H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
   return nan_T();
 }}"""
 
+# -- Riemann zeta (SciPy's zeta(x), q omitted) ----------------------------------------------
+# x > 2: the Hurwitz sum at q = 1. -1 <= x <= 2: (x - 1) zeta(x), entire and without zeros
+# there, by Chebyshev fits in pieces of 1/2 (_tables.ZETA_MID), over x - 1 (exact). x < -1:
+# the reflection zeta(x) = 2 (2 pi)^-y sin(pi x / 2) Gamma(y) zeta(y), y = 1 - x > 2 as an
+# exact double word; sin(pi x / 2) by an exact reduction of x / 2, so the trivial zeros
+# x = -2, -4, ... (and every x below -2^54) are exactly 0 (SciPy's +0). For y < 10
+# Gamma(y) (2 pi)^-y at y's leading word; beyond, Stirling's
+# Gamma(y) (2 pi)^-y = sqrt(2 pi) exp((y - 1/2) log y - y log(2 pi e) + stirling(y)), the
+# exponent E in double words (rounded once it would cost |E| eps: 1000 at x = -250), its
+# exp(E / 2) applied twice so that the product overflows only where zeta does (x ~ -260).
+def _split(v: float, lo: float) -> tuple:
+    """A constant as hi + lo with hi exact in float32 (24 bits): a double word in both
+    types (lo: the rest of v, given to 2^-24 of hi beyond float64)."""
+    m, e = math.frexp(v)
+    hi = math.ldexp(round(m * 2 ** 24), e - 24)
+    return hi, (v - hi) + lo
+
+
+_LN2PI = _split(1.8378770664093456, -7.756588316134483e-17)     # log(2 pi), mpmath
+_LN2PIE = _split(2.8378770664093453, 1.4447872176368647e-16)    # log(2 pi e)
+_pieces, _chain = _piecewise("spzetamid", tb.ZETA_MID)
+H.update(_pieces)
+H["spzetamid_T"] = f"""fn spzetamid_T(x: T) -> T {{
+{_chain}
+  return spzetamid{len(tb.ZETA_MID) - 1}_T(T(4.0) * x - T(7.0));
+}}"""
+H["sprzeta_T"] = f"""fn sprzeta_T(x: T) -> T {{
+  if (isnan_T(x)) {{ return x; }}
+  if (x > T(2.0)) {{ return spzeta_T(x, T(1.0)); }}   // +inf: 1
+  if (x >= T(-1.0)) {{
+    if (x == T(1.0)) {{ return bitcast<T>(EXPO); }}
+    return spzetamid_T(x) * sprecip_T(x - T(1.0));
+  }}
+  if (isinf_T(x)) {{ return nan_T(); }}
+  let h = T(0.5) * x;
+  let n = round_T(h);
+  if (h == n) {{ return T(0.0); }}
+  let odd = T(0.5) * n - floor(T(0.5) * n) != T(0.0);
+  let s0 = spsincospi_T(h - n).x;
+  let sn = select(s0, -s0, odd);
+  let y = two_sum_T(T(1.0), -x);
+  if (y.x > T(1e4)) {{ return copysign_T(bitcast<T>(EXPO), sn); }}
+  let z = spzeta_T(y.x, T(1.0));
+  if (y.x < T(10.0)) {{
+    let p = two_prod_T(y.x, T({_LN2PI[0]!r}));
+    let w = expdd_T(-p.x, -(p.y + (y.x * T({_LN2PI[1]!r}) + y.y * T({_LN2PI[0]!r}))));
+    return T(2.0) * sn * w * spgamma_T(y.x) * z;
+  }}
+  var ly = logdd_T(y.x);
+  ly.y = ly.y + y.y / y.x;
+  let ym0 = two_sum_T(y.x, T(-0.5));
+  let ym = vec2<T>(ym0.x, ym0.y + y.y);
+  let e = ddadd_T(ddmul_T(ym, ly), -ddmul_T(y, vec2<T>(T({_LN2PIE[0]!r}), T({_LN2PIE[1]!r}))));
+  let w = expdd_T(T(0.5) * e.x, T(0.5) * e.y);
+  return fence_T(w * (T({2 * math.sqrt(2 * math.pi)!r}) * sn * z * exp_T(spstirling_T(y.x)))) * w;
+}}"""
+
 # -- Bessel functions J0 J1 Y0 Y1 and K0 K1 (numr/special/_fit.py derives the fits) ----------
 # |x| <= 2: the power series in z = x^2 / 4 (A&S 9.1.10-9.1.11, 9.1.88-9.1.89 for Y with
 # psi(k + 1) + psi(k + 2) and the harmonic numbers as exact rationals; 9.6.10-9.6.11 for K,

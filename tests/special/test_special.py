@@ -122,6 +122,14 @@ CASES = {
                           50, 100, 300, 1000, 1e6]), ("v", [0.5, -1.0, np.inf, -np.inf, np.nan])),
              _grid(("u", 0, 20, 81), ("l", 1e-30, 1e300, 40), ("u", -10.25, -0.25, 11),
                    ("v", [-1.0, -2.0, -1.5, -0.3, -0.0, np.inf, -np.inf, np.nan])), _zeta_floor),
+    # zeta(x) (q omitted: Riemann's, numr's kernel rzeta): the fits' pieces, both sides of
+    # 1 and of the trivial zeros (SciPy is off near them: mpmath there), the overflow at
+    # x ~ -260, large negative x (0 at even integers, +-inf between)
+    "rzeta": (_grid(("u", -30, 30, 601), ("u", -1, 2, 301), ("l", 1e-30, 1e3, 60, "both"),
+                    ("u", -270, -30, 97), ("v", [1 + 1e-10, 1 - 1e-10, 2 + 4e-16, -2 + 1e-14,
+                                                 -4 - 1e-12, -1e10 - 0.5, -1e10, -2.0**60,
+                                                 -258, -259, -259.5, -260.5, -261, 1e300]),
+                    ("v", [1.0, -1.0, -2.0]), ("v", _EDGE)), None, 0),
     "rel_entr": (_grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)),
                  _grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)), 0),
 }
@@ -187,6 +195,9 @@ BOUNDS = {
     # measured on the H200: up to 1 eps of margin there (CUDA and the host differed by
     # 1 ulp in 33 of 946 stdtr samples)
     "zeta": {"webgpu": (1, 3), "cuda": (1, 3)},
+    # zeta(x): against mpmath where SciPy is off (SciPy: 1e12 eps at -2 + 1e-14, its
+    # sin(pi x / 2) rounded; 217 at -259.5). RZETA_MEASURED below
+    "rzeta": {"webgpu": (1, 5), "cuda": (1, 5)},
 }
 _DEFAULT = (2, 2)
 
@@ -204,9 +215,18 @@ def _dtypes(device, name=None):
     return ds
 
 
+# numr's kernel names that are not public functions: rzeta is zeta(x) with q omitted
+_PUBLIC = {"rzeta": ("zeta", 1)}
+
+
+def public(name):
+    """The public function computing the kernel ``name`` and its number of arguments."""
+    return _PUBLIC.get(name, (name, special.FUNCTIONS.get(name)))
+
+
 def _samples(name):
     first, other, floor = CASES[name]
-    nargs = special.FUNCTIONS[name]
+    nargs = public(name)[1]
     if nargs == 1:
         return [first], floor
     if nargs == 3:
@@ -288,6 +308,7 @@ MPMATH = {
     "y0": lambda mp, x: mp.bessely(0, x), "y1": lambda mp, x: mp.bessely(1, x),
     # SciPy's zeta(x, q) beyond q = 1e8 is two terms of the asymptotic series
     "zeta": lambda mp, x, q: _mp_zeta(mp, x, q),
+    "rzeta": lambda mp, x: mp.zeta(x),
 }
 MP_TOL = 2.0
 
@@ -324,7 +345,7 @@ OVERRIDE = {"i0": {np.inf: np.inf, -np.inf: np.inf}, "i1": {np.inf: np.inf, -np.
 
 def _reference(name, host):
     with np.errstate(all="ignore"):
-        ref = getattr(sp, name)(*[h.astype(np.float64) for h in host])
+        ref = getattr(sp, public(name)[0])(*[h.astype(np.float64) for h in host])
     for x, v in OVERRIDE.get(name, {}).items():
         ref[host[0] == x] = v
     if name == "zeta":
@@ -358,7 +379,7 @@ def test_accuracy_against_scipy(device, name):
         with np.errstate(all="ignore"):
             host = [a.astype(nd) for a in args]
         xs = [numr.asarray(h, device=device) for h in host]
-        r = getattr(special, name)(*xs)
+        r = getattr(special, public(name)[0])(*xs)
         assert r.dtype == d and r.device == device
         got = np.asarray(r.to_device("cpu"))
         fl = floor(host) if callable(floor) else floor
@@ -452,8 +473,8 @@ def test_errors(device):
         special.xlogy(x)
     with pytest.raises(TypeError, match="erf"):
         special.erf("a")
-    with pytest.raises(NotImplementedError, match="zeta.*Riemann"):
-        special.zeta(x)
+    with pytest.raises(TypeError, match="zeta.*x, q"):
+        special.zeta(x, x, x)
     with pytest.raises(TypeError, match="complex"):
         special.erf(1j)
     with pytest.raises(ValueError, match="xlogy.*broadcast"):
@@ -539,3 +560,17 @@ def test_autograd_special_is_an_attribute_of_autograd():
             "sys.modules; print(ag.special.erf.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "erf", out.stderr
+
+
+def test_riemann_zeta_q_none_and_its_autograd(device):
+    """zeta(x, None) is zeta(x) (SciPy's spelling); numr.autograd.special.zeta(x) has no
+    derivative in x (not elementary) and says so, as for zeta(x, q)."""
+    x = numr.asarray([-3.5, 0.25, 3.0], device=device)
+    a = np.asarray(special.zeta(x).to_device("cpu"))
+    b = np.asarray(special.zeta(x, None).to_device("cpu"))
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_allclose(a, sp.zeta([-3.5, 0.25, 3.0]), rtol=1e-13)
+    ag = pytest.importorskip("numr.autograd")
+    v = ag.Var(x, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="zeta.*x"):
+        ag.sum(ag.special.zeta(v)).backward()
