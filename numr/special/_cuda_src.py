@@ -1134,18 +1134,28 @@ NR_FN f64 sprzeta_f64(f64 x) {
   const auto y = two_sum_f64(f64(1.0), -x);
   if (y.x > f64(1e4)) { return copysign_f64(nrbitcast<f64>(0x7ff0000000000000lu), sn); }
   const auto z = spzeta_f64(y.x, f64(1.0));
-  if (y.x < f64(10.0)) {
-    const auto p = two_prod_f64(y.x, f64(1.8378770351409912));
-    const auto w = expdd_f64(-p.x, -(p.y + (y.x * f64(3.126835427262316e-08) + y.y * f64(1.8378770351409912))));
-    return f64(2.0) * sn * w * spgamma_f64(y.x) * z;
+  // Y = y + m >= 10 and P = y (y + 1) ... (y + m - 1), both double words (m <= 8)
+  auto yy = y;
+  auto pr = nrvec2<f64>(f64(1.0), f64(0.0));
+  for (auto k = 0; k < 8; k++) {
+    if (yy.x >= f64(10.0)) { break; }
+    pr = ddmul_f64(pr, yy);
+    const auto t = two_sum_f64(yy.x, f64(1.0));
+    yy = fast_two_sum_f64(t.x, t.y + yy.y);
   }
-  auto ly = logdd_f64(y.x);
-  ly.y = ly.y + y.y / y.x;
-  const auto ym0 = two_sum_f64(y.x, f64(-0.5));
-  const auto ym = nrvec2<f64>(ym0.x, ym0.y + y.y);
-  const auto e = ddadd_f64(ddmul_f64(ym, ly), -ddmul_f64(y, nrvec2<f64>(f64(2.837877035140991), f64(3.126835427262316e-08))));
+  auto ly = logdd_f64(yy.x);
+  ly.y = ly.y + yy.y / yy.x;
+  auto lp = logdd_f64(pr.x);
+  lp.y = lp.y + pr.y / pr.x;
+  const auto ym0 = two_sum_f64(yy.x, f64(-0.5));
+  const auto ym = nrvec2<f64>(ym0.x, ym0.y + yy.y);
+  // E = (Y - 1/2) log Y - Y - y log(2 pi) + log(2 sqrt(2 pi)) + stirling(Y) - log P
+  auto e = ddadd_f64(ddmul_f64(ym, ly), -yy);
+  e = ddadd_f64(e, -ddmul_f64(y, nrvec2<f64>(f64(1.8378770351409912), f64(3.126835427262316e-08))));
+  e = ddadd_f64(e, nrvec2<f64>(f64(1.6120857000350952), f64(1.3729522836353812e-08) + spstirling_f64(yy.x)));
+  e = ddadd_f64(e, -lp);
   const auto w = expdd_f64(f64(0.5) * e.x, f64(0.5) * e.y);
-  return fence_f64(w * (f64(5.0132565492620005) * sn * z * exp_f64(spstirling_f64(y.x)))) * w;
+  return fence_f64(w * (sn * z)) * w;
 }
 
 NR_FN nrvec2<f64> spsincos_f64(f64 x) {
@@ -1424,13 +1434,14 @@ NR_FN f64 spzeta_f64(f64 x, f64 q) {
   const auto xodd = xint && !spisint_f64(f64(0.5) * x);
   const auto lim = f64(16.0) + x;
   auto s = f64(0.0);
+  auto c = f64(0.0);   // the sum's rounding errors (compensated: 26 terms at q = 1 cost 4 eps)
   auto k = f64(0.0);
   for (auto i = 0; i < 100000; i++) {
     const auto a = two_sum_f64(q, k);
     const auto last = a.x >= lim;
     const auto t0 = spzpow_f64(a.x, a.y, nrsel(-x, f64(1.0) - x, last));   // one inlined copy
     if (last) {
-      if (t0 == f64(0.0)) { return s; }
+      if (t0 == f64(0.0)) { return s + c; }
       const auto r = sprecip_f64(a.x);
       const auto z = r * r;
       auto u = x * z;   // x (x+1) ... (x+2j-2) / a^2j
@@ -1443,11 +1454,14 @@ NR_FN f64 spzeta_f64(f64 x, f64 q) {
         const auto m = x + f64(2 * j + 1);
         u = u * (m * r) * ((m + f64(1.0)) * r);
       }
-      return s + t0 * (sprecip_f64(x - f64(1.0)) + (f64(0.5) * r + e));
+      return s + (c + t0 * (sprecip_f64(x - f64(1.0)) + (f64(0.5) * r + e)));
     }
     const auto t = nrsel(t0, -t0, xodd && a.x < f64(0.0));
-    s = s + t;
-    if (a.x > f64(0.0) && t * a.x <= s * (x - f64(1.0)) * f64(1e-17)) { return s; }
+    const auto st = two_sum_f64(s, t);
+    s = st.x;
+    if (isinf_f64(s)) { return s; }   // a term overflowed (tiny q): no rounding error to add
+    c = c + st.y;
+    if (a.x > f64(0.0) && t * a.x <= s * (x - f64(1.0)) * f64(1e-17)) { return s + c; }
     k = k + f64(1.0);
   }
   return nan_f64();

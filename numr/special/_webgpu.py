@@ -22,7 +22,7 @@ HALF_NATIVE = True
 # Functions whose WGSL loses more than 4 ULP when it runs in float32 arithmetic
 # (betainc's continued fraction over float32 products: 22 eps at (200, 40, 0.8); gamma's
 # Stirling powers: 21; polygamma's sums 7.3, gammaincc's continued fraction 5.2 (6.8 on
-# NVIDIA's driver), chdtrc 6.7, stdtr 5.1 there; zeta's powers 2.7; rzeta, Riemann's, is zeta's sum): on adapters with float64 their float32
+# NVIDIA's driver), chdtrc 6.7, stdtr 5.1 there; zeta's powers 2.7, 1.29 with its sum compensated; rzeta, Riemann's, 2.57): on adapters with float64 their float32
 # arguments compute in float64 and round once (as on CUDA, where every function does),
 # elsewhere in float32.
 F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc",

@@ -964,13 +964,14 @@ H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
   let xodd = xint && !spisint_T(T(0.5) * x);
   let lim = T(16.0) + x;
   var s = T(0.0);
+  var c = T(0.0);   // the sum's rounding errors (compensated: 26 terms at q = 1 cost 4 eps)
   var k = T(0.0);
   for (var i = 0; i < 100000; i++) {{
     let a = two_sum_T(q, k);
     let last = a.x >= lim;
     let t0 = spzpow_T(a.x, a.y, select(-x, T(1.0) - x, last));   // one inlined copy
     if (last) {{
-      if (t0 == T(0.0)) {{ return s; }}
+      if (t0 == T(0.0)) {{ return s + c; }}
       let r = sprecip_T(a.x);
       let z = r * r;
       var u = x * z;   // x (x+1) ... (x+2j-2) / a^2j
@@ -983,11 +984,14 @@ H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
         let m = x + T(2 * j + 1);
         u = u * (m * r) * ((m + T(1.0)) * r);
       }}
-      return s + t0 * (sprecip_T(x - T(1.0)) + (T(0.5) * r + e));
+      return s + (c + t0 * (sprecip_T(x - T(1.0)) + (T(0.5) * r + e)));
     }}
     let t = select(t0, -t0, xodd && a.x < T(0.0));
-    s = s + t;
-    if (a.x > T(0.0) && t * a.x <= s * (x - T(1.0)) * T(1e-17)) {{ return s; }}
+    let st = two_sum_T(s, t);
+    s = st.x;
+    if (isinf_T(s)) {{ return s; }}   // a term overflowed (tiny q): no rounding error to add
+    c = c + st.y;
+    if (a.x > T(0.0) && t * a.x <= s * (x - T(1.0)) * T(1e-17)) {{ return s + c; }}
     k = k + T(1.0);
   }}
   return nan_T();
@@ -998,9 +1002,9 @@ H["spzeta_T"] = f"""fn spzeta_T(x: T, q: T) -> T {{
 # there, by Chebyshev fits in pieces of 1/2 (_tables.ZETA_MID), over x - 1 (exact). x < -1:
 # the reflection zeta(x) = 2 (2 pi)^-y sin(pi x / 2) Gamma(y) zeta(y), y = 1 - x > 2 as an
 # exact double word; sin(pi x / 2) by an exact reduction of x / 2, so the trivial zeros
-# x = -2, -4, ... (and every x below -2^54) are exactly 0 (SciPy's +0). For y < 10
-# Gamma(y) (2 pi)^-y at y's leading word; beyond, Stirling's
-# Gamma(y) (2 pi)^-y = sqrt(2 pi) exp((y - 1/2) log y - y log(2 pi e) + stirling(y)), the
+# x = -2, -4, ... (and every x below -2^54) are exactly 0 (SciPy's +0). Gamma(y) by
+# Stirling at Y = y + m >= 10 over P = y (y + 1) ... (y + m - 1): 2 (2 pi)^-y Gamma(y) =
+# exp((Y - 1/2) log Y - Y - y log(2 pi) + log(2 sqrt(2 pi)) + stirling(Y) - log P), the
 # exponent E in double words (rounded once it would cost |E| eps: 1000 at x = -250), its
 # exp(E / 2) applied twice so that the product overflows only where zeta does (x ~ -260).
 def _split(v: float, lo: float) -> tuple:
@@ -1012,7 +1016,7 @@ def _split(v: float, lo: float) -> tuple:
 
 
 _LN2PI = _split(1.8378770664093456, -7.756588316134483e-17)     # log(2 pi), mpmath
-_LN2PIE = _split(2.8378770664093453, 1.4447872176368647e-16)    # log(2 pi e)
+_LN2SQ2PI = _split(1.612085713764618, -1.559247344220942e-17)   # log(2 sqrt(2 pi))
 _pieces, _chain = _piecewise("spzetamid", tb.ZETA_MID)
 H.update(_pieces)
 H["spzetamid_T"] = f"""fn spzetamid_T(x: T) -> T {{
@@ -1036,18 +1040,28 @@ H["sprzeta_T"] = f"""fn sprzeta_T(x: T) -> T {{
   let y = two_sum_T(T(1.0), -x);
   if (y.x > T(1e4)) {{ return copysign_T(bitcast<T>(EXPO), sn); }}
   let z = spzeta_T(y.x, T(1.0));
-  if (y.x < T(10.0)) {{
-    let p = two_prod_T(y.x, T({_LN2PI[0]!r}));
-    let w = expdd_T(-p.x, -(p.y + (y.x * T({_LN2PI[1]!r}) + y.y * T({_LN2PI[0]!r}))));
-    return T(2.0) * sn * w * spgamma_T(y.x) * z;
+  // Y = y + m >= 10 and P = y (y + 1) ... (y + m - 1), both double words (m <= 8)
+  var yy = y;
+  var pr = vec2<T>(T(1.0), T(0.0));
+  for (var k = 0; k < 8; k++) {{
+    if (yy.x >= T(10.0)) {{ break; }}
+    pr = ddmul_T(pr, yy);
+    let t = two_sum_T(yy.x, T(1.0));
+    yy = fast_two_sum_T(t.x, t.y + yy.y);
   }}
-  var ly = logdd_T(y.x);
-  ly.y = ly.y + y.y / y.x;
-  let ym0 = two_sum_T(y.x, T(-0.5));
-  let ym = vec2<T>(ym0.x, ym0.y + y.y);
-  let e = ddadd_T(ddmul_T(ym, ly), -ddmul_T(y, vec2<T>(T({_LN2PIE[0]!r}), T({_LN2PIE[1]!r}))));
+  var ly = logdd_T(yy.x);
+  ly.y = ly.y + yy.y / yy.x;
+  var lp = logdd_T(pr.x);
+  lp.y = lp.y + pr.y / pr.x;
+  let ym0 = two_sum_T(yy.x, T(-0.5));
+  let ym = vec2<T>(ym0.x, ym0.y + yy.y);
+  // E = (Y - 1/2) log Y - Y - y log(2 pi) + log(2 sqrt(2 pi)) + stirling(Y) - log P
+  var e = ddadd_T(ddmul_T(ym, ly), -yy);
+  e = ddadd_T(e, -ddmul_T(y, vec2<T>(T({_LN2PI[0]!r}), T({_LN2PI[1]!r}))));
+  e = ddadd_T(e, vec2<T>(T({_LN2SQ2PI[0]!r}), T({_LN2SQ2PI[1]!r}) + spstirling_T(yy.x)));
+  e = ddadd_T(e, -lp);
   let w = expdd_T(T(0.5) * e.x, T(0.5) * e.y);
-  return fence_T(w * (T({2 * math.sqrt(2 * math.pi)!r}) * sn * z * exp_T(spstirling_T(y.x)))) * w;
+  return fence_T(w * (sn * z)) * w;
 }}"""
 
 # -- Bessel functions J0 J1 Y0 Y1 and K0 K1 (numr/special/_fit.py derives the fits) ----------
