@@ -577,3 +577,26 @@ def test_riemann_zeta_q_none_and_its_autograd(device):
     v = ag.Var(x, requires_grad=True)
     with pytest.raises(NotImplementedError, match="zeta.*x"):
         ag.sum(ag.special.zeta(v)).backward()
+
+
+def test_scipy_finds_riemann_zeta(device):
+    """With SCIPY_ARRAY_API=1, scipy.special.zeta(x) on a numr array (q omitted) is
+    numr.special.zeta(x) on the array's device (SciPy's _get_native_func door)."""
+    import subprocess
+    import sys
+
+    if device.kind == "cuda" and os.environ.get("NUMR_TEST_EMULATE_GPU") == "1":
+        pytest.skip("the emulated GPU is this test session's (tests/conftest.py), not a "
+                    "new interpreter's")
+    code = ("import numpy as np, numr, scipy.special as s\n"
+            f"x = numr.asarray([-3.5, -2.0, 0.0, 0.25, 3.0], device={str(device)!r})\n"
+            "r = s.zeta(x)\n"
+            "assert isinstance(r, numr.Array) and r.device == x.device, type(r)\n"
+            "print(repr(np.asarray(r.to_device('cpu')).tolist()))\n")
+    env = dict(os.environ, SCIPY_ARRAY_API="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = np.asarray(eval(out.stdout.strip()))
+    np.testing.assert_allclose(got, sp.zeta([-3.5, -2.0, 0.0, 0.25, 3.0]), rtol=1e-13)
+    assert got[1] == 0.0 and not np.signbit(got[1])
