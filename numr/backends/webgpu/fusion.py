@@ -524,16 +524,8 @@ def vec_source(ops: list, specs: tuple, outs: tuple, vec: int) -> str:
     """The contiguous fast path (map.vec_source's plan): 32-bit leaves and outputs moved
     as vec4 words, ``vec`` words per invocation, every load before the first store."""
     WG = M.WG
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
-    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
-    for b, j in enumerate(arrays):
-        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
-                     f"array<vec4<{LAYOUT[specs[j][0].name][0]}>>;")
     dts = [ops[k][3] for k in outs]
-    for o, d in enumerate(dts):
-        lines.append(f"@group(0) @binding({len(arrays) + 1 + o}) var<storage, read_write> "
-                     f"y{o}: array<vec4<{LAYOUT[d.name][0]}>>;")
+    lines, arrays = M.vec_bindings(specs, [(f"y{o}", d) for o, d in enumerate(dts)])
     lane, word = _lane(ops, specs, outs, 1, 0)
     lines.append(lane)
     lines.append("struct Q {\n" + "".join(f"  o{o}: vec4<{ctype(d)}>,\n"

@@ -225,6 +225,22 @@ def vectorizable(specs: tuple, out: DType, strided_out: bool) -> bool:
             and all(lay == "k" or (lay == "c" and _word(d)) for d, lay in specs))
 
 
+def vec_bindings(specs: Sequence, outs: Sequence) -> tuple[list, list]:
+    """The parameter block and the vec4-word bindings of a contiguous kernel: operand
+    ``x{j}`` for each array of ``specs`` (a 'k' operand is a parameter), then each
+    ``(name, dtype)`` of ``outs`` read-write; also the indices of the array operands."""
+    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
+             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
+    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
+    for b, j in enumerate(arrays):
+        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
+                     f"array<vec4<{LAYOUT[specs[j][0].name][0]}>>;")
+    for o, (name, d) in enumerate(outs):
+        lines.append(f"@group(0) @binding({len(arrays) + 1 + o}) var<storage, read_write> "
+                     f"{name}: array<vec4<{LAYOUT[d.name][0]}>>;")
+    return lines, arrays
+
+
 def vec_source(expr: str, specs: tuple, out: DType, vec: int) -> str:
     """WGSL of the contiguous fast path: operands ('c' or 'k' only) and the output are
     read and written as vec4 words from offsets that are multiples of four.
@@ -233,15 +249,8 @@ def vec_source(expr: str, specs: tuple, out: DType, vec: int) -> str:
     same pooled buffer (pool sizes are multiples of 16 bytes) and are written into the
     fresh output's own padding, so no tail loop is needed.
     """
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
-    arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
-    for b, j in enumerate(arrays):
-        lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
-                     f"array<vec4<{LAYOUT[specs[j][0].name][0]}>>;")
     ot = LAYOUT[out.name][0]
-    lines.append(f"@group(0) @binding({len(arrays) + 1}) var<storage, read_write> y: "
-                 f"array<vec4<{ot}>>;")
+    lines, arrays = vec_bindings(specs, [("y", out)])
     cts = {ctype(d) for d, _ in specs if d.kind == "float"}
     lines.append("\n".join(wops.helpers(expr, ct) for ct in sorted(cts | {ctype(out)})))
     body, offsets, k = [], {}, 1
