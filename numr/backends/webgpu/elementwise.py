@@ -96,7 +96,7 @@ def unary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(x.rt, name, rule, d)
         if k[2] is None:
-            mode = (_config._current or _config.settings()).webgpu_fuse  # (no call: loaded)
+            mode = _config.settings().webgpu_fuse
             if mode:
                 return F.apply(x.rt, name, k[0], d, k[1], ((x, d),), x.shape, k[3], mode)
             return launch(x.rt, name, k[0], ((x, d),), k[1], x.shape)
@@ -124,7 +124,7 @@ def binary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(rt, name, rule, d)
         if k[2] is None:
-            mode = (_config._current or _config.settings()).webgpu_fuse  # (no call: loaded)
+            mode = _config.settings().webgpu_fuse
             if mode:
                 return F.apply(rt, name, k[0], d, k[1], ((x1, d), (x2, d)), shape, k[3],
                                mode)
