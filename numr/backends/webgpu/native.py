@@ -9,6 +9,8 @@ the native handles of wgpu-py's objects.
 - :func:`handle`: the native handle (a cffi pointer) behind a wgpu-py object. wgpu-py
   keeps it in the private ``_internal`` attribute and has no public accessor; numr needs
   it for those ``lib`` calls and as DLPack's kDLWebGPU data pointer (dlpack.py).
+- :func:`trusted_module`: a shader module without naga's runtime checks, through
+  wgpu-native's wgpuDeviceCreateShaderModuleTrusted (wgpu-py 0.32 has no public call).
 
 ``ffi`` is None where that backend's package lacks these names (another wgpu-py backend
 or layout): the runtime then takes wgpu-py's public methods, and DLPack export raises.
@@ -33,3 +35,25 @@ LIB_FUNCTIONS = ("wgpuComputePassEncoderSetPipeline", "wgpuComputePassEncoderSet
 def handle(obj: Any) -> Any:
     """The native handle (a cffi pointer) behind wgpu-py object ``obj``."""
     return obj._internal
+
+
+def trusted_module(device: Any, code: str) -> Any:
+    """``device.create_shader_module(code=code)`` without naga's runtime checks (index
+    clamping, loop bounding), through wgpu-native's wgpuDeviceCreateShaderModuleTrusted
+    (wgpu.h; wgpu-py 0.32 has no public call for it); None where this wgpu lacks it."""
+    try:
+        from wgpu.backends.wgpu_native import _api
+        make = _api.libf.wgpuDeviceCreateShaderModuleTrusted
+        internal = handle(device)
+    except (ImportError, AttributeError):
+        return None
+    src = _api.new_struct_p("WGPUShaderSourceWGSL *", code=_api.to_c_string_view(code))
+    src[0].chain.next = _api.ffi.NULL
+    src[0].chain.sType = _api.lib.WGPUSType_ShaderSourceWGSL
+    desc = _api.new_struct_p("WGPUShaderModuleDescriptor *",
+                             nextInChain=_api.ffi.cast("WGPUChainedStruct *", src),
+                             label=_api.to_c_string_view(""))
+    module = make(internal, desc, 0)  # WGPUShaderRuntimeChecks_None
+    if module == _api.ffi.NULL:
+        raise RuntimeError("shader module creation failed")
+    return _api.GPUShaderModule("", module, device)

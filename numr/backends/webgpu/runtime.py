@@ -35,6 +35,7 @@ os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # quiets Mesa's warnings on he
 import wgpu  # noqa: E402
 
 from ... import _config  # noqa: E402
+from . import native as _native  # noqa: E402
 from .pieces import Pieces, piece_bytes, ranges, rewrite  # noqa: E402
 
 # Note: recording a dispatch through wgpu-py's public methods costs three Python-level
@@ -241,26 +242,6 @@ class Storage:
 
 
 
-def trusted_module(device: Any, code: str) -> Any:
-    """``device.create_shader_module(code=code)`` without naga's runtime checks (index
-    clamping, loop bounding), through wgpu-native's wgpuDeviceCreateShaderModuleTrusted
-    (wgpu.h; wgpu-py 0.32 has no public call for it); None where this wgpu lacks it."""
-    try:
-        from wgpu.backends.wgpu_native import _api
-        make = _api.libf.wgpuDeviceCreateShaderModuleTrusted
-        internal = device._internal
-    except (ImportError, AttributeError):
-        return None
-    src = _api.new_struct_p("WGPUShaderSourceWGSL *", code=_api.to_c_string_view(code))
-    src[0].chain.next = _api.ffi.NULL
-    src[0].chain.sType = _api.lib.WGPUSType_ShaderSourceWGSL
-    desc = _api.new_struct_p("WGPUShaderModuleDescriptor *",
-                             nextInChain=_api.ffi.cast("WGPUChainedStruct *", src),
-                             label=_api.to_c_string_view(""))
-    handle = make(internal, desc, 0)  # WGPUShaderRuntimeChecks_None
-    if handle == _api.ffi.NULL:
-        raise RuntimeError("shader module creation failed")
-    return _api.GPUShaderModule("", handle, device)
 
 class Runtime:
     """One WebGPU device (one adapter): queue, pending encoder, pools and caches."""
@@ -633,7 +614,7 @@ class Runtime:
         ``written``: the last so many of the ``n`` buffers are written (fused kernels
         write several). ``trusted``: the kernel's indices are in range by construction,
         so its module goes without naga's runtime bounds checks and loop bounding where
-        this wgpu offers that (:func:`trusted_module`)."""
+        this wgpu offers that (:func:`native.trusted_module`)."""
         p = self._pipelines.get(key)
         if p is None:
             p = self._compile(key, source, n, written, trusted)
@@ -651,7 +632,7 @@ class Runtime:
         source = reverse.hook(source)
         code = source()
         try:
-            module = trusted and trusted_module(self.device, code)
+            module = trusted and _native.trusted_module(self.device, code)
             module = module or self.device.create_shader_module(code=code)
             p = self.device.create_compute_pipeline(
                 layout=self._layout(n, written)[1],

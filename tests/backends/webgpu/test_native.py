@@ -56,3 +56,31 @@ def test_handle_is_the_native_pointer_of_each_object_the_runtime_passes(device):
                 v=wgpu.__version__, what=f"the native handle of {type(obj).__name__} ({got})")
     finally:
         cpass.end()
+
+
+def test_trusted_modules_are_made_and_run(device):
+    """The tiled matmul's modules go without runtime checks (native.trusted_module): a
+    wgpu-py that moves what that takes would quietly give the checked module."""
+    import numpy as np
+    import wgpu
+
+    from numr.backends.webgpu import native
+    from numr.backends.webgpu.runtime import runtime
+
+    gpu = runtime(device.index).device
+    module = native.trusted_module(gpu, _SHADER)
+    assert module is not None, _MOVED.format(v=wgpu.__version__,
+                                             what="wgpuDeviceCreateShaderModuleTrusted")
+    buf = gpu.create_buffer(size=16, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+    pipe = gpu.create_compute_pipeline(layout="auto",
+                                       compute={"module": module, "entry_point": "main"})
+    bg = gpu.create_bind_group(layout=pipe.get_bind_group_layout(0),
+                               entries=[{"binding": 0, "resource": {"buffer": buf}}])
+    encoder = gpu.create_command_encoder()
+    cpass = encoder.begin_compute_pass()
+    cpass.set_pipeline(pipe)
+    cpass.set_bind_group(0, bg)
+    cpass.dispatch_workgroups(1)
+    cpass.end()
+    gpu.queue.submit([encoder.finish()])
+    assert np.frombuffer(gpu.queue.read_buffer(buf), np.uint32)[0] == 7
