@@ -5,11 +5,10 @@ one every backward variant, so each dtype compiles two kernels, not one per opti
 combination; absent weight/bias are passed as ones/zeros in the accumulator dtype
 (tiny arrays that stay in cache). Each row is read from memory once into a per-chunk
 work row of accumulator precision, reduced and written from there (it stays in cache),
-so the op makes one pass over memory. The passes over the cached row are fused as far
-as accuracy allows (the load with the first sum; in the backward, xhat, the weight/bias
-partial sums and both row sums in one loop): for narrow rows (1024) the time spent on
-the cached row is as large as the memory time on one core. Layer norm keeps a second
-pass for the variance (sum of squared deviations from the mean), exact for large means.
+so the op makes one pass over memory. The row sums are separate load-only passes over
+the cached row, so that results do not depend on where the arrays lie (see _sum). Layer
+norm keeps a second pass for the variance (sum of squared deviations from the mean),
+exact for large means.
 Chunks of rows go to threads dynamically, so a descheduled thread does not hold the
 op up on a shared machine. Large results come from a few recycled arrays (see _empty).
 
@@ -160,58 +159,71 @@ def _sum_dev2(buf, mu):
     return a
 
 
-# The fused row passes below read a row from memory and reduce it in the same loop:
-# each pass over the row costs time even from cache (a narrow row is compute-bound as
-# much as memory-bound on a single core), so fewer passes is faster. Only sums are
-# reassociated (_REDUCE); every stored value is computed as in the unfused code.
+# A row is read from memory once, into the cached work row, and reduced from there.
+# The sums are loops that only load (no stores): a reassociated loop that also stores
+# gets a run-time overlap check from LLVM's vectoriser, which falls back to the scalar
+# loop (another summation order) whenever two of the arrays lie close together in
+# memory, so the same call gave results one rounding apart depending on where malloc
+# put its arrays. A load-only loop is always vectorised the same way: the same inputs
+# give the same bits, wherever they lie. Every stored value is computed as in strict
+# IEEE code (_REDUCE reassociates only these sums).
 
 @njit(**_REDUCE)
+def _sum(buf, square):
+    """sum(buf), or sum(buf**2) when square."""
+    a = _cast(buf, 0.0)
+    for j in range(buf.shape[0]):
+        u = buf[j]
+        a += u * u if square else u
+    return a
+
+
+@njit(**_REDUCE)
+def _sum2(g, h):
+    """(sum(g), sum(g * h))."""
+    a = _cast(g, 0.0)
+    c = _cast(g, 0.0)
+    for j in range(g.shape[0]):
+        a += g[j]
+        c += g[j] * h[j]
+    return a, c
+
+
+@njit(cache=True)
 def _load_row(x, xi, ri, si, buf, has_r, write_s, square):
     """buf = xi [+ ri] in the accumulator dtype (s rounded to x's dtype, as stored into
     si when write_s); returns sum(buf), or sum(buf**2) when square (rms norm)."""
     n = buf.shape[0]
-    a = _cast(buf, 0.0)
     if has_r:
         if write_s:
             for j in range(n):
                 v = _load(xi, j) + _load(ri, j)
                 _store(si, j, v)
                 # normalise s as stored, so forward and backward see the same s
-                u = _round(x, v)
-                buf[j] = u
-                a += u * u if square else u
+                buf[j] = _round(x, v)
         else:
             for j in range(n):
-                u = _round(x, _load(xi, j) + _load(ri, j))
-                buf[j] = u
-                a += u * u if square else u
+                buf[j] = _round(x, _load(xi, j) + _load(ri, j))
     else:
         for j in range(n):
-            u = _load(xi, j)
-            buf[j] = u
-            a += u * u if square else u
-    return a
+            buf[j] = _load(xi, j)
+    return _sum(buf, square)
 
 
-@njit(**_REDUCE)
+@njit(cache=True)
 def _bwd_row(xs, gyi, w, mu, rs, gw, pwc, pbc, want_w, want_b):
     """One pass of the backward over a row: xs becomes xhat, gw the gradient reaching
     xhat (gy * w); the weight/bias partial sums grow; returns (sum(gw), sum(gw * xhat))."""
-    a = _cast(xs, 0.0)
-    c = _cast(xs, 0.0)
     for j in range(xs.shape[0]):
         g = _load(gyi, j)
         h = (xs[j] - mu) * rs
         xs[j] = h
-        gwj = g * w[j]
-        gw[j] = gwj
+        gw[j] = g * w[j]
         if want_w:
             pwc[j] += g * h
         if want_b:
             pbc[j] += g
-        a += gwj
-        c += gwj * h
-    return a, c
+    return _sum2(gw, xs)
 
 
 @njit(parallel=True, fastmath=False, cache=True, error_model="numpy")
