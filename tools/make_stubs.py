@@ -207,7 +207,8 @@ def render_autograd(modname: str) -> str:
 
 
 # numr.special: its functions are made from a table at import time (numr/special/_api.py),
-# each taking numr arrays or Python real scalars, positionally, and returning an Array.
+# each taking numr arrays or Python real scalars (positionally, or by keyword where SciPy's
+# does: _api.signature) and returning an Array.
 SPECIAL_STUB = ROOT / "numr" / "special" / "__init__.pyi"
 
 
@@ -217,10 +218,12 @@ def render_special() -> str:
     head = _HEADER.replace("import builtins\n", "from numr._array import Array\n")
     defs = []
     for name in _api.FUNCTIONS:
-        args = ", ".join(f"{a}: Array | int | float" for a in _api.arg_names(name).split(", "))
-        if name in _api.OPTIONAL:  # the last argument may be omitted or None (zeta's q)
-            args += " | None = None"
-        defs.append(f"def {name}({args}, /) -> Array: ...\n")
+        params = list(_api.signature(name).parameters.values())
+        args = ", ".join(f"{p.name}: Array | int | float"
+                         + (" | None = None" if p.default is None else "") for p in params)
+        if params[-1].kind is inspect.Parameter.POSITIONAL_ONLY:
+            args += ", /"
+        defs.append(f"def {name}({args}) -> Array: ...\n")
     tail = "\n__all__ = [\n" + "".join(f"    {n!r},\n" for n in _api.FUNCTIONS) + "]\n"
     return head + "".join(defs) + tail
 

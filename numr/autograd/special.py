@@ -30,10 +30,18 @@ def _S(xp):
 
 
 def _no(name: str, arg: str):
-    def rule(xp, g, ans, *args):
+    def rule(xp, g, ans, *args, **kwargs):
         raise NotImplementedError(f"numr.autograd.special.{name}: no derivative in {arg} "
                                   f"(no closed form); pass it as a constant")
     return rule
+
+
+def _by_name(names: str, *rules) -> dict:
+    """The rules of a function SciPy lets take its arguments by keyword (numr.special's
+    KEYWORDS), by position and by name: a Var passed as zeta(x, q=v) is found under 'q'."""
+    table = dict(enumerate(rules))
+    table.update(zip(names.split(", "), rules))
+    return table
 
 
 def _scalar(v) -> bool:
@@ -69,7 +77,7 @@ _RULES = {
     "erfcinv": (lambda xp, g, ans, x: g * (-_SQRT_PI / 2) * xp.exp(ans * ans),),
     "expit": (lambda xp, g, ans, x: g * ans * (1 - ans),),
     "logit": (lambda xp, g, ans, p: g / (p * (1 - p)),),
-    "softplus": (lambda xp, g, ans, x: g * _S(xp).expit(x),),
+    "softplus": _by_name("x", lambda xp, g, ans, x: g * _S(xp).expit(x)),
     "ndtr": (lambda xp, g, ans, x: g * xp.exp(-0.5 * x * x) / _SQRT_2PI,),
     "log_ndtr": (lambda xp, g, ans, x: g * xp.exp(-0.5 * x * x - ans) / _SQRT_2PI,),
     "ndtri": (lambda xp, g, ans, p: g * _SQRT_2PI * xp.exp(0.5 * ans * ans),),
@@ -77,10 +85,11 @@ _RULES = {
     "gamma": (lambda xp, g, ans, x: g * ans * _S(xp).psi(x),),
     "psi": (lambda xp, g, ans, x: g * _S(xp).polygamma(1, x),),
     "digamma": (lambda xp, g, ans, x: g * _S(xp).polygamma(1, x),),
-    "polygamma": (_no("polygamma", "n"),
-                  lambda xp, g, ans, n, x: g * _S(xp).polygamma(n + 1, x)),
+    "polygamma": _by_name("n, x", _no("polygamma", "n"),
+                          lambda xp, g, ans, n, x: g * _S(xp).polygamma(n + 1, x)),
     # d/dq zeta(x, q) = -x zeta(x + 1, q)
-    "zeta": (_no("zeta", "x"), lambda xp, g, ans, x, q: -g * x * _S(xp).zeta(x + 1, q)),
+    "zeta": _by_name("x, q", _no("zeta", "x"),
+                     lambda xp, g, ans, x, q: -g * x * _S(xp).zeta(x + 1, q)),
     "entr": (lambda xp, g, ans, x: g * (-xp.log(x) - 1),),
     "xlogy": (lambda xp, g, ans, x, y: g * xp.log(y), lambda xp, g, ans, x, y: g * x / y),
     "xlog1py": (lambda xp, g, ans, x, y: g * xp.log1p(y),

@@ -111,16 +111,23 @@ def call(name: str, args: tuple, kernel: str | None = None) -> Array:
     return Array._new(out, d, dev)
 
 
-# SciPy's argument names where they are not x, y, z (the docstrings, errors and stubs)
+# SciPy's argument names (its docstrings' signatures) where they are not x, y, z: the
+# docstrings, errors and stubs, and the keywords of KEYWORDS' functions
 ARG_NAMES = {"betainc": "a, b, x", "betaincc": "a, b, x", "gammainc": "a, x",
              "gammaincc": "a, x", "chdtr": "v, x", "chdtrc": "v, x", "stdtr": "df, t",
              "beta": "a, b", "betaln": "a, b", "ellipk": "m", "ellipe": "m",
-             "ndtri": "p", "logit": "p", "polygamma": "n, x", "zeta": "x, q"}
+             "erf": "z", "erfinv": "y", "ndtri": "y", "psi": "z", "digamma": "z",
+             "gamma": "z", "polygamma": "n, x", "zeta": "x, q"}
 
 
 # Functions whose last argument SciPy lets be omitted (or None), and the kernel that
 # computes them then: zeta(x) is Riemann's zeta, not Hurwitz's zeta(x, q)
 OPTIONAL = {"zeta": "rzeta"}
+
+# SciPy's Python functions (zeta(x, q=None), polygamma(n, x), softplus(x)) take their
+# arguments by keyword too; the rest are NumPy ufuncs there, whose arguments are
+# positional only (scipy.special.erf(z=1.0) is a TypeError), and so are numr's.
+KEYWORDS = frozenset({"zeta", "polygamma", "softplus"})
 
 
 def arg_names(name: str) -> str:
@@ -128,22 +135,67 @@ def arg_names(name: str) -> str:
     return ARG_NAMES.get(name, ", ".join(["x", "y", "z"][:nargs] if nargs > 1 else ["x"]))
 
 
-def _make(name: str, nargs: int):
-    names = arg_names(name)
+def signature(name: str):
+    """The inspect.Signature of public function ``name`` (its stub's, SciPy's)."""
+    import inspect
 
-    def f(*args):
-        if name in OPTIONAL and (len(args) == nargs - 1
-                                 or len(args) == nargs and args[-1] is None):
+    kind = (inspect.Parameter.POSITIONAL_OR_KEYWORD if name in KEYWORDS
+            else inspect.Parameter.POSITIONAL_ONLY)
+    names = arg_names(name).split(", ")
+    params = [inspect.Parameter(a, kind) for a in names]
+    if name in OPTIONAL:
+        params[-1] = params[-1].replace(default=None)
+    return inspect.Signature(params)
+
+
+_MISSING = object()
+
+
+def _bind(name: str, names: list, args: tuple, kwargs: dict) -> tuple:
+    """``args`` with ``kwargs`` put in their places (SciPy's keywords, KEYWORDS only), or
+    TypeError naming the function and its parameters; an omitted optional last argument
+    is None."""
+    n = len(names)
+    if kwargs and name not in KEYWORDS:
+        raise TypeError(f"{name}() takes positional arguments only ({', '.join(names)}), "
+                        f"as scipy.special.{name}; got keyword {next(iter(kwargs))!r}")
+    if len(args) > n:
+        raise TypeError(f"{name}() takes {n} argument{'s' * (n > 1)} ({', '.join(names)}), "
+                        f"got {len(args) + len(kwargs)}")
+    vals = list(args) + [_MISSING] * (n - len(args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise TypeError(f"{name}() got an unexpected keyword argument {k!r} "
+                            f"(its parameters: {', '.join(names)})")
+        i = names.index(k)
+        if vals[i] is not _MISSING:
+            raise TypeError(f"{name}() got multiple values for argument {k!r}")
+        vals[i] = v
+    if name in OPTIONAL and vals[-1] is _MISSING:
+        vals[-1] = None
+    missing = [a for a, v in zip(names, vals) if v is _MISSING]
+    if missing:
+        raise TypeError(f"{name}() takes {n} argument{'s' * (n > 1)} ({', '.join(names)}), "
+                        f"missing {', '.join(missing)}")
+    return tuple(vals)
+
+
+
+def _make(name: str, nargs: int):
+    names = arg_names(name).split(", ")
+
+    def f(*args, **kwargs):
+        if kwargs or len(args) != nargs or name in OPTIONAL:
+            args = _bind(name, names, args, kwargs)
+        if name in OPTIONAL and args[-1] is None:
             # SciPy's zeta(x) (q omitted or None) is Riemann's, defined for every real x
-            return call(name, args[:nargs - 1], OPTIONAL[name])
-        if len(args) != nargs:
-            raise TypeError(f"{name}() takes {nargs} argument{'s' * (nargs > 1)} "
-                            f"({names}), got {len(args)}")
+            return call(name, args[:-1], OPTIONAL[name])
         return call(name, args)
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = "numr.special"
+    f.__signature__ = signature(name)
     oracle = "psi" if name == "digamma" else name
-    f.__doc__ = (f"{name}({names}): elementwise, as ``scipy.special.{oracle}``, on the "
-                 f"arguments' device; see docs/special.md for the accuracy per device.")
+    f.__doc__ = (f"{name}{f.__signature__}: elementwise, as ``scipy.special.{oracle}``, on "
+                 f"the arguments' device; see docs/special.md for the accuracy per device.")
     return f

@@ -600,3 +600,139 @@ def test_scipy_finds_riemann_zeta(device):
     got = np.asarray(eval(out.stdout.strip()))
     np.testing.assert_allclose(got, sp.zeta([-3.5, -2.0, 0.0, 0.25, 3.0]), rtol=1e-13)
     assert got[1] == 0.0 and not np.signbit(got[1])
+
+
+# -- SciPy's signatures: keywords where SciPy's function takes them ----------------------
+def _scipy_params(name):
+    """SciPy's parameter names of ``name`` (its Python function's, or for a ufunc its
+    docstring's first line, ``erf(z, out=None)``) and whether they may be keywords; None
+    for the names of a ufunc whose docstring has only NumPy's generic x1, x2."""
+    import inspect
+    import re
+
+    f = getattr(sp, name)
+    if isinstance(f, np.ufunc):
+        head = f.__doc__.strip().splitlines()[0]
+        names = [a.strip() for a in re.match(r"\w+\(([^)]*)\)", head).group(1).split(",")]
+        names = names[:f.nin]
+        return (None if "/" in head else names), f.nin, False
+    ps = [p for p in inspect.signature(f).parameters.values()
+          if p.name != "out" and p.kind is not p.VAR_KEYWORD]
+    return [p.name for p in ps], len(ps), True
+
+
+@pytest.mark.parametrize("name", list(special.FUNCTIONS))
+def test_signature_is_scipys(name):
+    """Each function has SciPy's parameters: its names, and keywords exactly where
+    SciPy's is a Python function (zeta(x, q=None), polygamma(n, x), softplus(x)); SciPy's
+    ufuncs take positional arguments only, and so do numr's."""
+    import inspect
+
+    names, nin, keywords = _scipy_params("psi" if name == "digamma" else name)
+    ps = list(inspect.signature(getattr(special, name)).parameters.values())
+    assert len(ps) == nin
+    if names is not None:
+        assert [p.name for p in ps] == names
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if keywords else inspect.Parameter.POSITIONAL_ONLY
+    assert all(p.kind is kind for p in ps)
+    assert [p.default for p in ps] == [
+        p.default for p in inspect.signature(getattr(sp, name)).parameters.values()
+        if p.name != "out" and p.kind is not p.VAR_KEYWORD] if keywords else True
+    if not keywords:
+        with pytest.raises(TypeError, match=f"{name}.*positional"):
+            getattr(special, name)(**{ps[0].name: 0.5}, **{p.name: 0.5 for p in ps[1:]})
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_zeta_keyword_form_against_scipy(device, dtype):
+    """zeta(x, q=None) as SciPy's: q by keyword, x by keyword, q omitted or None
+    (Riemann's), q a Python scalar, broadcasting; integer x (as SciPy: the default real
+    floating dtype)."""
+    d = getattr(numr, dtype)
+    if d not in device.dtypes:
+        pytest.skip(f"{device} has no {dtype}")
+    xs = np.asarray([[-3.5], [-2.0], [0.0], [0.5], [1.0], [2.5], [40.0], [np.inf], [np.nan]])
+    qs = np.asarray([0.5, 1.0, 3.25, 1e3])
+    x, q = numr.asarray(xs, dtype=d, device=device), numr.asarray(qs, dtype=d, device=device)
+    tol = dict(rtol=1e-13 if dtype == "float64" else 1e-6, atol=0)
+    # SciPy 1.17 gives zeta(inf, q > 1) = nan; the limit, numr's on every device, is 0
+    # (the references rounded to the dtype: zeta(40, 1e3) is below float32's range)
+    hurwitz = np.where(np.isinf(xs) & (qs > 1), 0.0, sp.zeta(xs, q=qs)).astype(dtype)
+    for r in (special.zeta(x, q=q), special.zeta(q=q, x=x), special.zeta(x, q)):
+        assert r.shape == (9, 4) and r.dtype == d and r.device == device
+        np.testing.assert_allclose(np.asarray(r.to_device("cpu")), hurwitz, **tol)
+    riemann = sp.zeta(xs).astype(dtype)
+    for r in (special.zeta(x), special.zeta(x, q=None), special.zeta(x=x), special.zeta(x, None)):
+        assert r.shape == (9, 1) and r.dtype == d and r.device == device
+        np.testing.assert_allclose(np.asarray(r.to_device("cpu")), riemann, **tol)
+    r = special.zeta(x, q=2.0)                     # a Python scalar keeps the dtype
+    assert r.dtype == d
+    np.testing.assert_allclose(np.asarray(r.to_device("cpu")),
+                               np.where(np.isinf(xs), 0.0, sp.zeta(xs, q=2.0)), **tol)
+    i = special.zeta(numr.asarray([2, 3, 4], device=device), q=1)
+    assert i.dtype == device.defaults["real floating"] and i.device == device
+    np.testing.assert_allclose(np.asarray(i.to_device("cpu")), sp.zeta([2, 3, 4], q=1),
+                               rtol=1e-6 if i.dtype == numr.float32 else 1e-13)
+
+
+def test_zeta_bad_input(device):
+    """TypeError naming zeta for complex dtypes and values, wrong arguments and keywords;
+    ValueError naming both devices for arrays on different devices."""
+    from tests.helpers import on, other_device
+
+    x = numr.asarray([2.0, 3.0], device=device, dtype=numr.float32)
+    for d in (numr.complex64, numr.complex128):
+        if d in device.dtypes:
+            c = numr.asarray([2.0, 3.0], device=device, dtype=d)
+            for call in (lambda: special.zeta(c), lambda: special.zeta(x, q=c),
+                         lambda: special.zeta(q=c, x=x)):
+                with pytest.raises(TypeError, match=f"zeta: complex dtype {d}"):
+                    call()
+    with pytest.raises(TypeError, match="zeta: complex arguments"):
+        special.zeta(x, q=1j)
+    with pytest.raises(TypeError, match="zeta: expected numr arrays or Python scalars, got str"):
+        special.zeta(x, q="1")
+    with pytest.raises(TypeError, match=r"zeta\(\) got an unexpected keyword argument 's'"):
+        special.zeta(x, s=1.0)
+    with pytest.raises(TypeError, match=r"zeta\(\) got multiple values for argument 'x'"):
+        special.zeta(x, x=x)
+    with pytest.raises(TypeError, match=r"zeta\(\) takes 2 arguments \(x, q\), missing x"):
+        special.zeta(q=x)
+    with pytest.raises(TypeError, match=r"zeta\(\) got multiple values for argument 'q'"):
+        special.zeta(x, x, q=x)
+    with pytest.raises(TypeError, match=r"zeta\(\) takes 2 arguments \(x, q\), got 3"):
+        special.zeta(x, x, x)
+    with pytest.raises(ValueError, match="zeta.*broadcast"):
+        special.zeta(x, q=numr.asarray([1.0, 2.0, 3.0], device=device, dtype=numr.float32))
+    other = other_device(device)
+    y = on([1.0, 2.0], numr.float32, other)
+    for call in (lambda: special.zeta(x, q=y), lambda: special.zeta(y, q=x)):
+        with pytest.raises(ValueError, match=f"zeta: arrays are on different devices"):
+            call()
+
+
+def test_autograd_keyword_arguments(device):
+    """numr.autograd.special finds a rule by keyword as by position: zeta(x, q=v) in q
+    (-x zeta(x + 1, q)), polygamma(n=1, x=v) (polygamma(2, x)), softplus(x=v) (expit),
+    against SciPy's values; zeta(x=v) has no derivative in x and says so."""
+    ag = pytest.importorskip("numr.autograd")
+    asp = ag.special
+    if numr.float64 not in device.dtypes:
+        pytest.skip("the check is in float64")
+    xs, qs = np.asarray([1.5, 2.0, 4.5]), np.asarray([0.3, 2.5, 12.0])
+    x = numr.asarray(xs, device=device)
+    got = {
+        "zeta": ag.grad(lambda v: ag.sum(asp.zeta(x, q=v)))(numr.asarray(qs, device=device)),
+        "polygamma": ag.grad(lambda v: ag.sum(asp.polygamma(n=1, x=v)))(
+            numr.asarray(qs, device=device)),
+        "softplus": ag.grad(lambda v: ag.sum(asp.softplus(x=v)))(numr.asarray(qs, device=device)),
+    }
+    want = {"zeta": -xs * sp.zeta(xs + 1, qs), "polygamma": sp.polygamma(2, qs),
+            "softplus": sp.expit(qs)}
+    for name, g in got.items():
+        assert g.device == device
+        np.testing.assert_allclose(np.asarray(g.to_device("cpu")), want[name], rtol=1e-12,
+                                   err_msg=name)
+    v = ag.Var(x, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="zeta.*x"):
+        ag.sum(asp.zeta(x=v, q=2.0)).backward()
