@@ -13,11 +13,14 @@ or, without indenting the run, ``rec = _results.start(args, ...)`` first and
 
 Everything the run prints still goes to the terminal. With ``--write-results`` the
 markdown tables it printed (and its ``# `` comment lines, which say what was measured
-on what) replace that script's section for that device in RESULTS.md: one block
-``### <script> · <device> · <machine>`` under the script's ``## `` section, each table row ending in
-the numr commit, the date and the machine. Other scripts' and other devices' blocks stay.
+on what) replace that script's block for that device and machine in RESULTS.md: a
+heading ``### <script> · <device> · <machine>``, the command and its notes on one line,
+then the tables, each row ending in the numr commit, the date and the machine (columns
+that no row fills are dropped). Other scripts' and other devices' blocks stay.
 A script that prints no markdown table gives its rows through ``rec.table(header, rows)``;
-``keep=`` chooses the rows that go to the page (the page stays short: about 100 lines).
+``keep=`` chooses the rows that go to the page. The page is a short current one (with
+conformance/RESULTS.md at most about 150 lines): what a script measures is its
+docstring's first paragraph, shown on docs/benchmarks.md, and history is in git.
 
 Figures: each block whose tables have a ratio column (a header with "ratio", " / " or
 "vs") is drawn as bars of that ratio per row, a line at 1 (the anchor), into
@@ -29,6 +32,7 @@ redraws every figure and docs/benchmarks.md from RESULTS.md.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import datetime
 import io
@@ -47,52 +51,57 @@ DOCS_PAGE = ROOT / "docs" / "benchmarks.md"
 STAMP = ("commit", "date", "machine")
 
 HEADER = """# Benchmark results
-
-Written by the benchmark scripts (`python benchmarks/<script>.py ... --write-results`,
-through `benchmarks/_results.py`): one block per script and device, each table row with the
-numr commit measured, the date and the machine. Do not edit by hand; earlier figures are
-in git history (`git log -p benchmarks/RESULTS.md`). Figures: [docs/benchmarks.md](../docs/benchmarks.md).
+Written by `python benchmarks/<script>.py ... --write-results` (`benchmarks/_results.py`): \
+a table per script, device and machine, each row with the numr commit measured, the date \
+and the machine; do not edit by hand. What each script measures, and figures: \
+[docs/benchmarks.md](../docs/benchmarks.md); earlier figures: `git log -p benchmarks/RESULTS.md`.
 """
+# The page's budget in lines (with conformance/RESULTS.md's dozen, about 150 in all).
+BUDGET = 135
 
 
-# --- the page: sections of blocks ---------------------------------------------------------
+# --- the page: blocks, grouped by script ----------------------------------------------------
 
 def parse(text: str) -> list[tuple[str, list[tuple[str, list[str]]]]]:
-    """[(section heading, [(block key, block lines)])] of a results page; the header
-    before the first ``## `` is the module's own and is not kept."""
+    """[(script, [(block key, block lines)])] of a results page, the blocks of one script
+    together; the header before the first ``### `` is the module's own and is not kept."""
     sections: list[tuple[str, list[tuple[str, list[str]]]]] = []
+    current: list[str] | None = None
     for line in text.splitlines():
-        if line.startswith("## "):
-            sections.append((line[3:].strip(), []))
-        elif line.startswith("### ") and sections:
-            sections[-1][1].append((line[4:].strip(), []))
-        elif sections and sections[-1][1]:
-            sections[-1][1][-1][1].append(line)
+        if line.startswith("### "):
+            key = line[4:].strip()
+            script = key.split(" · ")[0]
+            blocks = next((b for name, b in sections if name == script), None)
+            if blocks is None:
+                blocks = []
+                sections.append((script, blocks))
+            current = []
+            blocks.append((key, current))
+        elif current is not None:
+            current.append(line)
     return sections
 
 
 def render(sections) -> str:
     out = [HEADER.rstrip("\n")]
-    for heading, blocks in sections:
-        out += ["", f"## {heading}"]
+    for _, blocks in sections:
         for key, lines in blocks:
             body = list(lines)
             while body and not body[-1].strip():
                 body.pop()
             while body and not body[0].strip():
                 body.pop(0)
-            out += ["", f"### {key}", "", *body]
+            out += ["", f"### {key}", *body]
     return "\n".join(out) + "\n"
 
 
-def replace_block(text: str, script: str, title: str, device: str, lines: list[str]) -> str:
-    """``text`` with the block ``script · device`` replaced by ``lines`` (added at the end
-    of the script's section, or in a new section, where there is none yet)."""
+def replace_block(text: str, script: str, device: str, lines: list[str]) -> str:
+    """``text`` with the block ``script · device`` replaced by ``lines`` (added after the
+    script's other blocks, or at the end, where there is none yet)."""
     sections = parse(text)
     key = f"{script} · {device}"
-    for i, (heading, blocks) in enumerate(sections):
-        if heading.split(":")[0].strip("` ") == script:
-            sections[i] = (f"`{script}`: {title}", blocks)
+    for name, blocks in sections:
+        if name == script:
             for j, (k, _) in enumerate(blocks):
                 if k == key:
                     blocks[j] = (key, lines)
@@ -101,8 +110,15 @@ def replace_block(text: str, script: str, title: str, device: str, lines: list[s
                 blocks.append((key, lines))
             break
     else:
-        sections.append((f"`{script}`: {title}", [(key, lines)]))
+        sections.append((script, [(key, lines)]))
     return render(sections)
+
+
+def title(script: str) -> str:
+    """What ``script`` measures: the first paragraph of its docstring."""
+    path = ROOT / "benchmarks" / f"{script}.py"
+    doc = ast.get_docstring(ast.parse(path.read_text())) if path.exists() else None
+    return " ".join((doc or script).split("\n\n")[0].split())
 
 
 def tables(lines: list[str]) -> list[list[list[str]]]:
@@ -162,13 +178,12 @@ def machine(device: str, given: str | None = None) -> str:
 class Run:
     """One recorded run: what it prints is kept (and still printed) until ``finish()``."""
 
-    def __init__(self, args, script: str, device: str | None, title: str | None = None,
-                 keep=None):
+    def __init__(self, args, script: str, device: str | None, keep=None):
         # a block per device kind where one device of it was measured ("webgpu:0": webgpu)
         device = str(device or "cpu")
         self.args, self.script = args, script
         self.device = device[:-2] if device.endswith(":0") else device
-        self.title, self.keep = title, keep
+        self.keep = keep
         self.extra: list[list[list[str]]] = []
         self.on = bool(getattr(args, "write_results", False))
         self._tee = None
@@ -185,10 +200,6 @@ class Run:
         if not self.on or self._tee is None:
             return
         sys.stdout, printed, self._tee = self._stdout, self._tee.buf.getvalue(), None
-        title = self.title
-        if title is None:
-            doc = sys.modules["__main__"].__doc__ or self.script
-            title = doc.strip().split("\n\n")[0].replace("\n", " ")
         stamp = (commit(), datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
                  machine(self.device, getattr(self.args, "machine", None)))
         found = [_kept(t, self.keep) for t in tables(printed.splitlines()) + self.extra]
@@ -200,11 +211,11 @@ class Run:
         # a block per script, device and machine: lavapipe's webgpu figures do not replace
         # the H200's
         where = f"{self.device} · {stamp[2]}"
-        PAGE.write_text(replace_block(old, self.script, title, where, lines))
+        PAGE.write_text(replace_block(old, self.script, where, lines))
         n = len(PAGE.read_text().splitlines())
         print(f"_results: wrote {self.script} · {where} in {PAGE.relative_to(ROOT)} "
-              f"({n} lines" + ("; the page is meant to stay near 100: keep fewer rows)"
-                               if n > 120 else ")"))
+              f"({n} lines" + (f"; the page's budget is {BUDGET}: keep fewer rows)"
+                               if n > BUDGET else ")"))
         draw_all()
 
 
@@ -236,25 +247,30 @@ def block_lines(script: str, printed: str, found, stamp: tuple[str, str, str]) -
     tables (``found``) with the commit, date and machine columns."""
     notes = [ln[2:].strip() for ln in printed.splitlines() if ln.startswith("# ")]
     out = [f"`{_command(script)}`" + (": " + "; ".join(notes) if notes else "")]
-    for t in found:
+    for t in map(filled, found):
         out += ["", "| " + " | ".join(t[0] + list(STAMP)) + " |",
                 "|" + "---|" * (len(t[0]) + len(STAMP))]
         out += ["| " + " | ".join(r + list(stamp)) + " |" for r in t[1:]]
     return out
 
 
-def start(args, script: str, device: str | None, title: str | None = None, keep=None) -> Run:
-    """Start recording a run (call ``.finish()`` at its end). ``title``: the section's
-    (default: the first paragraph of the script's docstring); ``keep(header, row)``: which
+def filled(table: list[list[str]]) -> list[list[str]]:
+    """``table`` without the columns that no row fills (a run that skipped a measure:
+    the page stays narrow)."""
+    keep = [i for i in range(len(table[0])) if any(i < len(r) and r[i] for r in table[1:])]
+    return [[r[i] if i < len(r) else "" for i in keep] for r in table]
+
+
+def start(args, script: str, device: str | None, keep=None) -> Run:
+    """Start recording a run (call ``.finish()`` at its end). ``keep(header, row)``: which
     printed rows go to the page (default all; the terminal gets every row)."""
-    return Run(args, script, device, title, keep)
+    return Run(args, script, device, keep)
 
 
 @contextlib.contextmanager
-def record(args, script: str, device: str | None, title: str | None = None,
-           keep=None) -> Iterator[Run]:
+def record(args, script: str, device: str | None, keep=None) -> Iterator[Run]:
     """``start`` ... ``finish`` around a block (nothing is written if it raises)."""
-    run = start(args, script, device, title, keep)
+    run = start(args, script, device, keep)
     try:
         yield run
     except BaseException:
@@ -343,17 +359,22 @@ def draw(key: str, block: list[str], path: pathlib.Path) -> bool:
 
 
 def docs_page(sections) -> str:
-    """docs/benchmarks.md: the figure of every block that has one, then the page."""
+    """docs/benchmarks.md: what each script measures, the figure of every block that has
+    one, then the page's tables."""
     out = ["# Benchmarks", "",
            "<!-- Written by benchmarks/_results.py; do not edit by hand. -->", "",
-           "Ratios to the anchor of each benchmark (numr's time over the anchor's, or the "
-           "ratio the table names; below 1 is faster where the anchor is a time), drawn "
-           "from the tables below by `benchmarks/_results.py`.", ""]
-    for _, blocks in sections:
+           "Each script in `benchmarks/` prints its tables and, with `--write-results`, "
+           "replaces its block for that device and machine in `benchmarks/RESULTS.md` "
+           "(the tables below); `python benchmarks/<script>.py --help` lists its flags. "
+           "The figures are the ratios to the anchor of each benchmark (numr's time over "
+           "the anchor's, or the ratio the table names; below 1 is faster where the anchor "
+           "is a time), drawn from those tables by `benchmarks/_results.py`.", ""]
+    for script, blocks in sections:
+        out += [f"## {script}", "", title(script), ""]
         for key, lines in blocks:
             if series(lines) and (FIGURES / figure_name(key)).exists():
                 out += [f"![{key}](img/{figure_name(key)})", ""]
-    out += ["{{ include benchmarks/RESULTS.md untitled }}", ""]
+    out += ["## Tables", "", "{{ include benchmarks/RESULTS.md untitled }}", ""]
     return "\n".join(out)
 
 
@@ -374,7 +395,46 @@ def draw_all() -> None:
     DOCS_PAGE.write_text(docs_page(sections))
 
 
+def _relayout(text: str) -> str:
+    """One-off (issue 24): the page of sections (``## script: title``) and blocks
+    (``### key``) in this module's layout, its tables re-laid from their own cells, so no
+    number is retyped: columns no row fills go, and random.py's anchor rows fold into the
+    numr row measured against them (an ``anchor`` cell: the anchor's name and time)."""
+    sections = parse("\n".join(ln for ln in text.splitlines() if not ln.startswith("## ")))
+    for script, blocks in sections:
+        for j, (key, lines) in enumerate(blocks):
+            notes = [ln for ln in lines if ln.strip() and not ln.startswith("|")]
+            assert len(notes) == 1, (key, notes)
+            out = notes
+            for t in tables(lines):
+                if script == "random":
+                    t = _fold_anchors(t)
+                t = filled(t)
+                out += ["", "| " + " | ".join(t[0]) + " |", "|" + "---|" * len(t[0])]
+                out += ["| " + " | ".join(r) + " |" for r in t[1:]]
+            blocks[j] = (key, out)
+    return render(sections)
+
+
+def _fold_anchors(t: list[list[str]]) -> list[list[str]]:
+    head = t[0]
+    assert head[:5] == ["draw", "time", "GB/s", "of copy", "speed vs anchor"], head
+    out, anchor = [head[:4] + ["anchor"] + head[4:]], None
+    for r in t[1:]:
+        if r[4] == "-":
+            anchor = r
+            continue
+        assert anchor is not None, r
+        # the anchor named is the one the speed was measured against (times are rounded)
+        ratio = float(anchor[1].split()[0]) / float(r[1].split()[0])
+        assert abs(ratio - float(r[4])) <= 0.03 * float(r[4]) + 0.005, (anchor, r)
+        out.append(r[:4] + [f"{anchor[0]} {anchor[1]}"] + r[4:])
+    return out
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--relayout"]:
+        PAGE.write_text(_relayout(PAGE.read_text()))
     draw_all()
     print(f"_results: drew the figures of {PAGE.relative_to(ROOT)} into "
           f"{FIGURES.relative_to(ROOT)}, wrote {DOCS_PAGE.relative_to(ROOT)}")

@@ -47,16 +47,22 @@ def timed(f, sync, reps: int) -> float:
     return statistics.median(ts)
 
 
-ROWS: list = []  # the rows printed, for RESULTS.md
+ROWS: list = []  # numr's rows, each naming its anchor, for RESULTS.md
 
 
-def row(name: str, t: float, nbytes: int, copy_bw: float, anchor: float | None) -> None:
+def row(name: str, t: float, nbytes: int, copy_bw: float,
+        anchor: tuple[str, float] | None = None, page: bool = False) -> None:
+    """Print a draw's row; ``anchor``: the (name, time) of the draw it is measured against.
+    ``page``: numr's rows go to RESULTS.md, the anchor's name and time in one cell (its
+    bandwidth follows from its time: the page stays short)."""
     frac = nbytes / t / copy_bw
-    vs = f"{anchor / t:8.2f}x" if anchor else "        -"
+    vs = f"{anchor[1] / t:8.2f}x" if anchor else "        -"
     print(f"{name:34s} {t * 1e3:9.2f} ms {nbytes / t / 1e9:8.1f} GB/s {frac:7.2f} of copy"
           f"   speed vs anchor {vs}")
-    ROWS.append([name, f"{t * 1e3:.2f} ms", f"{nbytes / t / 1e9:.1f} GB/s", f"{frac:.2f}",
-                 f"{anchor / t:.2f}" if anchor else "-"])
+    if page:
+        ROWS.append([name, f"{t * 1e3:.2f} ms", f"{nbytes / t / 1e9:.1f} GB/s", f"{frac:.2f}",
+                     f"{anchor[0]} {anchor[1] * 1e3:.2f} ms" if anchor else "",
+                     f"{anchor[1] / t:.2f}" if anchor else ""])
 
 
 def cpu(n: int, reps: int) -> None:
@@ -73,8 +79,9 @@ def cpu(n: int, reps: int) -> None:
             ("standard_normal", lambda: g.standard_normal(n, device="cpu"),
              lambda: ng.standard_normal(n))]:
         ta = timed(anchor, lambda: None, reps)
-        row(f"numpy Philox {name}", ta, nbytes, bw, None)
-        row(f"numr {name}", timed(f, lambda: None, reps), nbytes, bw, ta)
+        row(f"numpy Philox {name}", ta, nbytes, bw)
+        row(f"numr {name}", timed(f, lambda: None, reps), nbytes, bw,
+            (f"numpy Philox {name}", ta), page=True)
 
 
 def _gpu_anchors(n: int, reps: int) -> dict:
@@ -121,11 +128,10 @@ def gpu(kind: str, n: int, reps: int) -> None:
     for name in ("random", "standard_normal"):
         f = getattr(g, name)
         t = timed(lambda: f(n, dtype=xp.float32, device=dev), sync, reps)
-        best = None
         for an, ta in anchors.get(name, []):
-            row(an, ta, nbytes, bw, None)
-            best = ta if best is None else min(best, ta)
-        row(f"numr {name}", t, nbytes, bw, best)
+            row(an, ta, nbytes, bw)
+        best = min(anchors.get(name, []), key=lambda a: a[1], default=None)
+        row(f"numr {name}", t, nbytes, bw, best, page=True)
 
 
 # An experiment (--kernels, "n32f"): the float32 Box-Muller in float32 alone, plain
@@ -199,7 +205,7 @@ def kernels(n: int, reps: int) -> None:
         pipe = rt.pipeline(("bench_random", fmt, m64, wg), src, 1)
         t = timed(lambda: rt.record(pipe, (out.block,), [1, 2, 3, 0, 0, 0, nb],
                                     -(-nb // wg)), lambda: xp.synchronize(dev), reps)
-        row(f"{fmt} int64={m64} wg={wg}", t, 16 * nb, bw, None)
+        row(f"{fmt} int64={m64} wg={wg}", t, 16 * nb, bw)
 
 
 def main() -> None:
@@ -215,15 +221,12 @@ def main() -> None:
     if a.kernels:
         kernels(a.n or 256 * 2 ** 20, a.reps)
         return
-    # the page keeps numr's rows and torch's (the faster anchor); cupy.random's go to the
-    # terminal alone (the page stays short)
-    results_page = _results.start(a, "random", a.device,
-                                  keep=lambda h, r: not r[0].startswith("cupy."))
+    results_page = _results.start(a, "random", a.device)
     if a.device == "cpu":
         cpu(a.n or 16 * 2 ** 20, a.reps)
     else:
         gpu(a.device, a.n or 256 * 2 ** 20, a.reps)
-    results_page.table(["draw", "time", "GB/s", "of copy", "speed vs anchor"], ROWS)
+    results_page.table(["draw", "time", "GB/s", "of copy", "anchor", "speed vs anchor"], ROWS)
     results_page.finish()
 
 

@@ -102,36 +102,32 @@ def parse_counts(summary: str) -> dict[str, int]:
     return counts
 
 
+# The page is a short current one (issue 24): the table and what it needs to be read;
+# the runs' stories (failures found, their fixes) are in its git history.
+INTRO = (
+    "Counts of the official Array API test suite (data-apis/array-api-tests) run against "
+    "numr, one row per device, written by `conformance/run.py` ([README.md](README.md)); "
+    "`failed` includes errors. The xfails, each with its reason, are listed in "
+    "`conformance/xfails-<device>.txt`. Rows written before the `numr commit` column name "
+    "the commit that recorded them; earlier runs, the failures they found and their fixes: "
+    "`git log -p conformance/RESULTS.md`.")
+
+
 def record(row: dict[str, str]) -> None:
-    """Write ``row`` into RESULTS.md, replacing the row of the same device."""
+    """Write RESULTS.md with ``row`` in place of the row of the same device."""
     rows: list[list[str]] = []
-    notes: list[str] = []  # the text after the table (notes on runs) is kept as it is
     if RESULTS.exists():
-        in_table = seen_table = False
         for line in RESULTS.read_text().splitlines():
-            in_table = line.startswith("|")
-            seen_table = seen_table or in_table
-            if seen_table and not in_table:
-                notes.append(line)
-                continue
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if in_table and len(cells) == len(COLUMNS) and cells[0] not in \
+            if line.startswith("|") and len(cells) == len(COLUMNS) and cells[0] not in \
                     ("device", "") and not set(cells[0]) <= set("-: "):
                 rows.append(cells)
     rows = [r for r in rows if r[0] != row["device"]] + [[row[c] for c in COLUMNS]]
     rows.sort(key=lambda r: r[0])
-    lines = [
-        "# Conformance results",
-        "",
-        "Counts of the official Array API test suite (data-apis/array-api-tests) run "
-        "against numr, one row per device, written by `conformance/run.py` (see README.md). "
-        "`failed` includes errors.",
-        "",
-        "| " + " | ".join(COLUMNS) + " |",
-        "|" + "---|" * len(COLUMNS),
-    ]
+    lines = ["# Conformance results", INTRO, "",
+             "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    RESULTS.write_text("\n".join(lines + notes).rstrip("\n") + "\n")
+    RESULTS.write_text("\n".join(lines) + "\n")
 
 
 def has_xdist() -> bool:

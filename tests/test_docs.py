@@ -103,11 +103,11 @@ def test_results_block_replaces_only_its_own():
                         R.tables(["| op | ratio |", "|---|---|", "| add | 1.5 |"]), stamp)
     assert one[2:] == ["| op | ratio | commit | date | machine |", "|---|---|---|---|---|",
                        "| add | 1.5 | abc1234 | 2026-12-02 | 2-core x86_64 |"]
-    page = R.replace_block("", "overhead", "Call overhead.", "cpu", one)
-    page = R.replace_block(page, "overhead", "Call overhead.", "cuda", one)
-    page = R.replace_block(page, "norms", "Norms.", "cpu", ["`x`", "", "| a |", "|---|", "| 1 |"])
+    page = R.replace_block("", "overhead", "cpu", one)
+    page = R.replace_block(page, "overhead", "cuda", one)
+    page = R.replace_block(page, "norms", "cpu", ["`x`", "", "| a |", "|---|", "| 1 |"])
     two = [ln.replace("1.5", "0.9") for ln in one]
-    page = R.replace_block(page, "overhead", "Call overhead.", "cuda", two)
+    page = R.replace_block(page, "overhead", "cuda", two)
     blocks = {k: lines for _, bs in R.parse(page) for k, lines in bs}
     assert list(blocks) == ["overhead · cpu", "overhead · cuda", "norms · cpu"]
     assert "1.5" in "\n".join(blocks["overhead · cpu"])
@@ -115,6 +115,9 @@ def test_results_block_replaces_only_its_own():
     assert "1.5" not in "\n".join(blocks["overhead · cuda"])
     assert R.series(blocks["overhead · cuda"]) == [("ratio", [("add", 0.9)])]
     assert R.render(R.parse(page)) == page
+    # a column that no row fills (a measure the run skipped) does not reach the page
+    gap = R.block_lines("x", "", [[["op", "anchor", "ratio"], ["add", "", "1.5"]]], stamp)
+    assert gap[2] == "| op | ratio | commit | date | machine |"
 
 
 def test_results_pages_are_the_helpers():
@@ -136,6 +139,30 @@ def test_results_pages_are_the_helpers():
                     f"{key}: no figure (python benchmarks/_results.py, with matplotlib)")
     assert R.DOCS_PAGE.read_text() == R.docs_page(sections), (
         "docs/benchmarks.md is stale: python benchmarks/_results.py")
+    # short current pages (issue 24): the history is in git
+    lines = len(text.splitlines()) + len((ROOT / "conformance" / "RESULTS.md").read_text()
+                                         .splitlines())
+    assert lines <= 150, f"benchmarks/ and conformance/RESULTS.md: {lines} lines"
+
+
+def test_conformance_record_replaces_its_row(tmp_path, monkeypatch):
+    """conformance/run.py writes the whole page: its rows, one per device, sorted."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("conformance_run",
+                                                  ROOT / "conformance" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    monkeypatch.setattr(run, "RESULTS", tmp_path / "RESULTS.md")
+    row = dict.fromkeys(run.COLUMNS, "1")
+    run.record({**row, "device": "webgpu"})
+    run.record({**row, "device": "cpu"})
+    run.record({**row, "device": "webgpu", "passed": "2"})
+    text = run.RESULTS.read_text()
+    rows = [ln for ln in text.splitlines() if ln.startswith("| ")][1:]
+    assert rows == ["| cpu | " + " | ".join(["1"] * (len(run.COLUMNS) - 1)) + " |",
+                    "| webgpu | 2 | " + " | ".join(["1"] * (len(run.COLUMNS) - 2)) + " |"]
+    assert text.startswith("# Conformance results\n" + run.INTRO + "\n")
 
 
 def test_results_figure_draws(tmp_path):
