@@ -395,46 +395,7 @@ def draw_all() -> None:
     DOCS_PAGE.write_text(docs_page(sections))
 
 
-def _relayout(text: str) -> str:
-    """One-off (issue 24): the page of sections (``## script: title``) and blocks
-    (``### key``) in this module's layout, its tables re-laid from their own cells, so no
-    number is retyped: columns no row fills go, and random.py's anchor rows fold into the
-    numr row measured against them (an ``anchor`` cell: the anchor's name and time)."""
-    sections = parse("\n".join(ln for ln in text.splitlines() if not ln.startswith("## ")))
-    for script, blocks in sections:
-        for j, (key, lines) in enumerate(blocks):
-            notes = [ln for ln in lines if ln.strip() and not ln.startswith("|")]
-            assert len(notes) == 1, (key, notes)
-            out = notes
-            for t in tables(lines):
-                if script == "random":
-                    t = _fold_anchors(t)
-                t = filled(t)
-                out += ["", "| " + " | ".join(t[0]) + " |", "|" + "---|" * len(t[0])]
-                out += ["| " + " | ".join(r) + " |" for r in t[1:]]
-            blocks[j] = (key, out)
-    return render(sections)
-
-
-def _fold_anchors(t: list[list[str]]) -> list[list[str]]:
-    head = t[0]
-    assert head[:5] == ["draw", "time", "GB/s", "of copy", "speed vs anchor"], head
-    out, anchor = [head[:4] + ["anchor"] + head[4:]], None
-    for r in t[1:]:
-        if r[4] == "-":
-            anchor = r
-            continue
-        assert anchor is not None, r
-        # the anchor named is the one the speed was measured against (times are rounded)
-        ratio = float(anchor[1].split()[0]) / float(r[1].split()[0])
-        assert abs(ratio - float(r[4])) <= 0.03 * float(r[4]) + 0.005, (anchor, r)
-        out.append(r[:4] + [f"{anchor[0]} {anchor[1]}"] + r[4:])
-    return out
-
-
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--relayout"]:
-        PAGE.write_text(_relayout(PAGE.read_text()))
     draw_all()
     print(f"_results: drew the figures of {PAGE.relative_to(ROOT)} into "
           f"{FIGURES.relative_to(ROOT)}, wrote {DOCS_PAGE.relative_to(ROOT)}")
