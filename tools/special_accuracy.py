@@ -4,11 +4,13 @@ the error measure of tests/special/test_special.py, and prints the docs' table
 special-value (NaN / inf / sign) mismatches. The reference is SciPy's, or mpmath's where
 the two differ by more than the test's MP_TOL (tests/special/test_special.py, MPMATH).
 
-    python tools/special_accuracy.py
+    python tools/special_accuracy.py                         # every non-CPU device here
+    python tools/special_accuracy.py --devices cpu,webgpu    # the CPU (SciPy) too
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -45,10 +47,19 @@ def measure(dev, name):
 
 
 def main():
-    devs = [d for d in numr.__array_namespace_info__().devices() if d.kind != "cpu"]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--devices", default=None,
+                    help="comma-separated devices (default: every non-CPU device here)")
+    ap.add_argument("--funcs", default=",".join(T.CASES),
+                    help="comma-separated kernels of the test's CASES (rzeta: zeta(x))")
+    a = ap.parse_args()
+    if a.devices:
+        devs = [numr.Device(d) for d in a.devices.split(",")]
+    else:
+        devs = [d for d in numr.__array_namespace_info__().devices() if d.kind != "cpu"]
     head = " | ".join(f"{d} f32 | {d} f64" for d in devs)
     print(f"| function | {head} |\n|---|" + "---:|" * (2 * len(devs)))
-    for name in T.CASES:
+    for name in a.funcs.split(","):
         cells = [c for d in devs for c in measure(d, name)]
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 

@@ -124,8 +124,12 @@ CASES = {
                    ("v", [-1.0, -2.0, -1.5, -0.3, -0.0, np.inf, -np.inf, np.nan])), _zeta_floor),
     # zeta(x) (q omitted: Riemann's, numr's kernel rzeta): the fits' pieces, both sides of
     # 1 and of the trivial zeros (SciPy is off near them: mpmath there), the overflow at
-    # x ~ -260, large negative x (0 at even integers, +-inf between)
+    # x ~ -260, large negative x (0 at even integers, +-inf between); 3000 random x in
+    # [-30, -1], where the reflection's roundings meet, and the worst of 70000 random x
+    # in [-270, 60] (2.58 eps at -8.342745783873092)
     "rzeta": (_grid(("u", -30, 30, 601), ("u", -1, 2, 301), ("l", 1e-30, 1e3, 60, "both"),
+                    ("v", np.random.default_rng(23).uniform(-30, -1, 3000)),
+                    ("v", [-8.342745783873092]),
                     ("u", -270, -30, 97), ("v", [1 + 1e-10, 1 - 1e-10, 2 + 4e-16, -2 + 1e-14,
                                                  -4 - 1e-12, -1e10 - 0.5, -1e10, -2.0**60,
                                                  -258, -259, -259.5, -260.5, -261, 1e300]),
@@ -197,9 +201,9 @@ BOUNDS = {
     # 1 ulp in 33 of 946 stdtr samples)
     "zeta": {"webgpu": (1, 3), "cuda": (1, 3)},
     # zeta(x): against mpmath where SciPy is off (SciPy: 1e12 eps at -2 + 1e-14, its
-    # sin(pi x / 2) rounded; 217 at -259.5): 2.0 on lavapipe and for the CUDA source on
-    # the host (float32 arithmetic, off F64_FOR_F32: 2.57); 1 eps of margin for the H200,
-    # unmeasured there
+    # sin(pi x / 2) rounded; 217 at -259.5): 2.58 on lavapipe and for the CUDA source on
+    # the host, at -8.342745783873092 (float32 arithmetic, off F64_FOR_F32: 2.57,
+    # NARROW_BOUNDS); 0.42 eps of margin for the H200, unmeasured there
     "rzeta": {"webgpu": (1, 3), "cuda": (1, 3)},
 }
 _DEFAULT = (2, 2)
@@ -736,3 +740,27 @@ def test_autograd_keyword_arguments(device):
     v = ag.Var(x, requires_grad=True)
     with pytest.raises(NotImplementedError, match="zeta.*x"):
         ag.sum(asp.zeta(x=v, q=2.0)).backward()
+
+
+# float32 on a device without float64 (a WebGPU adapter without shader-f64): zeta(x, q) and
+# zeta(x) run their WGSL in float32 arithmetic there, measured on lavapipe's twin without
+# float64 (tests/helpers.py narrow_twin): 1.28 and 2.57 eps
+NARROW_BOUNDS = {"zeta": 1.5, "rzeta": 3}
+
+
+@pytest.mark.parametrize("name", list(NARROW_BOUNDS))
+def test_zeta_float32_without_float64(device, name):
+    from tests.helpers import narrow_twin
+
+    dev = narrow_twin(device)
+    args, floor = _samples(name)
+    with np.errstate(all="ignore"):
+        host = [a.astype(np.float32) for a in args]
+    r = getattr(special, public(name)[0])(*[numr.asarray(h, device=dev) for h in host])
+    assert r.dtype == numr.float32
+    got = np.asarray(r.to_device("cpu"))
+    fl = floor(host) if callable(floor) else floor
+    ref = _with_mpmath(name, host, got, _reference(name, host), np.float32, fl)
+    err, bad = _error(name, got, ref, np.float32, fl)
+    assert not len(bad), f"{name} float32 on {dev} without float64: special values differ"
+    assert err <= NARROW_BOUNDS[name], f"{name} float32 without float64 on {device}: {err:.3g} eps"
