@@ -6,7 +6,8 @@ chains", for the rule).
 
 The result of a pending op is a GPUArray without storage (its ``storage`` slot unset):
 the first read of ``x.storage`` (any kernel binding it, a view, a read back) records the
-group through ``GPUArray.__getattr__``, so no caller needs to know about fusion.
+group through the ``GPUArray.storage`` property, so no caller needs to know about
+fusion (hot paths read the slot ``_storage`` and fall back to the property).
 
 Bit-identical to the unfused ops: each op keeps its own WGSL expression (one function
 per op, in the op's own compute type), each intermediate is rounded as a store and load
@@ -171,7 +172,7 @@ class Group:
         blocks += [s.block for s in storages]
         rt.record(pipe, tuple(blocks), params, groups, plan.packer, written=len(storages))
         for (_, a), s in zip(outs, storages):
-            a.storage = s
+            a._storage = s
 
     def _unfused(self, live: list) -> None:
         """Every op its own kernel, as without fusion (too many bindings, pieces with
@@ -182,8 +183,8 @@ class Group:
             operands = tuple((results[-1], d) if j < 0 else self.leaves[j] for j in descs)
             results.append(M.launch(rt, name, expr, operands, out, shape))
         for k, a in live:
-            a.storage = results[k].storage
-        self.tail.storage = results[-1].storage
+            a._storage = results[k].storage
+        self.tail._storage = results[-1].storage
 
     # -- joining -------------------------------------------------------------------
 
@@ -316,7 +317,7 @@ def _lost(rt: Any, operands: Sequence[tuple]) -> bool:
     for x, _ in operands:
         if type(x) is GPUArray:
             try:
-                st = object.__getattribute__(x, "storage")
+                st = x._storage
             except AttributeError:  # pending
                 continue
             if st.block in lost:

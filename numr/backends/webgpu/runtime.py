@@ -326,7 +326,11 @@ class Runtime:
         self._pass = None
         self._pass_ptr = None                        # the open pass's native handle
         self._last_pipe = None                       # skips a repeated set_pipeline
-        self._offset = _ffi.new("uint32_t[1]") if _ffi is not None else None
+        # Each slot's dynamic offset as a ready uint32_t* (a list index a dispatch, where
+        # writing one shared cffi word cost a store through cffi each time).
+        if _ffi is not None:
+            self._offsets = _ffi.new("uint32_t[]", [k * SLOT_BYTES for k in range(ARENA_SLOTS)])
+            self._offset_at = [self._offsets + k for k in range(ARENA_SLOTS)]
         # Counters the tests and benchmarks read.
         self.stats = {"buffers_created": 0, "submits": 0, "dispatches": 0,
                       "pipelines": 0, "bind_groups": 0, "staging_created": 0}
@@ -753,9 +757,7 @@ class Runtime:
                 if pipe is not self._last_pipe:
                     _SET_PIPELINE(ptr, _handle(pipe))
                     self._last_pipe = pipe
-                offset = self._offset
-                offset[0] = slot * SLOT_BYTES
-                _SET_BIND_GROUP(ptr, 0, bg[1], 1, offset)
+                _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
                 if groups <= 65535:
                     _DISPATCH(ptr, groups, 1, 1)
                 else:
@@ -933,11 +935,11 @@ class Runtime:
     @_section
     def materialise(self, a: Any) -> None:
         """Give pending array ``a`` its storage: record the group that computes it
-        (GPUArray.__getattr__, at the first read of ``a.storage``)."""
+        (the GPUArray.storage property, at the first read of ``a.storage``)."""
         if self.group is not None:
             self._drain()
         try:
-            object.__getattribute__(a, "storage")
+            a._storage
         except AttributeError:
             raise RuntimeError(f"webgpu:{self.index}: this array's data was never "
                                f"computed: recording the elementwise ops that compute it "

@@ -28,7 +28,11 @@ def write(name: str, target: GPUArray, value: Any) -> None:
                              f"to shape {target.shape}")
         if value.dtype is not d:
             value = astype(value, d, False)
-        if value.storage is target.storage:
+        try:  # the slots (see GPUArray.storage) ...
+            same = value._storage is target._storage
+        except AttributeError:  # ... unset while pending: computed now
+            same = value.storage is target.storage
+        if same:
             # Overlapping reads and writes (x[1:] = x[:-1]) need the source first,
             # and one buffer cannot be bound for reading and writing at once.
             value = copy(value)

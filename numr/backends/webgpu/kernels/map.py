@@ -451,18 +451,27 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     if kind == 2:
         x, y = operands[0][0], operands[1][0]
         odd, off = x.offset, y.offset
-        blocks = [x.storage.block, y.storage.block]
+        try:  # the slot itself (see GPUArray.storage): a pending operand raises
+            blocks = [x._storage.block, y._storage.block]
+        except AttributeError:  # ... and its group is recorded now
+            blocks = [x.storage.block, y.storage.block]
         params = [plan.n, odd, off]
         odd |= off
     elif kind == 4:
         x, y, z = operands[0][0], operands[1][0], operands[2][0]
-        blocks = [x.storage.block, y.storage.block, z.storage.block]
+        try:
+            blocks = [x._storage.block, y._storage.block, z._storage.block]
+        except AttributeError:
+            blocks = [x.storage.block, y.storage.block, z.storage.block]
         params = [plan.n, x.offset, y.offset, z.offset]
         odd = params[1] | params[2] | params[3]
     elif kind:
         x = operands[0][0]
         odd = x.offset
-        blocks = [x.storage.block]
+        try:
+            blocks = [x._storage.block]
+        except AttributeError:
+            blocks = [x.storage.block]
         if kind == 1:
             params = [plan.n, odd]
         else:
@@ -475,7 +484,10 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         odd = 0
         for (x, d), part in zip(operands, plan.parts):
             if type(part) is tuple:
-                blocks.append(x.storage.block)
+                try:
+                    blocks.append(x._storage.block)
+                except AttributeError:  # pending: its group is recorded now
+                    blocks.append(x.storage.block)
                 off = x.offset
                 odd |= off
                 params.append(off & 0xFFFFFFFF)
@@ -492,14 +504,17 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         else:
             st = rt.record(plan.pipe, blocks, params, plan.groups, plan.packer, plan.nbytes)
         if result is not None:
-            result.storage = st
+            result._storage = st
             return result
         return GPUArray(st, rt, shape, plan.strides, 0, out, plan.n)
     else:
         result = into
         params.append(into.offset & 0xFFFFFFFF)
         params += plan.tail
-        blocks.append(into.storage.block)
+        try:
+            blocks.append(into._storage.block)
+        except AttributeError:  # a pending array assigned to (x += 1 after x = a + b)
+            blocks.append(into.storage.block)
     rt.record(plan.pipe, tuple(blocks), params, plan.groups, plan.packer)
     return result
 
