@@ -201,8 +201,14 @@ class finfo_object:
 
     __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
     __module__ = "numr"
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: dt.DType
 
-    def __init__(self, limits: dict, dtype: dt.DType):
+    def __init__(self, limits: dict[str, Any], dtype: dt.DType):
         self.bits = int(limits["bits"])
         self.eps = float(limits["eps"])
         self.max = float(limits["max"])
@@ -225,8 +231,12 @@ class iinfo_object:
 
     __slots__ = ("bits", "max", "min", "dtype")
     __module__ = "numr"
+    bits: int
+    max: int
+    min: int
+    dtype: dt.DType
 
-    def __init__(self, limits: dict, dtype: dt.DType):
+    def __init__(self, limits: dict[str, Any], dtype: dt.DType):
         self.bits = int(limits["bits"])
         self.max = int(limits["max"])
         self.min = int(limits["min"])

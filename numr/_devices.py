@@ -155,6 +155,7 @@ class _DefaultDevice:
     """``with default_device(d):`` -- ``d`` is this thread's default inside the block."""
 
     __slots__ = ("device", "_saved")
+    device: Device
 
     def __init__(self, device: Device):
         self.device = device

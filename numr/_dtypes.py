@@ -54,27 +54,27 @@ class DType:
     # set/dict lookups of a dtype sit on every call's hot path.
 
 
-bool = DType("bool", "bool", 1)
-int8 = DType("int8", "int", 1)
-int16 = DType("int16", "int", 2)
-int32 = DType("int32", "int", 4)
-int64 = DType("int64", "int", 8)
-uint8 = DType("uint8", "uint", 1)
-uint16 = DType("uint16", "uint", 2)
-uint32 = DType("uint32", "uint", 4)
-uint64 = DType("uint64", "uint", 8)
-float32 = DType("float32", "float", 4)
-float64 = DType("float64", "float", 8)
-complex64 = DType("complex64", "complex", 8)
-complex128 = DType("complex128", "complex", 16)
+bool: DType = DType("bool", "bool", 1)
+int8: DType = DType("int8", "int", 1)
+int16: DType = DType("int16", "int", 2)
+int32: DType = DType("int32", "int", 4)
+int64: DType = DType("int64", "int", 8)
+uint8: DType = DType("uint8", "uint", 1)
+uint16: DType = DType("uint16", "uint", 2)
+uint32: DType = DType("uint32", "uint", 4)
+uint64: DType = DType("uint64", "uint", 8)
+float32: DType = DType("float32", "float", 4)
+float64: DType = DType("float64", "float", 8)
+complex64: DType = DType("complex64", "complex", 8)
+complex128: DType = DType("complex128", "complex", 16)
 # Note: float16 is an extension dtype (the standard allows extra names); it is not one
 # of the 14 dtypes that ``__array_namespace_info__().dtypes()`` lists.
-float16 = DType("float16", "float", 2, standard=False)
+float16: DType = DType("float16", "float", 2, standard=False)
 # Note: bfloat16 (the top 16 bits of a float32: 8 exponent bits, 8 significant bits) is an
 # extension dtype too; on the CPU it is ml_dtypes' bfloat16, the type JAX uses. Its
 # promotion is ml_dtypes' (with bfloat16 stays bfloat16, with float16 or float32 gives
 # float32, integers as float16 does), which is NumPy's rule with that type registered.
-bfloat16 = DType("bfloat16", "float", 2, standard=False)
+bfloat16: DType = DType("bfloat16", "float", 2, standard=False)
 
 STANDARD = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
             float32, float64, complex64, complex128)

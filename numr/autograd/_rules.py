@@ -49,8 +49,13 @@ class Rule:
     recompute results under ``create_graph``)."""
 
     __slots__ = ("name", "vjp", "jvp", "var_fn")
+    name: str
+    vjp: Callable[..., Any]
+    jvp: Callable[..., Any] | None
+    var_fn: Callable[..., Any] | None
 
-    def __init__(self, name: str, vjp: Callable, jvp: Callable | None = None) -> None:
+    def __init__(self, name: str, vjp: Callable[..., Any],
+                 jvp: Callable[..., Any] | None = None) -> None:
         self.name = name
         self.vjp = vjp
         self.jvp = jvp
@@ -73,7 +78,7 @@ def _short(fns: Any) -> Callable:
     return vjp
 
 
-def register(name: str, vjp: Any, jvp: Callable | None = None) -> Rule:
+def register(name: str, vjp: Any, jvp: Callable[..., Any] | None = None) -> Rule:
     """Register (or replace) the rule of function ``name``; see the module docstring."""
     if not isinstance(name, str) or not name:
         raise TypeError(f"register: name must be a non-empty str, got {name!r}")

@@ -10,13 +10,21 @@ operators are attached by ``numr.autograd`` once its functions exist (the same c
 from __future__ import annotations
 
 import builtins
-from typing import Any, Callable
+import enum
+import types
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numr as _numr
 from numr._array import Array
 
 from . import _tape
 from ._operators import VarOperators
+
+if TYPE_CHECKING:
+    import numpy
+
+    from numr._devices import Device
+    from numr._dtypes import DType
 
 __all__ = ["Var", "mkvar"]
 
@@ -159,11 +167,11 @@ class Var(VarOperators):
     # --- array attributes ------------------------------------------------------------
 
     @property
-    def dtype(self):
+    def dtype(self) -> DType:
         return self._value._dtype
 
     @property
-    def device(self):
+    def device(self) -> Device:
         return self._value._device
 
     @property
@@ -190,7 +198,7 @@ class Var(VarOperators):
             raise ValueError(f"Var.mT: needs at least 2 dimensions, got {self.ndim}")
         return _ag().matrix_transpose(self)
 
-    def __array_namespace__(self, /, *, api_version: str | None = None):
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
         self._value.__array_namespace__(api_version=api_version)  # validates the version
         return _ag()
 
@@ -198,14 +206,16 @@ class Var(VarOperators):
         return _ag().to_device(self, device, stream=stream)
 
     def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
-                   dl_device: Any = None, copy: bool | None = None):
+                   dl_device: tuple[enum.Enum, int] | None = None,
+                   copy: bool | None = None) -> Any:
         return self._value.__dlpack__(stream=stream, max_version=max_version,
                                       dl_device=dl_device, copy=copy)
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[enum.Enum, int]:
         return self._value.__dlpack_device__()
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None):
+    def __array__(self, dtype: Any = None,
+                  copy: bool | None = None) -> numpy.ndarray[Any, Any]:
         return self._value.__array__(dtype=dtype, copy=copy)
 
     def __bool__(self) -> builtins.bool:
@@ -226,7 +236,7 @@ class Var(VarOperators):
     def __len__(self) -> int:
         return len(self._value)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Var]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         for i in range(self.shape[0]):

@@ -119,7 +119,7 @@ class Kind(NamedTuple):
     package: str | None         # the package it needs (for the error when it is absent)
     needs: str                  # how to get it, for that error
     indexed: bool               # devices named "kind:N" (False: one device, "cpu")
-    dlpack_types: tuple = ()    # DLPack device types numr imports onto this kind
+    dlpack_types: tuple[int, ...] = ()  # DLPack device types numr imports onto this kind
 
 
 # The registry: every device kind numr knows, in the order all_devices() lists them.
@@ -139,7 +139,7 @@ REGISTRY = {
 KINDS = tuple(REGISTRY)
 
 # DLPack device type -> the numr device kind that imports it.
-DLPACK_KINDS = {t: kind for kind, k in REGISTRY.items() for t in k.dlpack_types}
+DLPACK_KINDS: dict[int, str] = {t: kind for kind, k in REGISTRY.items() for t in k.dlpack_types}
 
 
 def device_name(kind: str, index: int) -> str:

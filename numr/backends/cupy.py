@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from types import SimpleNamespace
+from typing import Any
 
 import cupy
 import array_api_compat.cupy as compat
@@ -46,7 +47,7 @@ class CupyBackend(NdarrayBackend):
     def device_indices(self) -> list[int]:
         return list(range(self._count))
 
-    def make_ops(self, device):
+    def make_ops(self, device: Any) -> SimpleNamespace:
         with cupy.cuda.Device(device.index):
             ops = build_ops(device, cupy, compat, dt.ALL)
         if self._count > 1:
@@ -58,7 +59,7 @@ class CupyBackend(NdarrayBackend):
         name = cupy.cuda.runtime.getDeviceProperties(index)["name"]
         return name.decode() if isinstance(name, bytes) else str(name)
 
-    def memory_info(self, index: int) -> dict:
+    def memory_info(self, index: int) -> dict[str, int | None]:
         # CuPy's default pool serves every array numr makes; its counts are per device.
         gpu = cupy.cuda.Device(index)
         with gpu:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import platform
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import array_api_compat.numpy as compat
@@ -18,13 +20,13 @@ class NumpyBackend(NdarrayBackend):
     def device_indices(self) -> list[int]:
         return [0]
 
-    def make_ops(self, device):
+    def make_ops(self, device: Any) -> SimpleNamespace:
         return build_ops(device, np, compat, dt.ALL)
 
     def device_name(self, index: int) -> str:
         return platform.processor() or platform.machine() or "cpu"
 
-    def memory_info(self, index: int) -> dict:
+    def memory_info(self, index: int) -> dict[str, int | None]:
         # NumPy allocates through the C heap: numr keeps no pool and no count of its own.
         try:
             total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")

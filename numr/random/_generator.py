@@ -58,7 +58,7 @@ class Generator:
     def bit_generator(self) -> Philox:
         return self._bg
 
-    def spawn(self, n_children: int) -> list:
+    def spawn(self, n_children: int) -> list[Generator]:
         """``n_children`` independent Generators (see Philox.spawn)."""
         return [Generator(b) for b in self._bg.spawn(n_children)]
 

@@ -62,7 +62,7 @@ def _kernels(device: Any):
     return k
 
 
-def _words(name: str, value: Any, count: int) -> tuple:
+def _words(name: str, value: Any, count: int) -> tuple[int, ...]:
     """``value`` (an int below 2^(32 count), or ``count`` 32-bit ints, word 0 lowest)
     as ``count`` words."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
@@ -114,12 +114,12 @@ class Philox:
     # --- state -------------------------------------------------------------------------
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, ...]:
         """The key as two 32-bit words (word 0 first)."""
         return self._key
 
     @property
-    def counter(self) -> tuple:
+    def counter(self) -> tuple[int, ...]:
         """The counter of the next draw's first block, as four 32-bit words (word 0
         lowest)."""
         return _words("counter", self._counter, 4)
@@ -129,11 +129,11 @@ class Philox:
         return self._seed_seq
 
     @property
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return {"bit_generator": "Philox4x32-10", "key": self.key, "counter": self.counter}
 
     @state.setter
-    def state(self, value: dict) -> None:
+    def state(self, value: dict[str, Any]) -> None:
         if not isinstance(value, dict) or value.get("bit_generator") != "Philox4x32-10":
             raise ValueError("Philox.state: expected a dict from Philox.state")
         self._key = _words("key", value["key"], 2)
@@ -148,7 +148,7 @@ class Philox:
         self._counter = (self._counter + blocks) & ((1 << 128) - 1)
         return self
 
-    def spawn(self, n_children: int) -> list:
+    def spawn(self, n_children: int) -> list[Philox]:
         """``n_children`` independent Philox generators, keyed by
         ``self.seed_seq.spawn(n_children)`` (each a distinct key, counter 0)."""
         n = operator.index(n_children)
@@ -160,10 +160,10 @@ class Philox:
         k, c = self.key, self.counter
         return f"Philox(key=({k[0]:#010x}, {k[1]:#010x}), counter={self._counter:#x})"
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {"key": self._key, "counter": self._counter, "seed_seq": self._seed_seq}
 
-    def __setstate__(self, s):
+    def __setstate__(self, s: dict[str, Any]) -> None:
         self._key, self._counter, self._seed_seq = s["key"], s["counter"], s["seed_seq"]
 
     # --- drawing -----------------------------------------------------------------------

@@ -21,10 +21,10 @@ from ... import _dtypes as dt
 class NdarrayBackend:
     """What NumPy and CuPy devices share: every dtype, NumPy's default dtypes."""
 
-    def dtypes(self, index: int) -> tuple:
+    def dtypes(self, index: int) -> tuple[dt.DType, ...]:
         return dt.ALL
 
-    def default_dtypes(self, index: int) -> dict:
+    def default_dtypes(self, index: int) -> dict[str, dt.DType]:
         return {"real floating": dt.float64, "complex floating": dt.complex128,
                 "integral": dt.int64, "indexing": dt.int64}
 
@@ -32,28 +32,28 @@ class NdarrayBackend:
 class Context:
     """What a group module needs to build its ops for one device."""
 
-    def __init__(self, device: Any, xp: Any, compat: Any, held: tuple):
-        self.device = device
-        self.xp = xp              # numpy or cupy
-        self.compat = compat      # array_api_compat's namespace for xp
-        self.held = held          # the numr dtypes this device holds
-        self.native = {d: xp.dtype(d.name) for d in held}        # numr dtype -> native
-        self.numr = {v: k for k, v in self.native.items()}       # native -> numr dtype
-        self.ndarray = xp.ndarray
+    def __init__(self, device: Any, xp: Any, compat: Any, held: tuple[dt.DType, ...]):
+        self.device: Any = device
+        self.xp: Any = xp              # numpy or cupy
+        self.compat: Any = compat      # array_api_compat's namespace for xp
+        self.held: tuple[dt.DType, ...] = held          # the numr dtypes this device holds
+        self.native: dict[dt.DType, Any] = {d: xp.dtype(d.name) for d in held}  # numr dtype -> native
+        self.numr: dict[Any, dt.DType] = {v: k for k, v in self.native.items()}  # native -> numr dtype
+        self.ndarray: Any = xp.ndarray
         # ml_dtypes' bfloat16 has NumPy kind "V" (a user-defined type), not "f": the ops
         # that branch on a dtype's kind ask kind() instead.
-        self.bf16 = xp.dtype("bfloat16")
+        self.bf16: Any = xp.dtype("bfloat16")
 
-    def kind(self, d) -> str:
+    def kind(self, d: Any) -> str:
         """NumPy's kind letter of native dtype ``d``, with bfloat16 a float ("f")."""
         return "f" if d == self.bf16 else d.kind
 
-    def signed_zero(self, v) -> bool:
+    def signed_zero(self, v: Any) -> bool:
         """Whether ``v`` (a Python or NumPy float or complex) is zero with a -0.0 part."""
         return isinstance(v, (float, complex, _np.floating, _np.complexfloating)) and v == 0 and (
             math.copysign(1.0, complex(v).real) < 0 or math.copysign(1.0, complex(v).imag) < 0)
 
-    def signed_zeros(self, shape, dtype, v):
+    def signed_zeros(self, shape: tuple[int, ...], dtype: Any, v: Any) -> Any:
         """An array of ``shape`` holding signed zero ``v``, made by negating zeros in a
         kernel: CuPy clears memory for a fill of any value equal to zero (a Python or
         NumPy scalar, and a 0-d array too: the H200 wrote +0.0 through each), so writing
@@ -69,7 +69,7 @@ class Context:
             xp.negative(r, out=r)
         return r
 
-    def arr(self, r):
+    def arr(self, r: Any) -> Any:
         """A native array from what NumPy returns (a 0-d result can come back as a scalar)."""
         return r if type(r) is self.ndarray else self.xp.asarray(r)
 
@@ -78,7 +78,8 @@ _GROUPS = ("core", "elementwise", "creation", "manipulation", "indexing", "searc
            "sets", "sorting", "statistical", "utility", "linalg", "fft")
 
 
-def build_ops(device: Any, xp: Any, compat: Any, held: tuple) -> SimpleNamespace:
+def build_ops(device: Any, xp: Any, compat: Any,
+              held: tuple[dt.DType, ...]) -> SimpleNamespace:
     import importlib
 
     c = Context(device, xp, compat, held)

@@ -16,9 +16,12 @@ same bfloat16).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ... import _dtypes as dt
+
+if TYPE_CHECKING:
+    from . import Context
 
 # Ops whose result must accumulate in float32, on every NumPy-like library (the
 # products too: CuPy has no bfloat16 matmul/einsum, 'data type E not understood').
@@ -38,7 +41,7 @@ CUPY_GAPS = ("argmax", "argmin", "round", "clip", "all", "any", "count_nonzero",
              "arange", "linspace", "eye")
 
 
-def wrap_ops(c, ops: dict) -> None:
+def wrap_ops(c: Context, ops: dict[str, Callable[..., Any]]) -> None:
     names = ACCUMULATING + SORTING + (CUPY_GAPS if c.xp.__name__ == "cupy" else ())
     for name in names:
         if name in ops:
@@ -46,7 +49,7 @@ def wrap_ops(c, ops: dict) -> None:
     ops["nextafter"] = nextafter(c, ops["nextafter"])
 
 
-def via_float32(c, f: Callable) -> Callable:
+def via_float32(c: Context, f: Callable[..., Any]) -> Callable[..., Any]:
     """``f`` computing bfloat16 operands (native arrays, or a ``dtype=`` argument) in
     float32, its float32 results rounded back to bfloat16; other dtypes pass as they are."""
     bf16, f32 = c.bf16, c.xp.dtype("float32")
@@ -89,7 +92,7 @@ def via_float32(c, f: Callable) -> Callable:
     return op
 
 
-def nextafter(c, f: Callable) -> Callable:
+def nextafter(c: Context, f: Callable[..., Any]) -> Callable[..., Any]:
     """nextafter on the bit patterns for bfloat16 (the next representable bfloat16)."""
     xp, bf16 = c.xp, c.bf16
     u16 = xp.dtype("uint16")
@@ -116,7 +119,7 @@ def nextafter(c, f: Callable) -> Callable:
 WIDE = ("int32", "uint32", "int64", "uint64", "float64")
 
 
-def round_once(xp, a, bf16):
+def round_once(xp: Any, a: Any, bf16: Any) -> Any:
     """``a`` (a dtype in WIDE) rounded once to bfloat16. CuPy converts through float32,
     rounding twice (2**24 + 2**16 + 1 became 2**24), and so did the CPU's
     int32 cast on the H200's NumPy 2.5.2 with its ml_dtypes (NumPy 2.4 rounds once): here float32 is rounded to odd

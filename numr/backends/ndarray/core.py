@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as _np
 
@@ -12,11 +12,14 @@ from ... import _dtypes as dt
 from .._dlpack import KDL_BFLOAT, KDL_UINT, BfloatImport, relabel
 from . import bfloat16
 
+if TYPE_CHECKING:
+    from . import Context
+
 
 _DL_CPU = 1  # DLPack's device type for host memory
 
 
-def build(c) -> dict:
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, native, arr = c.xp, c.native, c.arr
     on_host = xp.__name__ == "numpy"
 

@@ -8,11 +8,15 @@ matrix, ``dtype`` is a numr dtype this device holds.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Callable
 
 from ... import _dtypes as dt
 
+if TYPE_CHECKING:
+    from . import Context
 
-def build(c) -> dict:
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, native = c.xp, c.native
     # the widest float this device holds, for computing float ranges before rounding
     wide_float = native.get(dt.float64, native.get(dt.float32))

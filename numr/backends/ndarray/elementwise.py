@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as _np
 
 from ... import _dtypes as dt
 from ..._op_tables import BINARY, UNARY
 
+if TYPE_CHECKING:
+    from . import Context
 
-def build(c) -> dict:
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp = c.xp
     ndarray = c.ndarray
     asarray = xp.asarray
@@ -242,7 +245,7 @@ _COMPLEX_EDGES = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cos
 
 
 @functools.cache
-def host_ops() -> dict:
+def host_ops() -> dict[str, Callable[..., Any]]:
     """The elementwise ops of NumPy through this same adapter, with its corrections
     (tanh's signed zeros, ...): what the CPU backend computes, built here without going
     through numr's device registry (a backend never imports the namespace layer)."""
@@ -253,7 +256,7 @@ def host_ops() -> dict:
     return build(Context(None, _np, compat, dt.ALL))
 
 
-def complex_edges(c, name: str, op: Callable) -> Callable:
+def complex_edges(c: Context, name: str, op: Callable[..., Any]) -> Callable[..., Any]:
     import numpy
 
     xp = c.xp

@@ -18,10 +18,15 @@ NumPy compute some transforms in double precision).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from ... import _dtypes as dt
 
+if TYPE_CHECKING:
+    from . import Context
 
-def build(c) -> dict:
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp = c.xp
     fft = xp.fft
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
 
-def build(c) -> dict:
+if TYPE_CHECKING:
+    from . import Context
+
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp = c.xp
 
     def take(a, indices, axis):

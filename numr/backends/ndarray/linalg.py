@@ -41,6 +41,7 @@ primitives, so both modules give the same results.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as _np  # shape arithmetic, and eig where the library has none
 
@@ -49,8 +50,11 @@ from types import SimpleNamespace
 from ... import _dtypes as dt
 from ..._errors import LinAlgError
 
+if TYPE_CHECKING:
+    from . import Context
 
-def build(c) -> dict:
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     t = _tools(c)
     ops: dict = {}
     for group in (_products, _factorizations, _inverses, _singular_values, _others):

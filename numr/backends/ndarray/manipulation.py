@@ -10,8 +10,13 @@ viewed in ``shape``; numr raises the error.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
 
-def build(c) -> dict:
+if TYPE_CHECKING:
+    from . import Context
+
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp = c.xp
     on_host = xp.__name__ == "numpy"
 

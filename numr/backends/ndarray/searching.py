@@ -7,8 +7,13 @@ dtype, never as NumPy scalars.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
 
-def build(c) -> dict:
+if TYPE_CHECKING:
+    from . import Context
+
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, arr = c.xp, c.arr
     index = c.native[c.device.defaults["indexing"]]
 

@@ -7,8 +7,13 @@ dtype. isin: one operand may be a Python scalar, already checked to fit the othe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
 
-def build(c) -> dict:
+if TYPE_CHECKING:
+    from . import Context
+
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, compat, arr = c.xp, c.compat, c.arr
     index = c.native[c.device.defaults["indexing"]]
 

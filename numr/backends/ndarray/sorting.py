@@ -7,8 +7,13 @@ the reversed array, reversed back: equal elements then keep their original order
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
 
-def build(c) -> dict:
+if TYPE_CHECKING:
+    from . import Context
+
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp = c.xp
     on_host = xp.__name__ == "numpy"
     index = c.native[c.device.defaults["indexing"]]

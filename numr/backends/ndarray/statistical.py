@@ -13,6 +13,10 @@ from __future__ import annotations
 import contextlib
 import math
 import warnings
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from . import Context
 
 
 def _reduced_count(a, axis) -> int:
@@ -27,7 +31,7 @@ def _quiet():
         yield
 
 
-def build(c) -> dict:
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, compat, native, arr = c.xp, c.compat, c.native, c.arr
 
     def cast(a, dtype):

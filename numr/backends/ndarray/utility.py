@@ -6,8 +6,13 @@ or Python scalars (one element along ``axis``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
 
-def build(c) -> dict:
+if TYPE_CHECKING:
+    from . import Context
+
+
+def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, arr = c.xp, c.arr
 
     def all(a, axis, keepdims):
