@@ -40,6 +40,7 @@ __all__ = ["cumulative_sum", "cumulative_prod", "max", "mean", "min", "prod", "s
 # ---------------------------------------------------------------------------------------
 
 _INEXACT = ("float", "complex")
+_new = object.__new__
 _UINT_OF_SIZE = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32, 8: dt.uint64}
 
 
@@ -61,9 +62,14 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: dt.DTy
     """Sum of the elements over ``axis`` (every axis by default)."""
     if (type(x) is Array and axis is None and dtype is None and keepdims is False
             and x._dtype.kind in _INEXACT):
-        # Fast path (call overhead is a measured goal): a float sum over everything.
-        return Array._new(x._device.ops.sum(x._data, axis=None, dtype=x._dtype,
-                                            keepdims=False), x._dtype, x._device)
+        # Fast path (call overhead is a measured goal): a float sum over everything,
+        # Array._new written out.
+        d, dev = x._dtype, x._device
+        o = _new(Array)
+        o._data = dev.ops.sum(x._data, axis=None, dtype=d, keepdims=False)
+        o._dtype = d
+        o._device = dev
+        return o
     axes = _reduction_args("sum", x, axis, keepdims)
     d = accumulation_dtype("sum", x, dtype)
     r = x._device.ops.sum(x._data, axis=axes, dtype=d, keepdims=keepdims)

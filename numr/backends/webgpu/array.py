@@ -92,12 +92,15 @@ class GPUArray:
     def __deepcopy__(self, memo) -> "GPUArray":
         return self
 
-    def view(self, shape: tuple, strides: tuple, offset: int) -> "GPUArray":
+    def view(self, shape: tuple, strides: tuple, offset: int,
+             size: int | None = None) -> "GPUArray":
+        """A view of the same storage (``size``: its element count, where the caller
+        knows it)."""
         try:
             storage = self._storage
         except AttributeError:  # pending (fusion.py): computed now
             storage = self.storage
-        v = GPUArray(storage, self.rt, shape, strides, offset, self.dtype)
+        v = GPUArray(storage, self.rt, shape, strides, offset, self.dtype, size)
         if self.readonly:
             v.readonly = True
         return v

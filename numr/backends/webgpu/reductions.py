@@ -14,15 +14,21 @@ from .elementwise import astype
 from .kernels import reduce as R
 
 
+_EVERY = [tuple(range(n)) for n in range(65)]  # axis=None: every axis, by ndim
+
+
 def axes_of(x: GPUArray, axis) -> tuple:
     if axis is None:
-        return tuple(range(x.ndim))
+        n = len(x.shape)
+        return _EVERY[n] if n < 65 else tuple(range(n))
     return (axis,) if isinstance(axis, int) else tuple(axis)
 
 
 def finish(r: GPUArray, axes: tuple, dtype: dt.DType, keepdims: bool) -> GPUArray:
     """A reduction's result ``r`` in ``dtype``, with the reduced ``axes`` kept as length
     one where ``keepdims``."""
+    if r.dtype is dtype and not keepdims:  # (most calls)
+        return r
     if r.dtype is not dtype:
         r = astype(r, dtype, False)
     if keepdims:

@@ -94,6 +94,7 @@ _STORAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsa
 _STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
 
 _adapters: list | None = None
+_new = object.__new__
 
 # One lock for every WebGPU device, re-entrant (sections call sections: record -> flush).
 # Note: one lock rather than one per device because sections pause the process-wide
@@ -720,7 +721,9 @@ class Runtime:
                     if block.nbytes == self._sizes.get(new):
                         if released:
                             self.collect()
-                        storage = Storage(block, self)
+                        storage = _new(Storage)  # Storage(block, self), no __init__ frame
+                        storage.block = block
+                        storage.rt = self
                     else:
                         self.release(block)
                         storage = self._alloc(new)

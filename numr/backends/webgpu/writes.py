@@ -57,7 +57,8 @@ def getslice(x: GPUArray, key: slice) -> GPUArray:
     start, stop, step = key.indices(n)
     length = len(range(start, stop, step))
     return x.view((length, *x.shape[1:]), (st * step, *x.strides[1:]),
-                  x.offset + start * st if length else x.offset)
+                  x.offset + start * st if length else x.offset,
+                  length * (x.size // n) if length else 0)
 
 
 def setitem(x: GPUArray, key: Any, value: Any) -> None:

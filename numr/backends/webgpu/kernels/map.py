@@ -325,6 +325,7 @@ class Plan:
 
 _F32_SCALAR = "f32"
 _KINDS = {((),): 1, ((), ()): 2, ((), _F32_SCALAR): 3, ((), (), ()): 4}
+_INTO = 5  # and one array, of any layout, written into a view (setitem, assign)
 
 
 def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
@@ -394,6 +395,8 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
                          f"{SLOT_WORDS} (too many dimensions)")
     plan = Plan(pipe, [n, *cshape], parts, tail, -(-threads // WG), vpipe, vgroups, n,
                 n * out.itemsize, c_strides(shape), struct.Struct("<" + codes))
+    if strided_out and len(parts) == 1 and type(parts[0]) is tuple:
+        plan.kind = _INTO  # one array written into a view
     return remember(rt, sig, plan)
 
 
@@ -415,31 +418,37 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     """
     if 0 in shape:
         return new(rt, shape, out) if into is None else into
-    # The signature: everything the plan depends on (offsets and scalar values do not);
-    # written out for the one and two operands of most calls (a loop and a list cost
-    # a third of this function's time on small arrays).
+    # The signature: everything the plan depends on (offsets and scalar values do not),
+    # one flat tuple: three entries an operand, its dtype and, for an array, its shape
+    # and strides (a scalar: None, None), then into's strides where there is one.
+    # Written out for the one and two operands of most calls (a loop, a list and nested
+    # tuples cost a third of this function's time on small arrays).
     if len(operands) == 2 and into is None:
         (x, d), (y, e) = operands
-        sig = (name, expr, out, shape,
-               (d, x.shape, x.strides) if type(x) is GPUArray else d,
-               (e, y.shape, y.strides) if type(y) is GPUArray else e)
-    elif len(operands) == 1 and into is None:
+        if type(x) is GPUArray:
+            if type(y) is GPUArray:
+                sig = (name, expr, out, shape, d, x.shape, x.strides, e, y.shape, y.strides)
+            else:
+                sig = (name, expr, out, shape, d, x.shape, x.strides, e, None, None)
+        elif type(y) is GPUArray:
+            sig = (name, expr, out, shape, d, None, None, e, y.shape, y.strides)
+        else:
+            sig = (name, expr, out, shape, d, None, None, e, None, None)
+    elif len(operands) == 1:
         x, d = operands[0]
-        sig = (name, expr, out, shape, (d, x.shape, x.strides) if type(x) is GPUArray else d)
-    elif len(operands) == 1:  # a write into a view (setitem, assign)
-        x, d = operands[0]
-        sig = (name, expr, out, shape, (d, x.shape, x.strides) if type(x) is GPUArray else d,
-               into.strides)
-    elif len(operands) == 3 and into is None:  # where
-        (x, d), (y, e), (z, f) = operands
-        sig = (name, expr, out, shape,
-               (d, x.shape, x.strides) if type(x) is GPUArray else d,
-               (e, y.shape, y.strides) if type(y) is GPUArray else e,
-               (f, z.shape, z.strides) if type(z) is GPUArray else f)
+        if type(x) is GPUArray:
+            sig = (name, expr, out, shape, d, x.shape, x.strides)
+        else:
+            sig = (name, expr, out, shape, d, None, None)
+        if into is not None:  # a write into a view (setitem, assign)
+            sig += (into.strides,)
     else:
         sig = [name, expr, out, shape]
         for x, d in operands:
-            sig.append((d, x.shape, x.strides) if type(x) is GPUArray else d)
+            if type(x) is GPUArray:
+                sig += (d, x.shape, x.strides)
+            else:
+                sig += (d, None, None)
         if into is not None:
             sig.append(into.strides)
         sig = tuple(sig)
@@ -465,6 +474,16 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             blocks = [x.storage.block, y.storage.block, z.storage.block]
         params = [plan.n, x.offset, y.offset, z.offset]
         odd = params[1] | params[2] | params[3]
+    elif kind == _INTO:  # [n, *shape, x's offset, *its strides, into's offset, *strides]
+        x = operands[0][0]
+        try:
+            blocks = (x._storage.block, into._storage.block)
+        except AttributeError:  # pending
+            blocks = (x.storage.block, into.storage.block)
+        rt.record(plan.pipe, blocks, [*plan.head, x.offset & 0xFFFFFFFF, *plan.parts[0],
+                                      into.offset & 0xFFFFFFFF, *plan.tail],
+                  plan.groups, plan.packer)
+        return into
     elif kind:
         x = operands[0][0]
         odd = x.offset

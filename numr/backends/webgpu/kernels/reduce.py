@@ -529,7 +529,10 @@ def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool) -> GPUArra
         rt.plans[sig] = lp
     if not lp.size:
         return new(rt, lp.shape, lp.dtype)
-    block = x.storage.block
+    try:  # the slot (see GPUArray.storage) ...
+        block = x._storage.block
+    except AttributeError:  # ... unset while x is pending: computed now
+        block = x.storage.block
     storage = None
     off = x.offset
     for k, st in enumerate(lp.stages):
@@ -552,4 +555,4 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool = False) -> 
     ACCUMULATOR). ``mean`` (a sum of real floats): the sum divided by the number of
     reduced elements (as a compute value of the accumulator dtype), in the same
     dispatch, rounded as the elementwise divide rounds."""
-    return _reduce(rt, kind, x, tuple(axes), mean)
+    return _reduce(rt, kind, x, axes if type(axes) is tuple else tuple(axes), mean)
