@@ -116,7 +116,7 @@ class Array(ArrayOperators):
         # Pickled as host data plus the device's name (a read back for GPU arrays).
         return (_unpickle, (self._device.ops.to_host(self._data), str(self._device)))
 
-    def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
+    def to_device(self, device: Device | str, /, *, stream: Any = None) -> "Array":
         from ._transfer import to_device
 
         return to_device(self, device, stream=stream)

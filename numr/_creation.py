@@ -27,7 +27,7 @@ from ._array import Array
 # DLPack device types numr imports from, and the device kind of each: the registry's.
 from .backends import DLPACK_KINDS as _DL_KINDS, device_name as _device_name
 from ._checks import check_cast as _check_cast, check_dtype, resolve_device  # noqa: F401
-from ._devices import get_device
+from ._devices import Device, get_device
 from ._transfer import convert as _convert, move
 
 __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
@@ -183,7 +183,7 @@ def _array_arg(x: Any, func: str) -> Array:
 # asarray
 # ---------------------------------------------------------------------------------------
 
-def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Any = None,
+def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Device | str | None = None,
             copy: bool | None = None) -> Array:
     """An array from an Array, a Python scalar, a nested sequence, or a buffer.
 
@@ -424,25 +424,25 @@ def _filled(op: str, func: str, shape: Any, dtype: Any, device: Any) -> Array:
 
 
 def empty(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
-          device: Any = None) -> Array:
+          device: Device | str | None = None) -> Array:
     """An uninitialised array of ``shape`` (default dtype: the default real float)."""
     return _filled("empty", "empty", shape, dtype, device)
 
 
 def zeros(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
-          device: Any = None) -> Array:
+          device: Device | str | None = None) -> Array:
     """An array of ``shape`` filled with zeros (default dtype: the default real float)."""
     return _filled("zeros", "zeros", shape, dtype, device)
 
 
 def ones(shape: int | tuple[int, ...], *, dtype: dt.DType | None = None,
-         device: Any = None) -> Array:
+         device: Device | str | None = None) -> Array:
     """An array of ``shape`` filled with ones (default dtype: the default real float)."""
     return _filled("ones", "ones", shape, dtype, device)
 
 
 def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex | Array, *,
-         dtype: dt.DType | None = None, device: Any = None) -> Array:
+         dtype: dt.DType | None = None, device: Device | str | None = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``; the dtype defaults to the one
     the fill value's Python type gets (bool, default integer, real or complex float).
 
@@ -496,23 +496,26 @@ def _like(op: str, func: str, x: Any, dtype: Any, device: Any, *fill: Any) -> Ar
     return Array._new(r, d, dev)
 
 
-def empty_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None) -> Array:
+def empty_like(x: Array, /, *, dtype: dt.DType | None = None,
+               device: Device | str | None = None) -> Array:
     """An uninitialised array with the shape of ``x`` (and its dtype and device)."""
     return _like("empty", "empty_like", x, dtype, device)
 
 
-def zeros_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None) -> Array:
+def zeros_like(x: Array, /, *, dtype: dt.DType | None = None,
+               device: Device | str | None = None) -> Array:
     """Zeros with the shape of ``x`` (and its dtype and device unless given)."""
     return _like("zeros", "zeros_like", x, dtype, device)
 
 
-def ones_like(x: Array, /, *, dtype: dt.DType | None = None, device: Any = None) -> Array:
+def ones_like(x: Array, /, *, dtype: dt.DType | None = None,
+              device: Device | str | None = None) -> Array:
     """Ones with the shape of ``x`` (and its dtype and device unless given)."""
     return _like("ones", "ones_like", x, dtype, device)
 
 
 def full_like(x: Array, /, fill_value: bool | int | float | complex, *,
-              dtype: dt.DType | None = None, device: Any = None,
+              dtype: dt.DType | None = None, device: Device | str | None = None,
               shape: int | tuple[int, ...] | None = None) -> Array:
     """``fill_value`` with the shape of ``x`` (and its dtype and device unless given).
 
@@ -530,7 +533,7 @@ def full_like(x: Array, /, fill_value: bool | int | float | complex, *,
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0,
-        dtype: dt.DType | None = None, device: Any = None) -> Array:
+        dtype: dt.DType | None = None, device: Device | str | None = None) -> Array:
     """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
     rows = _int_arg(n_rows, "eye", "n_rows")
     cols = rows if n_cols is None else _int_arg(n_cols, "eye", "n_cols")
@@ -559,7 +562,7 @@ def _real_arg(value: Any, func: str, name: str) -> int | float:
 
 
 def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
-           dtype: dt.DType | None = None, device: Any = None) -> Array:
+           dtype: dt.DType | None = None, device: Device | str | None = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` without ``stop``).
 
     The length is ``ceil((stop - start) / step)`` (0 when that is negative); integer
@@ -617,7 +620,7 @@ def _complex_range(dev: Any, start: Any, stop: Any, step: Any, rd: dt.DType,
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
-             dtype: dt.DType | None = None, device: Any = None,
+             dtype: dt.DType | None = None, device: Device | str | None = None,
              endpoint: bool = True) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop`` (included if endpoint)."""
     a = _python_scalar(start, "linspace", "start")
@@ -698,7 +701,8 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+def from_dlpack(x: Any, /, *, device: Device | str | None = None,
+                copy: bool | None = None) -> Array:
     """An array with the data of a DLPack producer (a numr Array, a NumPy array, ...).
 
     Without ``device`` the result stays on the producer's device; with another device

@@ -13,7 +13,7 @@ from typing import Any
 from . import _dtypes as dt
 from ._array import Array
 from ._checks import check_cast as _check_cast, check_dtype, scalar_operand_dtype
-from ._devices import default_device, get_device
+from ._devices import Device, default_device, get_device
 from ._transfer import convert as _convert
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -33,7 +33,8 @@ def _dtype_arg(value: Any, func: str, name: str = "dtype") -> dt.DType:
 # astype
 # ---------------------------------------------------------------------------------------
 
-def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = None) -> Array:
+def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True,
+           device: Device | str | None = None) -> Array:
     """``x`` converted to ``dtype`` (and moved to ``device`` if given).
 
     ``copy=False`` returns ``x`` itself when nothing needs to change.
@@ -56,7 +57,7 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
 # Promotion
 # ---------------------------------------------------------------------------------------
 
-def promote_on(a: dt.DType, b: dt.DType, device: Any) -> dt.DType:
+def promote_on(a: dt.DType, b: dt.DType, device: Device | None) -> dt.DType:
     """The promotion of ``a`` and ``b`` in ``device``'s promotion graph: the table's
     result where the device holds it, else the widest dtype of that kind it holds."""
     d = dt.PROMOTE[a, b]

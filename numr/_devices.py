@@ -191,7 +191,7 @@ def default_device(device: Device | str | None = None) -> Device | _DefaultDevic
     return _DefaultDevice(get_device(device, "default_device"))
 
 
-def set_default_device(device: Any) -> Device:
+def set_default_device(device: Device | str) -> Device:
     """Make ``device`` the process's default for creation functions; returns the previous
     default. (Inside a ``with default_device(...)`` block that block's device stays this
     thread's default until the block ends.)"""

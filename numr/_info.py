@@ -27,11 +27,12 @@ class Info:
     def devices(self) -> tuple[Device, ...]:
         return tuple(all_devices())
 
-    def default_dtypes(self, *, device: Any = None) -> dict[str, dt.DType]:
+    def default_dtypes(self, *, device: Device | str | None = None) -> dict[str, dt.DType]:
         dev = default_device() if device is None else get_device(device, "default_dtypes")
         return dict(dev.defaults)
 
-    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, dt.DType]:
+    def dtypes(self, *, device: Device | str | None = None,
+               kind: str | tuple[str, ...] | None = None) -> dict[str, dt.DType]:
         dev = default_device() if device is None else get_device(device, "dtypes")
         held = [d for d in dt.STANDARD if d in dev.dtypes]
         if kind is None:

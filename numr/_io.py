@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from ._array import Array
 from ._checks import what
+from ._devices import Device
 
 __all__ = ["save", "load"]
 
@@ -28,7 +29,8 @@ def save(file: str | os.PathLike[str] | IO[bytes], x: Array, /) -> None:
     np.save(file, x._device.ops.to_host(x._data), allow_pickle=False)
 
 
-def load(file: str | os.PathLike[str] | IO[bytes], /, *, device: Any = None) -> Array:
+def load(file: str | os.PathLike[str] | IO[bytes], /, *,
+         device: Device | str | None = None) -> Array:
     """The array in an ``.npy`` file, on ``device`` (the default device if None).
 
     ValueError for a file that is no ``.npy`` array (an ``.npz`` archive, a pickle);

@@ -26,6 +26,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Callable
 
+from . import _dtypes as dt
 from ._array import Array
 from ._checks import accumulation_dtype, check_array, check_bool, normalize_axes, search_axis
 
@@ -175,16 +176,16 @@ def replay(name: str) -> Callable:
 # The public functions: argument checks under their own names, then the composition
 # ---------------------------------------------------------------------------------------
 
-def nansum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
-           keepdims: bool = False) -> Array:
+def nansum(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+           dtype: dt.DType | None = None, keepdims: bool = False) -> Array:
     """Sum over ``axis`` with NaNs counted as zero (the dtype rules of ``sum``)."""
     _args("nansum", x, axis, keepdims)
     accumulation_dtype("nansum", x, dtype)
     return _nansum(_numr(), x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def nanprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
-            keepdims: bool = False) -> Array:
+def nanprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+            dtype: dt.DType | None = None, keepdims: bool = False) -> Array:
     """Product over ``axis`` with NaNs counted as one (the dtype rules of ``prod``)."""
     _args("nanprod", x, axis, keepdims)
     accumulation_dtype("nanprod", x, dtype)

@@ -7,10 +7,10 @@ from typing import Any
 from . import _dtypes as dt
 from ._array import Array
 from ._config import implicit_host_copy
-from ._devices import get_device
+from ._devices import Device, get_device
 
 
-def to_device(x: Array, device: Any, /, *, stream: Any = None) -> Array:
+def to_device(x: Array, device: Device | str, /, *, stream: Any = None) -> Array:
     """``x`` on ``device``; ``x`` itself when it is already there."""
     if stream is not None and type(stream) is not int and not hasattr(stream, "ptr"):
         raise TypeError(f"to_device: stream must be an int or a stream object, got {stream!r}")

@@ -24,6 +24,7 @@ from typing import Any, Literal, Sequence
 from . import _dtypes as dt
 from ._array import Array
 from ._checks import check_dtype, resolve_device
+from ._devices import Device
 from ._dtypes import COMPLEX_OF, REAL_OF
 from ._linalg_checks import as_int, bad_dtype, expect_array, normalize_axes, normalize_axis, wrap
 
@@ -200,13 +201,13 @@ def _freq(name: str, n: Any, d: Any, dtype: Any, device: Any) -> Array:
 
 
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: dt.DType | None = None,
-            device: Any = None) -> Array:
+            device: Device | str | None = None) -> Array:
     """Sample frequencies of an ``n``-point DFT with sample spacing ``d``."""
     return _freq("fftfreq", n, d, dtype, device)
 
 
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: dt.DType | None = None,
-             device: Any = None) -> Array:
+             device: Device | str | None = None) -> Array:
     """The ``n//2 + 1`` non-negative sample frequencies of ``rfft``."""
     return _freq("rfftfreq", n, d, dtype, device)
 

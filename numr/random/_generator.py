@@ -22,6 +22,7 @@ import numr as xp
 
 from .. import _dtypes as dt
 from .._array import Array
+from .._devices import Device
 from . import _params as pm
 from ._philox import Philox, _kernels
 
@@ -118,13 +119,14 @@ class Generator:
 
     # --- uniform -----------------------------------------------------------------------
 
-    def random(self, size: Any = None, dtype: Any = None, *, device: Any = None) -> Array:
+    def random(self, size: Any = None, dtype: Any = None, *,
+               device: Device | str | None = None) -> Array:
         """Uniform floats in [0, 1) (see the module docstring for the bits used)."""
         dev, dtype, _, shape, _ = self._float_setup("random", dtype, device, size)
         return xp.reshape(self._uniform(pm.size_of(shape), dtype, dev), shape)
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None,
-                *, device: Any = None) -> Array:
+                *, device: Device | str | None = None) -> Array:
         """``low + (high - low) * u`` for u uniform in [0, 1), computed in float32 for
         the narrower floats (the rounding may give ``high`` itself, as in NumPy)."""
         dev, dtype, cd, shape, p = self._float_setup("uniform", dtype, device, size,
@@ -137,13 +139,13 @@ class Generator:
     # --- normal family -----------------------------------------------------------------
 
     def standard_normal(self, size: Any = None, dtype: Any = None, *,
-                        device: Any = None) -> Array:
+                        device: Device | str | None = None) -> Array:
         """Standard normal variates (Box-Muller on numr's sqrt, log1p, cos and sin)."""
         dev, dtype, cd, shape, _ = self._float_setup("standard_normal", dtype, device, size)
         return self._finish(self._std_normal(pm.size_of(shape), cd, dev), shape, dtype)
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None,
-               *, device: Any = None) -> Array:
+               *, device: Device | str | None = None) -> Array:
         """``loc + scale * z``, z standard normal; ``scale`` must be >= 0."""
         dev, dtype, cd, shape, p = self._float_setup("normal", dtype, device, size,
                                                      loc=loc, scale=scale)
@@ -154,7 +156,7 @@ class Generator:
     # --- integers ----------------------------------------------------------------------
 
     def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = None,
-                 endpoint: bool = False, *, device: Any = None) -> Array:
+                 endpoint: bool = False, *, device: Device | str | None = None) -> Array:
         """Integers in [low, high) (``endpoint=True``: [low, high]); ``high=None`` draws
         from [0, low). ``dtype`` (default the device's default integer) must hold the
         whole range. Bit-identical on every device: value ``j`` is
@@ -166,7 +168,7 @@ class Generator:
         return integers(self, low, high, size, dtype, endpoint, device)
 
     def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None,
-                  dtype: Any = None, *, device: Any = None) -> Array:
+                  dtype: Any = None, *, device: Device | str | None = None) -> Array:
         """``exp(mean + sigma * z)``, z standard normal; ``sigma`` must be >= 0."""
         dev, dtype, cd, shape, p = self._float_setup("lognormal", dtype, device, size,
                                                      mean=mean, sigma=sigma)
@@ -176,7 +178,7 @@ class Generator:
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None,
                             method: str = "cholesky", dtype: Any = None, *,
-                            device: Any = None) -> Array:
+                            device: Device | str | None = None) -> Array:
         """Rows ``mean + A z`` of shape ``size + (k,)``, A A^T = cov: A from
         numr.linalg.cholesky (``method="cholesky"``, the default: cov positive definite,
         the factor unique, so every device draws the same) or numr.linalg.eigh
@@ -188,7 +190,7 @@ class Generator:
     # --- exponential and gamma family ----------------------------------------------------
 
     def standard_exponential(self, size: Any = None, dtype: Any = None, *,
-                             device: Any = None) -> Array:
+                             device: Device | str | None = None) -> Array:
         """``-log1p(-u)``, u uniform in [0, 1) (so finite)."""
         dev, dtype, cd, shape, _ = self._float_setup("standard_exponential", dtype,
                                                      device, size)
@@ -196,7 +198,7 @@ class Generator:
                             dtype)
 
     def exponential(self, scale: Any = 1.0, size: Any = None, dtype: Any = None, *,
-                    device: Any = None) -> Array:
+                    device: Device | str | None = None) -> Array:
         """``scale * standard_exponential``; ``scale`` must be >= 0."""
         dev, dtype, cd, shape, p = self._float_setup("exponential", dtype, device, size,
                                                      scale=scale)
@@ -205,13 +207,13 @@ class Generator:
         return self._finish(p["scale"] * e, shape, dtype)
 
     def standard_gamma(self, shape: Any, size: Any = None, dtype: Any = None, *,
-                       device: Any = None) -> Array:
+                       device: Device | str | None = None) -> Array:
         """Gamma(shape, 1) by Marsaglia and Tsang's method, its rejection loop run as
         vectorised rounds (numr.random._rounds); ``shape`` must be >= 0."""
         return self.gamma(shape, 1.0, size, dtype, device=device, _func="standard_gamma")
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None, dtype: Any = None, *,
-              device: Any = None, _func: str = "gamma") -> Array:
+              device: Device | str | None = None, _func: str = "gamma") -> Array:
         """``scale * standard_gamma(shape)``; ``shape`` and ``scale`` must be >= 0."""
         from ._continuous import standard_gamma
 
@@ -223,7 +225,7 @@ class Generator:
         return self._finish(g if p["scale"] == 1.0 else p["scale"] * g, out, dtype)
 
     def beta(self, a: Any, b: Any, size: Any = None, dtype: Any = None, *,
-             device: Any = None) -> Array:
+             device: Device | str | None = None) -> Array:
         """``X / (X + Y)``, X ~ Gamma(a), Y ~ Gamma(b); ``a`` and ``b`` must be > 0."""
         from ._continuous import beta
 
@@ -233,7 +235,7 @@ class Generator:
         return self._finish(beta(self, p["a"], p["b"], shape, cd, dev), shape, dtype)
 
     def chisquare(self, df: Any, size: Any = None, dtype: Any = None, *,
-                  device: Any = None) -> Array:
+                  device: Device | str | None = None) -> Array:
         """``2 * standard_gamma(df / 2)``; ``df`` must be > 0."""
         from ._continuous import standard_gamma
 
@@ -244,7 +246,7 @@ class Generator:
         return self._finish(2.0 * g, shape, dtype)
 
     def standard_t(self, df: Any, size: Any = None, dtype: Any = None, *,
-                   device: Any = None) -> Array:
+                   device: Device | str | None = None) -> Array:
         """Student's t: ``z / sqrt(chisquare(df) / df)``; ``df`` must be > 0."""
         from ._continuous import standard_t
 
@@ -254,7 +256,7 @@ class Generator:
         return self._finish(standard_t(self, p["df"], shape, cd, dev), shape, dtype)
 
     def dirichlet(self, alpha: Any, size: Any = None, dtype: Any = None, *,
-                  device: Any = None) -> Array:
+                  device: Device | str | None = None) -> Array:
         """Gamma(alpha_i) draws normalised over the last axis, shape ``size +
         (len(alpha),)``; every alpha_i must be > 0."""
         from ._continuous import dirichlet
@@ -264,7 +266,7 @@ class Generator:
     # --- discrete ------------------------------------------------------------------------
 
     def poisson(self, lam: Any = 1.0, size: Any = None, dtype: Any = None, *,
-                device: Any = None) -> Array:
+                device: Device | str | None = None) -> Array:
         """Poisson counts (``dtype``: an integer dtype, default the device's): inversion
         for means below 10, Hoermann's exact PTRS above; ``lam`` must be >= 0."""
         from ._discrete import _fdtype, poisson
@@ -279,7 +281,7 @@ class Generator:
         return xp.astype(self._finish(poisson(self, lam, shape, cd, dev), shape, cd), dtype)
 
     def binomial(self, n: Any, p: Any, size: Any = None, dtype: Any = None, *,
-                 device: Any = None) -> Array:
+                 device: Device | str | None = None) -> Array:
         """Binomial counts of ``n`` trials (ints >= 0) with probability ``p`` (in [0, 1]):
         inversion where ``n min(p, 1 - p)`` is below 10, Hoermann's exact BTRS above."""
         from ._discrete import _fdtype, _trials, binomial
@@ -296,7 +298,7 @@ class Generator:
                          dtype)
 
     def multinomial(self, n: Any, pvals: Any, size: Any = None, dtype: Any = None, *,
-                    device: Any = None) -> Array:
+                    device: Device | str | None = None) -> Array:
         """Counts of ``n`` trials over the k outcomes of ``pvals``, as NumPy's: ``pvals``
         of shape (..., k) is a batch of probability vectors (each non-negative and
         summing to 1), ``n`` (an int or an integer array) broadcasts against its batch
@@ -306,7 +308,7 @@ class Generator:
 
         return multinomial(self, n, pvals, size, dtype, device)
 
-    def permutation(self, x: Any, axis: int = 0, *, device: Any = None) -> Array:
+    def permutation(self, x: Any, axis: int = 0, *, device: Device | str | None = None) -> Array:
         """A permuted ``arange(x)`` (x an int) or a permuted copy of array ``x`` along
         ``axis``: the stable order of random 64-bit keys, the same on every device."""
         from ._discrete import permutation
@@ -320,7 +322,7 @@ class Generator:
         shuffle(self, x, axis)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
-               axis: int = 0, shuffle: bool = True, *, device: Any = None) -> Array:
+               axis: int = 0, shuffle: bool = True, *, device: Device | str | None = None) -> Array:
         """Samples of ``arange(a)`` (a an int) or of array ``a`` along ``axis``. With
         replacement: uniform indices as ``integers``, or with ``p`` (non-negative,
         summing to 1) by searching its cumulative sum (summed on the host, so every

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import _dtypes as dt
 from .._array import Array
-from .._devices import default_device, get_device
+from .._devices import Device, default_device, get_device
 
 __all__ = ["Philox"]
 
@@ -192,7 +192,7 @@ class Philox:
         out = self._blocks(-(-n // per), fmt, device)
         return out if out.shape[0] == n else out[:n]
 
-    def random_raw(self, size: Any = None, *, device: Any = None) -> Array:
+    def random_raw(self, size: Any = None, *, device: Device | str | None = None) -> Array:
         """uint32 words of shape ``size`` (None: one word, a 0-d array) on ``device``
         (default: the default device), in Random123's order (C order over ``size``)."""
         shape = _shape("random_raw", size)
