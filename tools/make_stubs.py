@@ -16,6 +16,7 @@ import inspect
 import pathlib
 import sys
 import types
+import typing
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 STUB = ROOT / "numr" / "__init__.pyi"
@@ -116,20 +117,102 @@ def render() -> str:
 
 
 # numr.autograd: its namespace is made by wrapping numr's functions at import time. The
-# stubs give each wrapped function numr's parameters (names, kinds, defaults elided),
-# typed Any: a function takes Vars or Arrays and returns Vars (tuples of them for some).
+# stubs give each wrapped function numr's parameters (names, kinds, defaults elided) and
+# numr's annotations, retyped for Vars (_Retype): an Array parameter takes a Var or an
+# Array, an Array result is a Var (wrap_out in numr/autograd/_wrap.py). An annotation
+# that names anything else numr defines (a result namedtuple, whose fields hold Vars
+# here) is Any.
 AUTOGRAD_STUBS = {
     "numr.autograd": ROOT / "numr" / "autograd" / "__init__.pyi",
     "numr.autograd.linalg": ROOT / "numr" / "autograd" / "linalg.pyi",
     "numr.autograd.fft": ROOT / "numr" / "autograd" / "fft.pyi",
 }
+_AUTOGRAD_IMPORTS = """\
+import builtins
+import os
+from typing import IO, Any, Literal, Sequence
+
+from numr._array import Array
+from numr._devices import Device
+from numr._dtypes import DType
+from numr.autograd._var import Var
+"""
+# Names an annotation may keep as they are (each imported by _AUTOGRAD_IMPORTS, or a builtin
+# that no autograd function shadows).
+_KEPT = {"int", "float", "complex", "str", "bytes", "None", "tuple", "dict", "Sequence", "Literal",
+         "IO", "Device"}
 
 
-def _any_signature(name: str, func: object) -> str:
-    """``def name(...) -> Any: ...`` with func's parameters, every one typed Any."""
+class _Unknown(Exception):
+    """An annotation names something the autograd stubs do not import."""
+
+
+class _Retype(ast.NodeTransformer):
+    """numr's annotation (an expression) as the autograd function's: see above."""
+
+    def __init__(self, module: types.ModuleType, param: bool) -> None:
+        self.module, self.param = module, param
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        n = node.id
+        if n == "Array":
+            return ast.parse("Var | Array" if self.param else "Var", mode="eval").body
+        if n == "bool":  # the autograd namespace's bool is the dtype
+            return ast.parse("builtins.bool", mode="eval").body
+        if n == "list":  # a parameter takes any sequence (a list[Var] is no list[Var | Array])
+            return ast.Name("Sequence" if self.param else "list", ast.Load())
+        if n in _KEPT:
+            return node
+        alias = getattr(self.module, n, None)
+        if typing.get_origin(alias) is typing.Literal:  # an alias such as numr.fft's _Norm
+            values = ", ".join(repr(a) for a in typing.get_args(alias))
+            return ast.parse(f"Literal[{values}]", mode="eval").body
+        raise _Unknown(n)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        text = ast.unparse(node)
+        if text == "dt.DType":
+            return ast.Name("DType", ast.Load())
+        if text == "os.PathLike":
+            return node
+        raise _Unknown(text)
+
+
+def _retyped(annotation: object, module: types.ModuleType, param: bool) -> str:
+    if annotation is inspect.Parameter.empty or not isinstance(annotation, str):
+        return "Any"
+    try:
+        tree = _Retype(module, param).visit(ast.parse(annotation, mode="eval"))
+    except _Unknown:
+        return "Any"
+    return _unparse(tree.body)
+
+
+def _unparse(node: ast.AST) -> str:
+    """``node`` as source, a union flat (``DType | Var | Array``, not ``DType | (Var |
+    Array)``) and without repeated members."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        members: list[str] = []
+        for side in (node.left, node.right):
+            for m in _unparse(side).split(" | "):
+                if m not in members:
+                    members.append(m)
+        return " | ".join(members)
+    if isinstance(node, ast.Subscript):
+        return f"{ast.unparse(node.value)}[{_unparse(node.slice)}]"
+    if isinstance(node, ast.Tuple):
+        return ", ".join(_unparse(e) for e in node.elts)
+    return ast.unparse(node)
+
+
+def _var_signature(name: str, func: object) -> str:
+    """``def name(...) -> ...: ...`` with func's parameters, retyped for Vars."""
+    module = sys.modules[getattr(func, "__module__", "numr")]
+    sig = inspect.signature(func)  # type: ignore[arg-type]
     parts: list[str] = []
     slash = star = False
-    for p in inspect.signature(func).parameters.values():  # type: ignore[arg-type]
+    for p in sig.parameters.values():
+        ann = _retyped(p.annotation, module, True)
         if p.kind is p.POSITIONAL_ONLY:
             slash = True
         elif slash:
@@ -139,15 +222,16 @@ def _any_signature(name: str, func: object) -> str:
             parts.append("*")
             star = True
         if p.kind is p.VAR_POSITIONAL:
-            parts.append(f"*{p.name}: Any")
+            parts.append(f"*{p.name}: {ann}")
             star = True
         elif p.kind is p.VAR_KEYWORD:
-            parts.append(f"**{p.name}: Any")
+            parts.append(f"**{p.name}: {ann}")
         else:
-            parts.append(f"{p.name}: Any" + (" = ..." if p.default is not p.empty else ""))
+            parts.append(f"{p.name}: {ann}" + (" = ..." if p.default is not p.empty else ""))
     if slash:
         parts.append("/")
-    return f"def {name}({', '.join(parts)}) -> Any: ...\n"
+    ret = _retyped(sig.return_annotation, module, False)
+    return f"def {name}({', '.join(parts)}) -> {ret}: ...\n"
 
 
 def _autograd_source(modname: str, name: str, obj: object) -> str | None:
@@ -195,10 +279,10 @@ def render_autograd(modname: str) -> str:
             imports.append(line)
         elif callable(obj):
             wrapped = getattr(origin, name, None)
-            defs.append(_any_signature(name, wrapped if callable(wrapped) else obj))
+            defs.append(_var_signature(name, wrapped if callable(wrapped) else obj))
         else:
             raise LookupError(f"make_stubs: {modname}.{name} has no source")
-    head = _HEADER.replace("import builtins\n", "from typing import Any\n")
+    head = _HEADER.replace("import builtins\n", _AUTOGRAD_IMPORTS)
     body = "".join(sorted(imports)) + "\n" + "".join(defs)
     exported = getattr(mod, "__all__", None)
     if exported is not None:
