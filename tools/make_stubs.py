@@ -282,7 +282,12 @@ def render_autograd(modname: str) -> str:
             defs.append(_var_signature(name, wrapped if callable(wrapped) else obj))
         else:
             raise LookupError(f"make_stubs: {modname}.{name} has no source")
-    head = _HEADER.replace("import builtins\n", _AUTOGRAD_IMPORTS)
+    # a name the stub re-exports (Var, Device in numr.autograd) is imported once, as that
+    # re-export: a second, private import of it hides it from checkers
+    exported_names = {line.rsplit(" as ", 1)[1].strip() for line in imports}
+    header = "".join(line for line in _AUTOGRAD_IMPORTS.splitlines(keepends=True)
+                     if not (line.startswith("from ") and line.split()[-1] in exported_names))
+    head = _HEADER.replace("import builtins\n", header)
     body = "".join(sorted(imports)) + "\n" + "".join(defs)
     exported = getattr(mod, "__all__", None)
     if exported is not None:

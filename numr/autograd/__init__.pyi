@@ -5,9 +5,7 @@ import os
 from typing import IO, Any, Literal, Sequence
 
 from numr._array import Array
-from numr._devices import Device
 from numr._dtypes import DType
-from numr.autograd._var import Var
 
 from . import fft as fft
 from . import linalg as linalg

@@ -42,6 +42,9 @@ def train(steps: int) -> float:
             w -= 0.1 * w.grad
         w.zero_grad()
     g = ag.grad(lambda v: ag.sum(ag.sin(v) * v))(numr.linspace(0, 1, 5))
+    # autograd's functions take Vars and Arrays together and give Vars (its stubs)
+    both = ag.concat([w, x[:3, :2]], axis=0)
+    assert isinstance(both.device, ag.Device) and ag.sum(both).shape == ()
     return float(loss) + float(numr.sum(g))
 
 
