@@ -24,7 +24,7 @@ from .. import _dtypes as dt
 from .._array import Array
 from .._devices import Device
 from . import _params as pm
-from ._philox import Philox, _kernels
+from ._philox import Philox, _Size, _kernels
 
 __all__ = ["Generator", "default_rng"]
 
@@ -119,14 +119,14 @@ class Generator:
 
     # --- uniform -----------------------------------------------------------------------
 
-    def random(self, size: Any = None, dtype: Any = None, *,
+    def random(self, size: _Size = None, dtype: dt.DType | None = None, *,
                device: Device | str | None = None) -> Array:
         """Uniform floats in [0, 1) (see the module docstring for the bits used)."""
         dev, dtype, _, shape, _ = self._float_setup("random", dtype, device, size)
         return xp.reshape(self._uniform(pm.size_of(shape), dtype, dev), shape)
 
-    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None,
-                *, device: Device | str | None = None) -> Array:
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: _Size = None,
+                dtype: dt.DType | None = None, *, device: Device | str | None = None) -> Array:
         """``low + (high - low) * u`` for u uniform in [0, 1), computed in float32 for
         the narrower floats (the rounding may give ``high`` itself, as in NumPy)."""
         dev, dtype, cd, shape, p = self._float_setup("uniform", dtype, device, size,
@@ -138,14 +138,14 @@ class Generator:
 
     # --- normal family -----------------------------------------------------------------
 
-    def standard_normal(self, size: Any = None, dtype: Any = None, *,
+    def standard_normal(self, size: _Size = None, dtype: dt.DType | None = None, *,
                         device: Device | str | None = None) -> Array:
         """Standard normal variates (Box-Muller on numr's sqrt, log1p, cos and sin)."""
         dev, dtype, cd, shape, _ = self._float_setup("standard_normal", dtype, device, size)
         return self._finish(self._std_normal(pm.size_of(shape), cd, dev), shape, dtype)
 
-    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None,
-               *, device: Device | str | None = None) -> Array:
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: _Size = None,
+               dtype: dt.DType | None = None, *, device: Device | str | None = None) -> Array:
         """``loc + scale * z``, z standard normal; ``scale`` must be >= 0."""
         dev, dtype, cd, shape, p = self._float_setup("normal", dtype, device, size,
                                                      loc=loc, scale=scale)
@@ -155,8 +155,9 @@ class Generator:
 
     # --- integers ----------------------------------------------------------------------
 
-    def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = None,
-                 endpoint: bool = False, *, device: Device | str | None = None) -> Array:
+    def integers(self, low: Any, high: Any = None, size: _Size = None,
+                 dtype: dt.DType | None = None, endpoint: bool = False, *,
+                 device: Device | str | None = None) -> Array:
         """Integers in [low, high) (``endpoint=True``: [low, high]); ``high=None`` draws
         from [0, low). ``dtype`` (default the device's default integer) must hold the
         whole range. Bit-identical on every device: value ``j`` is
@@ -167,8 +168,8 @@ class Generator:
 
         return integers(self, low, high, size, dtype, endpoint, device)
 
-    def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None,
-                  dtype: Any = None, *, device: Device | str | None = None) -> Array:
+    def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: _Size = None,
+                  dtype: dt.DType | None = None, *, device: Device | str | None = None) -> Array:
         """``exp(mean + sigma * z)``, z standard normal; ``sigma`` must be >= 0."""
         dev, dtype, cd, shape, p = self._float_setup("lognormal", dtype, device, size,
                                                      mean=mean, sigma=sigma)
@@ -176,8 +177,8 @@ class Generator:
         z = xp.reshape(self._std_normal(pm.size_of(shape), cd, dev), shape)
         return self._finish(xp.exp(p["mean"] + p["sigma"] * z), shape, dtype)
 
-    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None,
-                            method: str = "cholesky", dtype: Any = None, *,
+    def multivariate_normal(self, mean: Any, cov: Any, size: _Size = None,
+                            method: str = "cholesky", dtype: dt.DType | None = None, *,
                             device: Device | str | None = None) -> Array:
         """Rows ``mean + A z`` of shape ``size + (k,)``, A A^T = cov: A from
         numr.linalg.cholesky (``method="cholesky"``, the default: cov positive definite,
@@ -189,7 +190,7 @@ class Generator:
 
     # --- exponential and gamma family ----------------------------------------------------
 
-    def standard_exponential(self, size: Any = None, dtype: Any = None, *,
+    def standard_exponential(self, size: _Size = None, dtype: dt.DType | None = None, *,
                              device: Device | str | None = None) -> Array:
         """``-log1p(-u)``, u uniform in [0, 1) (so finite)."""
         dev, dtype, cd, shape, _ = self._float_setup("standard_exponential", dtype,
@@ -197,7 +198,7 @@ class Generator:
         return self._finish(self._std_exponential(pm.size_of(shape), cd, dev), shape,
                             dtype)
 
-    def exponential(self, scale: Any = 1.0, size: Any = None, dtype: Any = None, *,
+    def exponential(self, scale: Any = 1.0, size: _Size = None, dtype: dt.DType | None = None, *,
                     device: Device | str | None = None) -> Array:
         """``scale * standard_exponential``; ``scale`` must be >= 0."""
         dev, dtype, cd, shape, p = self._float_setup("exponential", dtype, device, size,
@@ -206,14 +207,15 @@ class Generator:
         e = xp.reshape(self._std_exponential(pm.size_of(shape), cd, dev), shape)
         return self._finish(p["scale"] * e, shape, dtype)
 
-    def standard_gamma(self, shape: Any, size: Any = None, dtype: Any = None, *,
+    def standard_gamma(self, shape: Any, size: _Size = None, dtype: dt.DType | None = None, *,
                        device: Device | str | None = None) -> Array:
         """Gamma(shape, 1) by Marsaglia and Tsang's method, its rejection loop run as
         vectorised rounds (numr.random._rounds); ``shape`` must be >= 0."""
         return self.gamma(shape, 1.0, size, dtype, device=device, _func="standard_gamma")
 
-    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None, dtype: Any = None, *,
-              device: Device | str | None = None, _func: str = "gamma") -> Array:
+    def gamma(self, shape: Any, scale: Any = 1.0, size: _Size = None,
+              dtype: dt.DType | None = None, *, device: Device | str | None = None,
+              _func: str = "gamma") -> Array:
         """``scale * standard_gamma(shape)``; ``shape`` and ``scale`` must be >= 0."""
         from ._continuous import standard_gamma
 
@@ -224,7 +226,7 @@ class Generator:
         g = standard_gamma(self, _func, p["shape"], out, cd, dev)
         return self._finish(g if p["scale"] == 1.0 else p["scale"] * g, out, dtype)
 
-    def beta(self, a: Any, b: Any, size: Any = None, dtype: Any = None, *,
+    def beta(self, a: Any, b: Any, size: _Size = None, dtype: dt.DType | None = None, *,
              device: Device | str | None = None) -> Array:
         """``X / (X + Y)``, X ~ Gamma(a), Y ~ Gamma(b); ``a`` and ``b`` must be > 0."""
         from ._continuous import beta
@@ -234,7 +236,7 @@ class Generator:
         pm.check("beta", "b", p["b"], ">0", "positive")
         return self._finish(beta(self, p["a"], p["b"], shape, cd, dev), shape, dtype)
 
-    def chisquare(self, df: Any, size: Any = None, dtype: Any = None, *,
+    def chisquare(self, df: Any, size: _Size = None, dtype: dt.DType | None = None, *,
                   device: Device | str | None = None) -> Array:
         """``2 * standard_gamma(df / 2)``; ``df`` must be > 0."""
         from ._continuous import standard_gamma
@@ -245,7 +247,7 @@ class Generator:
         g = standard_gamma(self, "chisquare", p["df"] * 0.5, shape, cd, dev)
         return self._finish(2.0 * g, shape, dtype)
 
-    def standard_t(self, df: Any, size: Any = None, dtype: Any = None, *,
+    def standard_t(self, df: Any, size: _Size = None, dtype: dt.DType | None = None, *,
                    device: Device | str | None = None) -> Array:
         """Student's t: ``z / sqrt(chisquare(df) / df)``; ``df`` must be > 0."""
         from ._continuous import standard_t
@@ -255,7 +257,7 @@ class Generator:
         pm.check("standard_t", "df", p["df"], ">0", "positive")
         return self._finish(standard_t(self, p["df"], shape, cd, dev), shape, dtype)
 
-    def dirichlet(self, alpha: Any, size: Any = None, dtype: Any = None, *,
+    def dirichlet(self, alpha: Any, size: _Size = None, dtype: dt.DType | None = None, *,
                   device: Device | str | None = None) -> Array:
         """Gamma(alpha_i) draws normalised over the last axis, shape ``size +
         (len(alpha),)``; every alpha_i must be > 0."""
@@ -265,7 +267,7 @@ class Generator:
 
     # --- discrete ------------------------------------------------------------------------
 
-    def poisson(self, lam: Any = 1.0, size: Any = None, dtype: Any = None, *,
+    def poisson(self, lam: Any = 1.0, size: _Size = None, dtype: dt.DType | None = None, *,
                 device: Device | str | None = None) -> Array:
         """Poisson counts (``dtype``: an integer dtype, default the device's): inversion
         for means below 10, Hoermann's exact PTRS above; ``lam`` must be >= 0."""
@@ -280,7 +282,7 @@ class Generator:
         shape = pm.out_shape("poisson", size, lam)
         return xp.astype(self._finish(poisson(self, lam, shape, cd, dev), shape, cd), dtype)
 
-    def binomial(self, n: Any, p: Any, size: Any = None, dtype: Any = None, *,
+    def binomial(self, n: Any, p: Any, size: _Size = None, dtype: dt.DType | None = None, *,
                  device: Device | str | None = None) -> Array:
         """Binomial counts of ``n`` trials (ints >= 0) with probability ``p`` (in [0, 1]):
         inversion where ``n min(p, 1 - p)`` is below 10, Hoermann's exact BTRS above."""
@@ -297,7 +299,7 @@ class Generator:
         return xp.astype(self._finish(binomial(self, nt, pp, shape, cd, dev), shape, cd),
                          dtype)
 
-    def multinomial(self, n: Any, pvals: Any, size: Any = None, dtype: Any = None, *,
+    def multinomial(self, n: Any, pvals: Any, size: _Size = None, dtype: dt.DType | None = None, *,
                     device: Device | str | None = None) -> Array:
         """Counts of ``n`` trials over the k outcomes of ``pvals``, as NumPy's: ``pvals``
         of shape (..., k) is a batch of probability vectors (each non-negative and
@@ -321,7 +323,7 @@ class Generator:
 
         shuffle(self, x, axis)
 
-    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
+    def choice(self, a: Any, size: _Size = None, replace: bool = True, p: Any = None,
                axis: int = 0, shuffle: bool = True, *, device: Device | str | None = None) -> Array:
         """Samples of ``arange(a)`` (a an int) or of array ``a`` along ``axis``. With
         replacement: uniform indices as ``integers``, or with ``p`` (non-negative,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, SupportsIndex, TypeAlias
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from .._array import Array
 from .._devices import Device, default_device, get_device
 
 __all__ = ["Philox"]
+
+# A draw's size (NumPy's): None, an int or a sequence of ints (_shape reads it).
+_Size: TypeAlias = "SupportsIndex | Sequence[SupportsIndex] | None"
 
 _MASK32 = 0xFFFFFFFF
 _KERNELS: dict = {}
@@ -192,7 +195,7 @@ class Philox:
         out = self._blocks(-(-n // per), fmt, device)
         return out if out.shape[0] == n else out[:n]
 
-    def random_raw(self, size: Any = None, *, device: Device | str | None = None) -> Array:
+    def random_raw(self, size: _Size = None, *, device: Device | str | None = None) -> Array:
         """uint32 words of shape ``size`` (None: one word, a 0-d array) on ``device``
         (default: the default device), in Random123's order (C order over ``size``)."""
         shape = _shape("random_raw", size)
