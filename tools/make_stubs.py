@@ -301,25 +301,39 @@ def render_autograd(modname: str) -> str:
 SPECIAL_STUB = ROOT / "numr" / "special" / "__init__.pyi"
 
 
-def render_special() -> str:
+def render_special(array: str = "Array", result: str = "Array",
+                   imports: str = "from numr._array import Array\n") -> str:
+    """numr.special's stub; numr.autograd.special's with ``array``, ``result`` and
+    ``imports`` for Vars (its functions wrap numr.special's: the same parameters)."""
     from numr.special import _api
 
-    head = _HEADER.replace("import builtins\n", "from numr._array import Array\n")
+    head = _HEADER.replace("import builtins\n", imports)
     defs = []
     for name in _api.FUNCTIONS:
         params = list(_api.signature(name).parameters.values())
-        args = ", ".join(f"{p.name}: Array | int | float"
+        args = ", ".join(f"{p.name}: {array} | int | float"
                          + (" | None = None" if p.default is None else "") for p in params)
         if params[-1].kind is inspect.Parameter.POSITIONAL_ONLY:
             args += ", /"
-        defs.append(f"def {name}({args}) -> Array: ...\n")
+        defs.append(f"def {name}({args}) -> {result}: ...\n")
     tail = "\n__all__ = [\n" + "".join(f"    {n!r},\n" for n in _api.FUNCTIONS) + "]\n"
     return head + "".join(defs) + tail
 
 
+# numr.autograd.special: numr.special's functions made differentiable at import time
+# (a Var or an Array in, a Var out).
+AUTOGRAD_SPECIAL_STUB = ROOT / "numr" / "autograd" / "special.pyi"
+
+
+def render_autograd_special() -> str:
+    return render_special("Var | Array", "Var", "from numr._array import Array\n"
+                          "from numr.autograd._var import Var\n")
+
+
 def outputs() -> dict[pathlib.Path, str]:
     """Every stub file and the text this script writes into it."""
-    out = {STUB: render(), SPECIAL_STUB: render_special()}
+    out = {STUB: render(), SPECIAL_STUB: render_special(),
+           AUTOGRAD_SPECIAL_STUB: render_autograd_special()}
     for modname, path in AUTOGRAD_STUBS.items():
         out[path] = render_autograd(modname)
     return out

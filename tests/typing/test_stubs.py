@@ -74,7 +74,10 @@ def test_var_operator_declarations_match_the_attached_operators():
 def test_autograd_stub_names_match_the_runtime():
     import numr.autograd as ag
 
-    for mod, path in ((ag, "__init__.pyi"), (ag.linalg, "linalg.pyi"), (ag.fft, "fft.pyi")):
+    import numr.autograd.special
+
+    for mod, path in ((ag, "__init__.pyi"), (ag.linalg, "linalg.pyi"), (ag.fft, "fft.pyi"),
+                      (numr.autograd.special, "special.pyi")):
         tree = ast.parse((ROOT / "numr" / "autograd" / path).read_text())
         names = {a.asname for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
         names |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
