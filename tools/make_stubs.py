@@ -133,6 +133,7 @@ import os
 from typing import IO, Any, Literal, Sequence
 
 from numr._array import Array
+from numr._data_type import finfo_object, iinfo_object
 from numr._devices import Device
 from numr._dtypes import DType
 from numr.autograd._var import Var
@@ -140,7 +141,7 @@ from numr.autograd._var import Var
 # Names an annotation may keep as they are (each imported by _AUTOGRAD_IMPORTS, or a builtin
 # that no autograd function shadows).
 _KEPT = {"int", "float", "complex", "str", "bytes", "None", "tuple", "dict", "Sequence", "Literal",
-         "IO", "Device"}
+         "IO", "Device", "finfo_object", "iinfo_object"}
 
 
 class _Unknown(Exception):

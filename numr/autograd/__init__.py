@@ -22,6 +22,7 @@ creation) return untracked Vars.
 from __future__ import annotations
 
 import inspect as _inspect
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
 
 import numr as _numr
 from numr import _elementwise as _ew
@@ -35,6 +36,9 @@ from ._var import Var  # noqa: F401
 from ._tape import no_grad, enable_grad, is_grad_enabled  # noqa: F401
 from ._rules import register, Rule, NONDIFF, NO_RULE, RULES  # noqa: F401
 from . import _wrap
+
+if _TYPE_CHECKING:
+    from numr._array import Array
 
 _SKIP = {"Array", "Device"}
 
@@ -63,7 +67,8 @@ def _getitem_fn(x, key):
     return x[key]
 
 
-def _to_device_fn(x, device, /, *, stream=None):
+def _to_device_fn(x: Array, device: Device | str, /, *, stream: _Any = None) -> Array:
+    # x is an Array here: the wrapper (make_generic) unwraps Vars and wraps the result
     return x.to_device(device, stream=stream)
 
 

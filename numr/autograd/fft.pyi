@@ -5,6 +5,7 @@ import os
 from typing import IO, Any, Literal, Sequence
 
 from numr._array import Array
+from numr._data_type import finfo_object, iinfo_object
 from numr._devices import Device
 from numr._dtypes import DType
 from numr.autograd._var import Var
