@@ -41,6 +41,8 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any) -> np.nda
         out = np.asarray(f(*args)).astype(cd, copy=False).reshape(shape)
     if name == "zeta":
         out = zeta_limits(np, args, out)
+    elif name == "beta":
+        out = beta_limits(np, args, out)
     if name in _AT_INF:
         # Note: SciPy 1.17 gives nan for i0(+-inf), i1(+-inf), j0, j1 (+-inf) and y0, y1
         # (+inf); numr gives the limits, the same on every device.
@@ -67,3 +69,14 @@ def zeta_limits(xp, args, out):
     x, q = args
     out = xp.where((x == xp.inf) & (q > 1), xp.asarray(0.0, dtype=out.dtype), out)
     return xp.where(xp.isnan(x) | xp.isnan(q), xp.asarray(xp.nan, dtype=out.dtype), out)
+
+
+def beta_limits(xp, args, out):
+    """beta(a, b) as on WebGPU, where SciPy 1.17 differs: NaN in, NaN out and NaN at -inf
+    (the poles accumulate there; SciPy: inf for beta(nan, 0), beta(x, -inf)), and the
+    limit 0 at +inf against a finite positive argument (SciPy: nan for beta(inf, 1e300))."""
+    a, b = args
+    zero = ((a == xp.inf) & (b > 0) & xp.isfinite(b)) | ((b == xp.inf) & (a > 0) & xp.isfinite(a))
+    out = xp.where(zero, xp.asarray(0.0, dtype=out.dtype), out)
+    nan = xp.isnan(a) | xp.isnan(b) | (a == -xp.inf) | (b == -xp.inf)
+    return xp.where(nan, xp.asarray(xp.nan, dtype=out.dtype), out)

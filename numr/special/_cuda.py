@@ -1,6 +1,6 @@
 """numr.special on CUDA, on the arrays' GPU: numr's own kernels for the functions whose
 cupyx versions miss numr's accuracy (gammainc gammaincc chdtr chdtrc betainc betaincc
-stdtr ellipe log_ndtr j0 j1 y0 y1 zeta: the C++ that ``_to_c.py`` generates from their
+stdtr ellipe log_ndtr j0 j1 y0 y1 zeta beta: the C++ that ``_to_c.py`` generates from their
 WGSL, ``_cuda_src.py``, so that CUDA runs the algorithm verified on WebGPU),
 ``cupyx.scipy.special`` for the rest, and small ElementwiseKernels where cupyx has no
 function (``_OWN``).
@@ -154,10 +154,10 @@ def _limits(xp, name: str, args: list, out):
         out = xp.where(xp.isinf(args[0]), args[0], out)
     elif name in ("i0e", "i1e", "k0e", "k1e"):
         out = _large_ie(xp, name, args[0], out)
-    if name == "zeta" and xp.__name__ == "numpy":
-        from ._cpu import zeta_limits   # SciPy standing in (the emulated GPU)
+    if name in ("zeta", "beta") and xp.__name__ == "numpy":
+        from ._cpu import beta_limits, zeta_limits   # SciPy standing in (the emulated GPU)
 
-        out = zeta_limits(xp, args, out)
+        out = (zeta_limits if name == "zeta" else beta_limits)(xp, args, out)
     if name != "betaln" and len(args) > 1:
         nan = functools.reduce(xp.logical_or, [xp.isnan(a) for a in args])
         out = xp.where(nan, xp.asarray(xp.nan, dtype=out.dtype), out)

@@ -26,7 +26,7 @@ HALF_NATIVE = True
 # arguments compute in float64 and round once (as on CUDA, where every function does),
 # elsewhere in float32.
 F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc",
-                         "gammaincc", "chdtr", "chdtrc", "stdtr", "zeta", "rzeta"})
+                         "gammaincc", "chdtr", "chdtrc", "stdtr", "zeta", "rzeta", "beta"})
 
 
 def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):

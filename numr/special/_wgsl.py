@@ -774,9 +774,181 @@ H["spstdtr_T"] = """fn spstdtr_T(df: T, t: T) -> T {
   }
   return select(T(1.0) - tail, tail, t < T(0.0));
 }"""
-H["spbeta_T"] = """fn spbeta_T(a: T, b: T) -> T {
-  if (a > T(0.0) && b > T(0.0) && a + b >= T(30.0)) { return exp_T(spbetaln_T(a, b)); }
-  return spg3_T(a, b, 3);
+# log B(lo, hi) (lo >= 8) or lgamma(hi) - lgamma(lo + hi) (lo < 8, Gamma(lo) left out),
+# for finite lo <= hi with hi >= 8 and s = lo + hi >= 8 (lo may be negative), in double
+# words: Stirling's forms of spbetapre_T, whose exponent is a log x + b log y minus this.
+H["spbetalndd_T"] = f"""fn spbetalndd_T(lo: T, hi: T) -> vec2<T> {{
+  let s = two_sum_T(lo, hi);
+  let lsr = logdd_T(s.x);
+  let ls = fast_two_sum_T(lsr.x, lsr.y + s.y / s.x);
+  // log1p(lo / hi); below 1e-3 by its series (splog1pdd_T keeps log(1 + d) ~ d of the
+  // part d below 1's last bit: the d^2 / 2 it leaves, times hi, was 5.9 eps at 2e17)
+  let u = spdivdd_T(lo, hi);
+  var l1 = splog1pdd_T(u);
+  if (abs(u.x) < T(1e-3)) {{
+    let c = u.x * u.x * ({horner([(-1) ** (k + 1) / (k + 2) for k in range(5)], 'u.x')});
+    l1 = fast_two_sum_T(u.x, u.y + c);
+  }}
+  let st = spstirling_T(hi) - spstirling_T(s.x);
+  let t1 = -ddadd_T(spddscale_T(hi, l1), T(-0.5) * l1);   // -(hi - 1/2) log1p(lo / hi)
+  if (lo < T(8.0)) {{ return ddadd_T(t1, ddadd_T(-spddscale_T(lo, ls), vec2<T>(lo, st))); }}
+  let l2 = splog1pdd_T(spdivdd_T(hi, lo));
+  let w = ddadd_T(ddadd_T(spddscale_T(lo, l2), T(-0.5) * l2), T(0.5) * ls);
+  return ddadd_T(ddadd_T(t1, -w), vec2<T>(T({0.5 * math.log(2 * math.pi)!r}), st + spstirling_T(lo)));
+}}"""
+# lgamma(s) for s = hi + lo >= 8 in double words: (s - 1/2) log s - s + log(2 pi) / 2
+# + stirling(s)
+H["splgammadd_T"] = f"""fn splgammadd_T(s: vec2<T>) -> vec2<T> {{
+  let lr = logdd_T(s.x);
+  let ls = fast_two_sum_T(lr.x, lr.y + s.y / s.x);
+  let h = two_sum_T(s.x, T(-0.5));
+  let p = ddmul_T(fast_two_sum_T(h.x, h.y + s.y), ls);
+  return ddadd_T(ddadd_T(p, -s), vec2<T>(T({0.5 * math.log(2 * math.pi)!r}), spstirling_T(s.x)));
+}}"""
+# psi(x) for x >= 1 to about 1% (log x - 1/(2x) - 1/(12x^2)): enough for a first-order
+# correction of an argument's last bit
+H["spdigammaapprox_T"] = """fn spdigammaapprox_T(x: T) -> T {
+  let r = T(1.0) / x;
+  return log_T(x) - r * (T(0.5) + r * T(0.08333333333333333));
+}"""
+# f B or f / B (inv) with B = r (1 + c)
+H["spbetafin_T"] = """fn spbetafin_T(f: T, r: T, c: T, inv: bool) -> T {
+  let rb = select(r + r * c, r, c == T(0.0) || isinf_T(r));
+  return select(f * rb, f / rb, inv);
+}"""
+# B(a, b), with SciPy's values at its poles and limits. A non-positive integer (a first, as
+# SciPy): the limit (-1)^c B(1 - n - c, c) where the other, c, is a positive integer with
+# 1 - n - c > 0, else the pole (+inf; -inf where c is a non-positive integer of odd
+# parity, as SciPy). a + b a non-positive integer (a, b not): a zero with the sign of
+# Gamma(a) Gamma(b). hi >= 8 and a + b >= 8: Gamma(lo) exp(E) (lo < 8) or exp(E), E
+# from spbetalndd_T in double words (exp of betaln rounded once cost |betaln| eps: 121
+# at (1000, 100)); else (Gamma(a) / Gamma(a + b)) Gamma(b). One inlined Gamma (spg3_T).
+H["spbeta_T"] = """fn spbeta_T(a0: T, b0: T) -> T {
+  if (isnan_T(a0) || isnan_T(b0)) { return nan_T(); }
+  let inf = bitcast<T>(EXPO);
+  if (a0 == -inf || b0 == -inf) { return nan_T(); }  // poles accumulate (SciPy: inf)
+  var a = a0;
+  var b = b0;
+  var sg = T(1.0);
+  let an = a <= T(0.0) && spisint_T(a);
+  if (an || (b <= T(0.0) && spisint_T(b))) {
+    let n = select(b, a, an);
+    let c = select(a, b, an);
+    let m = T(1.0) - n - c;
+    if (isinf_T(c) || !spisint_T(c) || !(m > T(0.0))) { return inf; }
+    sg = select(T(-1.0), T(1.0), spisint_T(T(0.5) * c));
+    if (c <= T(0.0)) { return sg * inf; }
+    a = m;
+    b = c;
+  }
+  if (a == inf || b == inf) {
+    let c = select(a, b, a == inf);
+    if (c == inf) { return nan_T(); }
+    if (c > T(0.0)) { return T(0.0); }
+    // c a negative non-integer: the sign of Gamma(c), negative where floor(c) is odd
+    let f = floor(c);
+    return select(inf, -inf, T(0.5) * f - floor(T(0.5) * f) != T(0.0));
+  }
+  // a + b exactly (sd): B is ill-conditioned in a + b near its poles, and the sine below
+  // takes the rounding of a + b into account
+  let sd = two_sum_T(a, b);
+  if (sd.x <= T(0.0) && spisint_T(sd.x) && sd.y == T(0.0)) {
+    let ga = T(0.5) * floor(a) - floor(T(0.5) * floor(a)) != T(0.0) && a < T(0.0);
+    let gb = T(0.5) * floor(b) - floor(T(0.5) * floor(b)) != T(0.0) && b < T(0.0);
+    return select(T(0.0), -T(0.0), ga != gb);
+  }
+  // Negative arguments through Gamma(x) Gamma(1 - x) = pi / sin(pi x), so that no Gamma
+  // of a large negative argument is needed (beta(-152.1, -145.7) is -1.2e89; Gamma(-160)
+  // was 230 eps off). a + b < 0 (refl): B(a, b) = f B(a', b') or f / B(a', b') (inv):
+  // both negative, pi sin(pi s) / (sin(pi a) sin(pi b) (1 - s) B(1 - a, 1 - b)); one, n,
+  // sin(pi s) / sin(pi n) B(p, 1 - s). a + b >= 8 with lo < -7 (neglo): log |Gamma(lo)| =
+  // log(pi / |sin(pi lo)|) - lgamma(1 - lo) joins the exponent below.
+  let lo0 = min(a, b);
+  let hi0 = max(a, b);
+  let refl = sd.x < T(0.0);
+  let inv = hi0 < T(0.0);
+  let neglo = !refl && lo0 < T(-7.0) && hi0 >= T(8.0);
+  var sp = vec3<T>(T(1.0), T(1.0), T(1.0));   // sin(pi v): s, lo, hi (refl) or lo (neglo)
+  var cs = T(1.0);                              // cos(pi s)
+  let m = select(select(0, 1, neglo), select(2, 3, inv), refl);
+  for (var i = 0; i < m; i++) {                 // one inlined sine
+    let v = select(select(select(sd.x, lo0, neglo), lo0, i == 1), hi0, i == 2);
+    let k = round_T(v);
+    let sc = spsincospi_T(v - k);
+    let neg = T(0.5) * k - floor(T(0.5) * k) != T(0.0);
+    let sv = select(sc.x, -sc.x, neg);
+    if (i == 0) { sp.x = sv; cs = select(sc.y, -sc.y, neg); }
+    else if (i == 1) { sp.y = sv; } else { sp.z = sv; }
+  }
+  var f = T(1.0);
+  var dx = T(0.0);   // the new a + dx, b + dy are 1 - a, 1 - b, 1 - s exactly: their
+  var dy = T(0.0);   // rounding, times psi(a) - psi(a + b), cost 18 eps at (-15.5, -140.25)
+  if (refl) {
+    let ss = sp.x + PI * cs * sd.y;   // sin(pi (s + ds))
+    if (inv) {
+      f = PI * ss / (sp.y * sp.z * ((T(1.0) - sd.x) - sd.y));
+      let ta = two_sum_T(T(1.0), -lo0);
+      let tb = two_sum_T(T(1.0), -hi0);
+      a = ta.x;
+      dx = ta.y;
+      b = tb.x;
+      dy = tb.y;
+    } else {
+      f = ss / sp.y;
+      a = hi0;
+      let t = two_sum_T(T(1.0), -sd.x);
+      let u = two_sum_T(t.x, t.y - sd.y);
+      b = u.x;
+      dy = u.y;
+    }
+  }
+  let lo = min(a, b);
+  let hi = max(a, b);
+  let s = a + b;
+  let big = hi >= T(8.0) && s >= T(8.0);
+  // both positive, hi < 8 <= a + b: Gamma(lo) Gamma(hi) exp(-lgamma(a + b)), lgamma by
+  // Stirling in double words (Gamma(a + b) itself cost 13 eps with the two others)
+  let mid = !big && lo > T(0.0) && s >= T(8.0);
+  // the Gamma factors with one inlined Gamma: x0 x1 x2, x1 the divisor but in mid. Else
+  // (Gamma(u) / Gamma(a + b)) Gamma(v), u the larger in magnitude (the closer to a + b:
+  // beta(1e-300, -25.5) overflowed as Gamma(1e-300) / Gamma(-25.5))
+  // B(a + dx, b + dy) = B(a, b) (1 + c) to first order (dx, dy > 0 only where a, b > 1)
+  var c = T(0.0);
+  if (refl) {
+    let ps = spdigammaapprox_T(s);
+    // (a may be tiny, with dx = 0: psi's approximation is -inf there)
+    c = select(T(0.0), dx * (spdigammaapprox_T(a) - ps), dx != T(0.0))
+      + select(T(0.0), dy * (spdigammaapprox_T(b) - ps), dy != T(0.0));
+  }
+  // neglo with a + b < 8: exp(lgamma(hi) + log |Gamma(lo)|) / Gamma(a + b)
+  let nls = neglo && !big;
+  let ua = abs(a) >= abs(b);
+  let x0 = select(select(b, a, ua), lo, big || mid);
+  let x1 = select(s, hi, mid);
+  let x2 = select(a, b, ua);
+  let n = select(select(select(3, 2, mid), 2, nls), select(1, 0, lo >= T(8.0) || neglo), big);
+  var g = T(1.0);
+  for (var i = select(0, 1, nls); i < n; i++) {
+    let gv = spgamma_T(select(select(x0, x1, i == 1), x2, i == 2));
+    g = select(g * gv, g / gv, i == 1 && !mid);
+  }
+  if (!big && !mid && !nls) { return sg * spbetafin_T(f, g, c, inv); }
+  var e = vec2<T>(T(0.0), T(0.0));
+  if (mid) { e = -splgammadd_T(two_sum_T(lo, hi)); }
+  else if (nls) { e = splgammadd_T(vec2<T>(hi, T(0.0))); }
+  else { e = spbetalndd_T(lo, hi); }
+  if (neglo) {
+    e = ddadd_T(ddadd_T(e, -splgammadd_T(two_sum_T(T(1.0), -lo))),
+                vec2<T>(log_T(PI / abs(sp.x)), T(0.0)));
+    g = select(g, -g, sp.x < T(0.0));
+  }
+  if (abs(e.x) < EXP_LO * T(-0.8) || isinf_T(g) || g == T(0.0)) {
+    return sg * spbetafin_T(f, g * expdd_T(e.x, e.y), c, inv);
+  }
+  // exp(E) beyond the normal range: exp(E + log |g|) (beta(-140.24, 249.7) is 1e73,
+  // Gamma(-140.24) 1e-240 and exp(E) would overflow)
+  let z = ddadd_T(e, vec2<T>(log_T(abs(g)), T(0.0)));
+  return sg * spbetafin_T(f, copysign_T(expdd_T(z.x, z.y), g), c, inv);
 }"""
 
 # -- complete elliptic integrals (parameter m, as SciPy) ------------------------------------

@@ -59,6 +59,15 @@ _K = _grid(("u", -1, 30, 311), ("l", 1e-30, 1e300, 60), ("v", [1.0, 2.0, 8.0, 70
            ("v", [700.5, 3625.1, 1e4 + 0.5, 1e6, 3e38]), ("v", _EDGE))
 
 
+# and random values in (0, 8), where B is Gamma(a) Gamma(b) / Gamma(a + b), and in
+# (-30, 0), with the worst of random sweeps (1e4 pairs each) against mpmath
+_BETA = [1e-300, 1e-10, 0.1, 0.5, 1, 1.5, 2.5, 3.5, 7.5, 8, 10, 15.1, 40, 100, 1e3, 1e5, 1e10,
+         1e300, 0.0, -0.0, -1, -2, -5, -0.5, -1.25, -2.75, -10.375, -25.5, -140.25, *_EDGE[2:],
+         *np.random.default_rng(23).uniform(0, 8, 12), *np.random.default_rng(23).uniform(-30, 0, 6),
+         -15.48504400255631, -29.121136713899585, 5.632733293120397, 3.7597688358216743,
+         9.830859349802776e-12, 5.622081243288759, 145.9150390625, 1.23e17]
+
+
 def _amplitude(host):
     with np.errstate(all="ignore"):
         return np.minimum(1.0, np.sqrt(2 / (np.pi * np.abs(host[0].astype(np.float64)))))
@@ -134,6 +143,10 @@ CASES = {
                                                  -4 - 1e-12, -1e10 - 0.5, -1e10, -2.0**60,
                                                  -258, -259, -259.5, -260.5, -261, 1e300]),
                     ("v", [1.0, -1.0, -2.0]), ("v", _EDGE)), None, 0),
+    # beta(a, b): a against b, positive (tiny to huge: SciPy's float64 is 1e6 eps off at
+    # (1e5, 15.1), mpmath there) and negative with its poles (non-positive integers), the
+    # integer limits and the zeros (a + b a non-positive integer)
+    "beta": (_grid(("v", _BETA)), _grid(("v", _BETA)), 0),
     "rel_entr": (_grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)),
                  _grid(("l", 1e-300, 1e300, 25), ("u", -1, 3, 5), ("v", _EDGE)), 0),
 }
@@ -205,6 +218,11 @@ BOUNDS = {
     # the host, at -8.342745783873092 (float32 arithmetic, off F64_FOR_F32: 2.57,
     # NARROW_BOUNDS); 0.42 eps of margin for the H200, unmeasured there
     "rzeta": {"webgpu": (1, 3), "cuda": (1, 3)},
+    # beta: Stirling's forms in double words (numr/special/_wgsl.py), negative arguments
+    # by reflection; against mpmath where SciPy is off (SciPy: 1e6 eps at (1e5, 15.1), inf
+    # for beta(-152.1, -145.7) = -1.2e89): 3.49 on lavapipe and for the CUDA source on the
+    # host; random sweeps of 1e4 pairs (positive, negative, tiny to 1e17) up to 4.05
+    "beta": {"webgpu": (1, 4.5), "cuda": (1, 4.5)},
 }
 _DEFAULT = (2, 2)
 
@@ -295,6 +313,13 @@ def _mp_zeta(mp, x, q):
     return v
 
 
+def _mp_beta(mp, a, b):
+    """mpmath's beta with the digits a + b needs (at 40, beta(1e300, 1) is 1: a + b rounds
+    to a)."""
+    with mp.workdps(40 + int(mp.log10(max(abs(a), abs(b), 1)))):
+        return mp.beta(a, b)
+
+
 MPMATH = {
     "gammainc": lambda mp, a, x: mp.gammainc(a, 0, x, regularized=True),
     "gammaincc": lambda mp, a, x: mp.gammainc(a, x, mp.inf, regularized=True),
@@ -316,6 +341,7 @@ MPMATH = {
     # SciPy's zeta(x, q) beyond q = 1e8 is two terms of the asymptotic series
     "zeta": lambda mp, x, q: _mp_zeta(mp, x, q),
     "rzeta": lambda mp, x: mp.zeta(x),
+    "beta": lambda mp, a, b: _mp_beta(mp, a, b),
 }
 MP_TOL = 2.0
 
@@ -355,6 +381,14 @@ def _reference(name, host):
         ref = getattr(sp, public(name)[0])(*[h.astype(np.float64) for h in host])
     for x, v in OVERRIDE.get(name, {}).items():
         ref[host[0] == x] = v
+    if name == "beta":
+        # SciPy 1.17: beta(nan, 0), beta(nan, -inf), beta(-inf, x) are inf (numr: NaN in,
+        # NaN out; at -inf the poles accumulate, no limit), beta(inf, 1e300) nan (the
+        # limit, numr's, is 0)
+        a, b = host
+        ref = np.where((a == np.inf) & (b > 0) & np.isfinite(b) | (b == np.inf) & (a > 0)
+                       & np.isfinite(a), 0.0, ref)
+        ref = np.where(np.isnan(a) | np.isnan(b) | (a == -np.inf) | (b == -np.inf), np.nan, ref)
     if name == "zeta":
         # SciPy 1.17: zeta(inf, q > 1) is nan (the limit is 0), zeta(1, nan) and
         # zeta(nan, 0) inf (numr: NaN in, NaN out)
@@ -515,6 +549,7 @@ _FD = {  # name -> sample points per argument (the derivative taken in the last 
     "betaincc": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7], [0.2, 0.5, 0.9]),
     "stdtr": ([1.0, 4.0, 30.0], [-2.0, 0.5, 3.0]),
     "ellipk": ([-2.0, 0.1, 0.7],), "ellipe": ([-2.0, 0.1, 0.7],),
+    "beta": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7]), "betaln": ([0.5, 2.0, 5.0], [1.5, 3.0, 0.7]),
     "j0": ([-2.0, 0.5, 9.0],), "j1": ([-2.0, 0.0, 9.0],), "y0": ([0.5, 3.0, 9.0],),
     "y1": ([0.5, 3.0, 9.0],), "k0": ([0.5, 3.0, 9.0],), "k1": ([0.5, 3.0, 9.0],),
     "k0e": ([0.5, 3.0, 9.0],), "k1e": ([0.5, 3.0, 9.0],),
@@ -585,7 +620,8 @@ def test_riemann_zeta_q_none_and_its_autograd(device):
 
 def test_scipy_finds_riemann_zeta(device):
     """With SCIPY_ARRAY_API=1, scipy.special.zeta(x) on a numr array (q omitted) is
-    numr.special.zeta(x) on the array's device (SciPy's _get_native_func door)."""
+    numr.special.zeta(x) on the array's device (SciPy's _get_native_func door), and so are
+    its keyword forms zeta(x, q=None) and zeta(x, q=q) (SciPy passes the keywords on)."""
     import subprocess
     import sys
 
@@ -594,16 +630,21 @@ def test_scipy_finds_riemann_zeta(device):
                     "new interpreter's")
     code = ("import numpy as np, numr, scipy.special as s\n"
             f"x = numr.asarray([-3.5, -2.0, 0.0, 0.25, 3.0], device={str(device)!r})\n"
-            "r = s.zeta(x)\n"
-            "assert isinstance(r, numr.Array) and r.device == x.device, type(r)\n"
-            "print(repr(np.asarray(r.to_device('cpu')).tolist()))\n")
+            "q = numr.asarray([1.0, 2.0, 0.5, 3.0, 1.0], device=x.device)\n"
+            "rs = [s.zeta(x), s.zeta(x, q=None), s.zeta(x + 5.0, q=q)]\n"
+            "for r in rs:\n"
+            "    assert isinstance(r, numr.Array) and r.device == x.device, type(r)\n"
+            "print(repr([np.asarray(r.to_device('cpu')).tolist() for r in rs]))\n")
     env = dict(os.environ, SCIPY_ARRAY_API="1")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert out.returncode == 0, out.stderr[-2000:]
-    got = np.asarray(eval(out.stdout.strip()))
+    got, none, hurwitz = np.asarray(eval(out.stdout.strip(), {"nan": np.nan, "inf": np.inf}))
     np.testing.assert_allclose(got, sp.zeta([-3.5, -2.0, 0.0, 0.25, 3.0]), rtol=1e-13)
     assert got[1] == 0.0 and not np.signbit(got[1])
+    np.testing.assert_array_equal(none, got)
+    np.testing.assert_allclose(hurwitz, sp.zeta([1.5, 3.0, 5.0, 5.25, 8.0],
+                                                q=[1.0, 2.0, 0.5, 3.0, 1.0]), rtol=1e-13)
 
 
 # -- SciPy's signatures: keywords where SciPy's function takes them ----------------------
@@ -742,14 +783,14 @@ def test_autograd_keyword_arguments(device):
         ag.sum(asp.zeta(x=v, q=2.0)).backward()
 
 
-# float32 on a device without float64 (a WebGPU adapter without shader-f64): zeta(x, q) and
-# zeta(x) run their WGSL in float32 arithmetic there, measured on lavapipe's twin without
-# float64 (tests/helpers.py narrow_twin): 1.28 and 2.57 eps
-NARROW_BOUNDS = {"zeta": 1.5, "rzeta": 3}
+# float32 on a device without float64 (a WebGPU adapter without shader-f64): zeta(x, q),
+# zeta(x) and beta run their WGSL in float32 arithmetic there, measured on lavapipe's twin
+# without float64 (tests/helpers.py narrow_twin): 1.28, 2.57 and 4.94 eps
+NARROW_BOUNDS = {"zeta": 1.5, "rzeta": 3, "beta": 5.5}
 
 
 @pytest.mark.parametrize("name", list(NARROW_BOUNDS))
-def test_zeta_float32_without_float64(device, name):
+def test_float32_without_float64(device, name):
     from tests.helpers import narrow_twin
 
     dev = narrow_twin(device)
