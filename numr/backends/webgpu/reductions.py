@@ -27,8 +27,6 @@ def axes_of(x: GPUArray, axis) -> tuple:
 def finish(r: GPUArray, axes: tuple, dtype: dt.DType, keepdims: bool) -> GPUArray:
     """A reduction's result ``r`` in ``dtype``, with the reduced ``axes`` kept as length
     one where ``keepdims``."""
-    if r.dtype is dtype and not keepdims:  # (most calls)
-        return r
     if r.dtype is not dtype:
         r = astype(r, dtype, False)
     if keepdims:
@@ -43,6 +41,8 @@ def _reduce(kind: str, x: GPUArray, axis, dtype: dt.DType | None, keepdims: bool
     axes = axes_of(x, axis)
     r = C.product(x, axes) if kind == "prod" and dtype.kind == "complex" else \
         R.launch(x.rt, kind, x, axes)
+    if r.dtype is dtype and not keepdims:  # finish's commonest case, written out
+        return r
     return finish(r, axes, dtype, keepdims)
 
 

@@ -693,7 +693,8 @@ class Runtime:
         self.record(self.pipeline(key, source, len(blocks)), tuple(blocks), params, groups)
 
     def record(self, pipe: Any, blocks: Any, params: Sequence[Any], groups: int,
-               packer: Any = None, new: int = 0, written: int = 1) -> Storage | None:
+               packer: Any = None, new: int = 0, written: int = 1,
+               held: bool = False) -> Storage | None:
         """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
         launch plans): the hot path of every op, so it builds as little as it can.
         ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
@@ -701,12 +702,16 @@ class Runtime:
         With ``new`` (bytes), the output is allocated here, in the same section (one lock
         an elementwise op): ``blocks`` is then a list of the inputs, and the output's
         Storage is returned. ``written``: the last so many blocks are written (a fused
-        kernel's outputs; never in pieces, see fusion.py)."""
+        kernel's outputs; never in pieces, see fusion.py). ``held``: the caller is inside
+        a section already (fusion.py recording a pending op), so none is taken here."""
         # One section (see _section), written out: the hot path of every op.
-        _acquire()
-        on = _gc_on()
-        if on:
-            _gc_off()
+        if held:
+            on = False
+        else:
+            _acquire()
+            on = _gc_on()
+            if on:
+                _gc_off()
         try:
             if self.group is not None:
                 self._drain()
@@ -780,7 +785,8 @@ class Runtime:
         finally:
             if on:
                 _gc_resume()
-            _release()
+            if not held:
+                _release()
 
     def _submit_batch(self) -> None:
         """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write twice

@@ -31,6 +31,7 @@ from .types import LAYOUT, bits_expr, ctype, load_fn
 
 WG = 256
 _NAMES = "abcdefgh"
+_new = object.__new__
 
 
 # The least magnitude a Python float rounds to float32 infinity at: FLT_MAX plus half an
@@ -395,8 +396,8 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
                          f"{SLOT_WORDS} (too many dimensions)")
     plan = Plan(pipe, [n, *cshape], parts, tail, -(-threads // WG), vpipe, vgroups, n,
                 n * out.itemsize, c_strides(shape), struct.Struct("<" + codes))
-    if strided_out and len(parts) == 1 and type(parts[0]) is tuple:
-        plan.kind = _INTO  # one array written into a view
+    if strided_out:  # kinds 1 to 4 are for fresh outputs (launch relies on it)
+        plan.kind = _INTO if len(parts) == 1 and type(parts[0]) is tuple else 0
     return remember(rt, sig, plan)
 
 
@@ -411,13 +412,12 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     overlapping sources first: a buffer cannot be bound for reading and writing at once).
 
     With ``result`` (a pending array of fusion.py: contiguous, of ``out`` and ``shape``)
-    the new output becomes its storage, and ``result`` is returned.
+    the new output becomes its storage, and ``result`` is returned; the caller (fusion.py
+    recording it) holds the runtime's section.
 
     The hot path of every elementwise op: everything that depends only on the signature
     (not on offsets or scalar values) comes from the cached plan.
     """
-    if 0 in shape:
-        return new(rt, shape, out) if into is None else into
     # The signature: everything the plan depends on (offsets and scalar values do not),
     # one flat tuple: three entries an operand, its dtype and, for an array, its shape
     # and strides (a scalar: None, None), then into's strides where there is one.
@@ -454,11 +454,14 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         sig = tuple(sig)
     plan = rt.plans.get(sig)
     if plan is None:
+        if 0 in shape:  # (never a plan: asked only on a miss)
+            return new(rt, shape, out) if into is None else into
         plan = _plan(rt, sig, name, expr, operands, out, shape, into)
     kind = plan.kind
     # odd: the operands' offsets or'ed (the vec4 kernel needs multiples of four)
+    # (x, y: the operands, unpacked for the signature; kinds 1, 2, 3 and _INTO have one
+    # or two)
     if kind == 2:
-        x, y = operands[0][0], operands[1][0]
         odd, off = x.offset, y.offset
         try:  # the slot itself (see GPUArray.storage): a pending operand raises
             blocks = [x._storage.block, y._storage.block]
@@ -475,7 +478,6 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         params = [plan.n, x.offset, y.offset, z.offset]
         odd = params[1] | params[2] | params[3]
     elif kind == _INTO:  # [n, *shape, x's offset, *its strides, into's offset, *strides]
-        x = operands[0][0]
         try:
             blocks = (x._storage.block, into._storage.block)
         except AttributeError:  # pending
@@ -485,7 +487,6 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
                   plan.groups, plan.packer)
         return into
     elif kind:
-        x = operands[0][0]
         odd = x.offset
         try:
             blocks = [x._storage.block]
@@ -494,9 +495,9 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         if kind == 1:
             params = [plan.n, odd]
         else:
-            v = operands[1][0]
-            # packed as a float32 by plan.packer (beyond its range: the infinity)
-            params = [plan.n, odd, v if -F32_BIG < v < F32_BIG else f32_value(v)]
+            # y: a Python float, packed as a float32 by plan.packer (beyond its range:
+            # the infinity)
+            params = [plan.n, odd, y if -F32_BIG < y < F32_BIG else f32_value(y)]
     else:
         params = plan.head.copy()
         blocks = []
@@ -518,14 +519,24 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
                 params += scalar_words(x, part)
     if into is None:
         # the output's allocation and the dispatch in one runtime call (one lock a call)
+        held = result is not None
         if plan.vpipe is not None and not odd & 3:
-            st = rt.record(plan.vpipe, blocks, params, plan.vgroups, plan.packer, plan.nbytes)
+            st = rt.record(plan.vpipe, blocks, params, plan.vgroups, plan.packer, plan.nbytes,
+                           1, held)
         else:
-            st = rt.record(plan.pipe, blocks, params, plan.groups, plan.packer, plan.nbytes)
-        if result is not None:
-            result._storage = st
-            return result
-        return GPUArray(st, rt, shape, plan.strides, 0, out, plan.n)
+            st = rt.record(plan.pipe, blocks, params, plan.groups, plan.packer, plan.nbytes,
+                           1, held)
+        if result is None:
+            result = _new(GPUArray)  # GPUArray(st, rt, shape, ...), no __init__ frame
+            result.rt = rt
+            result.shape = shape
+            result.strides = plan.strides
+            result.offset = 0
+            result.dtype = out
+            result.size = plan.n
+            result.readonly = False
+        result._storage = st
+        return result
     else:
         result = into
         params.append(into.offset & 0xFFFFFFFF)

@@ -52,6 +52,8 @@ from .map import _collapse, scalar_words
 from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
 
+_new = object.__new__
+
 # Workgroups a dispatch should have before long reductions are split into chunks: all
 # a large GPU holds at once (an H200 has 132 SMs, each holding 8 such workgroups).
 TARGET = 1024
@@ -515,9 +517,17 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     return merge._replace(stages=(first, *merge.stages))
 
 
-def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool) -> GPUArray:
-    """The hot path: the launch of this signature from ``rt.plans`` (built once), then
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool = False) -> GPUArray:
+    """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min; complex x: sum or
+    prod); the result has the kept axes' shape and x's accumulator dtype (see
+    ACCUMULATOR). ``mean`` (a sum of real floats): the sum divided by the number of
+    reduced elements (as a compute value of the accumulator dtype), in the same
+    dispatch, rounded as the elementwise divide rounds.
+
+    The hot path: the launch of this signature from ``rt.plans`` (built once), then
     one record per stage (each allocating its output)."""
+    if type(axes) is not tuple:
+        axes = tuple(axes)
     sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, mean,
            _config.settings())  # the switches in force (hashed by identity)
     lp = rt.plans.get(sig)
@@ -546,13 +556,14 @@ def _reduce(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool) -> GPUArra
         # ``storage`` (the previous stage's output) stays referenced until this records
         storage = rt.record(pipe, [block], params, st.groups, None, st.nbytes)
         block = storage.block
-    return GPUArray(storage, rt, lp.shape, lp.strides, 0, lp.dtype, lp.size)
+    r = _new(GPUArray)  # GPUArray(storage, rt, lp.shape, ...), no __init__ frame
+    r._storage = storage
+    r.rt = rt
+    r.shape = lp.shape
+    r.strides = lp.strides
+    r.offset = 0
+    r.dtype = lp.dtype
+    r.size = lp.size
+    r.readonly = False
+    return r
 
-
-def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool = False) -> GPUArray:
-    """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min; complex x: sum or
-    prod); the result has the kept axes' shape and x's accumulator dtype (see
-    ACCUMULATOR). ``mean`` (a sum of real floats): the sum divided by the number of
-    reduced elements (as a compute value of the accumulator dtype), in the same
-    dispatch, rounded as the elementwise divide rounds."""
-    return _reduce(rt, kind, x, axes if type(axes) is tuple else tuple(axes), mean)
