@@ -783,10 +783,11 @@ def test_autograd_keyword_arguments(device):
         ag.sum(asp.zeta(x=v, q=2.0)).backward()
 
 
-# float32 on a device without float64 (a WebGPU adapter without shader-f64): zeta(x, q),
-# zeta(x) and beta run their WGSL in float32 arithmetic there, measured on lavapipe's twin
-# without float64 (tests/helpers.py narrow_twin): 1.28, 2.57 and 4.94 eps
-NARROW_BOUNDS = {"zeta": 1.5, "rzeta": 3, "beta": 5.5}
+# float32 on a device without float64 (a WebGPU adapter without shader-f64): zeta(x, q)
+# and zeta(x) run their WGSL in float32 arithmetic there, measured on lavapipe's twin
+# without float64 (tests/helpers.py narrow_twin): 1.28 and 2.57 eps. (beta's 4.94 there is
+# measured, not asserted: its float32 shader takes lavapipe 15 s to compile, every run.)
+NARROW_BOUNDS = {"zeta": 1.5, "rzeta": 3}
 
 
 @pytest.mark.parametrize("name", list(NARROW_BOUNDS))
