@@ -218,7 +218,9 @@ class Array(ArrayOperators):
     def __getitem__(self, key: Any, /) -> "Array":
         # Fast path (a measured goal): one slice never drops dimensions, so the backend's
         # plain slicing op applies with no further checks.
-        if type(key) is slice and self._data.ndim:
+        # (shape, not ndim: the native arrays' shape is a plain attribute, where a
+        # WebGPU array's ndim is a property, a Python call)
+        if type(key) is slice and self._data.shape:
             obj = _new(Array)
             obj._data = self._device.ops.getslice(self._data, key)
             obj._dtype = self._dtype
@@ -229,7 +231,7 @@ class Array(ArrayOperators):
     def __setitem__(self, key: Any, value: Any, /) -> None:
         # Fast path: a slice key and an array value of the same dtype and device.
         if (type(key) is slice and type(value) is Array and value._dtype is self._dtype
-                and value._device is self._device and self._data.ndim):
+                and value._device is self._device and self._data.shape):
             try:
                 self._device.ops.setitem(self._data, key, value._data)
                 return

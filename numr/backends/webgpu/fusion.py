@@ -271,13 +271,13 @@ class Group:
 
 def _record_one(t: tuple) -> None:
     """Record a one-op pending state (see apply): the unfused kernel itself."""
-    M.launch(*t[1])
+    M.launch(*t[2])
 
 
 def _group(rt: Any, t: tuple) -> Group | None:
     """The Group of a one-op pending state (a second op joins), or None (the trie is
     full)."""
-    _, (_, name, expr, operands, out, shape, _, tail), d, w = t
+    _, tail, (_, name, expr, operands, out, shape, _, _), d, w = t
     g = _new(Group)
     g.rt, g.shape, g.strides, g.size = rt, shape, tail.strides, tail.size
     g.leaves, g.inter, g.tail = [], [], tail
@@ -342,9 +342,9 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     pending group where it consumes the group's last result in the same shape, else the
     start of a new group (the old one is recorded first).
 
-    One op alone waits as a tuple (``_record_one`` and its launch arguments), which a
-    plain op (the next op does not consume it) records as the unfused kernel: the hot
-    path of a single op builds no Group.
+    One op alone waits as a tuple (``_record_one``, its result and its launch
+    arguments), which a plain op (the next op does not consume it) records as the
+    unfused kernel: the hot path of a single op builds no Group.
     """
     if (0 in shape or rt.lost is not None or (rt._lost_blocks and _lost(rt, operands))
             or (w and w > CPU_BUDGET and rt.cpu and mode < 2)):
@@ -360,9 +360,10 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
         g = rt.group
         if g is not None:
             one = type(g) is tuple
-            tail = g[1][7] if one else g.tail
-            if operands[0][0] is tail or (len(operands) == 2 and operands[1][0] is tail):
-                if one and g[1][5] == shape:
+            tail = g[1] if one else g.tail
+            # (one or two operands: the last is the first where there is one)
+            if operands[0][0] is tail or operands[-1][0] is tail:
+                if one and g[2][5] == shape:
                     g = _group(rt, g) or g
                     one = type(g) is tuple
                 if (not one and g.shape == shape and g.step.count < MAX_OPS
@@ -372,7 +373,7 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
                         return r
             rt.group = None
             if one:  # _record_one, written out
-                M.launch(*g[1])
+                M.launch(*g[2])
             else:
                 g.record()
         meta = _meta.get(shape)
@@ -386,8 +387,9 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
         t.dtype = out
         t.size = meta[1]
         t.readonly = False
-        # map.launch's arguments (into None, result t), d and w for a joining op
-        rt.group = (_record_one, (rt, name, expr, operands, out, shape, None, t), d, w)
+        # the result, map.launch's arguments (into None, result t), d and w for a
+        # joining op
+        rt.group = (_record_one, t, (rt, name, expr, operands, out, shape, None, t), d, w)
         return t
     finally:
         if on:

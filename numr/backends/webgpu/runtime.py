@@ -700,8 +700,8 @@ class Runtime:
         ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
         SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them).
         With ``new`` (bytes), the output is allocated here, in the same section (one lock
-        an elementwise op): ``blocks`` is then a list of the inputs, and the output's
-        Storage is returned. ``written``: the last so many blocks are written (a fused
+        an elementwise op): ``blocks`` is then the inputs (a tuple or a list), and the
+        output's Storage is returned. ``written``: the last so many blocks are written (a fused
         kernel's outputs; never in pieces, see fusion.py). ``held``: the caller is inside
         a section already (fusion.py recording a pending op), so none is taken here."""
         # One section (see _section), written out: the hot path of every op.
@@ -734,8 +734,11 @@ class Runtime:
                         storage = self._alloc(new)
                 else:
                     storage = self._alloc(new)
-                blocks.append(storage.block)
-                blocks = tuple(blocks)
+                if type(blocks) is tuple:
+                    blocks += (storage.block,)
+                else:
+                    blocks.append(storage.block)
+                    blocks = tuple(blocks)
             if self._lost_blocks and not self._lost_blocks.isdisjoint(blocks[:-1]):
                 raise RuntimeError(f"webgpu:{self.index}: an input's data was lost: the "
                                    f"batch of work that computed it failed (the error "
@@ -797,11 +800,8 @@ class Runtime:
         self._wlimit *= 2
 
     def _packer(self, n: int) -> Any:
-        if n > SLOT_WORDS:
-            raise ValueError(f"webgpu: a kernel needs {n} parameter words; at most "
-                             f"{SLOT_WORDS} (too many dimensions)")
-        packer = self._packers[n] = struct.Struct(f"<{n}I")
-        return packer
+        p = self._packers[n] = packer(n)
+        return p
 
     def _bind_group(self, blocks: tuple, written: int = 1) -> tuple:
         """(bind group, its native handle, pieces per binding or None where no block
@@ -953,6 +953,16 @@ class Runtime:
             raise RuntimeError(f"webgpu:{self.index}: this array's data was never "
                                f"computed: recording the elementwise ops that compute it "
                                f"failed (the error raised then)") from None
+
+
+@functools.lru_cache(maxsize=None)
+def packer(n: int) -> struct.Struct:
+    """The struct of ``n`` u32 parameter words (a ValueError beyond a slot's), for
+    :meth:`Runtime.record`; launch plans keep theirs."""
+    if n > SLOT_WORDS:
+        raise ValueError(f"webgpu: a kernel needs {n} parameter words; at most "
+                         f"{SLOT_WORDS} (too many dimensions)")
+    return struct.Struct(f"<{n}I")
 
 
 def remember(rt: Any, sig: tuple, plan: Any) -> Any:

@@ -53,11 +53,14 @@ def getitem(x: GPUArray, key: Any) -> GPUArray:
 def getslice(x: GPUArray, key: slice) -> GPUArray:
     """``x[key]`` for one slice (numr's fast path: x.ndim >= 1), basic_index's loop
     written out for it."""
-    n, st = x.shape[0], x.strides[0]
+    shape = x.shape
+    n, st = shape[0], x.strides[0]
     start, stop, step = key.indices(n)
     length = len(range(start, stop, step))
-    return x.view((length, *x.shape[1:]), (st * step, *x.strides[1:]),
-                  x.offset + start * st if length else x.offset,
+    offset = x.offset + start * st if length else x.offset
+    if len(shape) == 1:
+        return x.view((length,), (st * step,), offset, length)
+    return x.view((length, *shape[1:]), (st * step, *x.strides[1:]), offset,
                   length * (x.size // n) if length else 0)
 
 

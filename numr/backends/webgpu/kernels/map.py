@@ -464,17 +464,17 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     if kind == 2:
         odd, off = x.offset, y.offset
         try:  # the slot itself (see GPUArray.storage): a pending operand raises
-            blocks = [x._storage.block, y._storage.block]
+            blocks = (x._storage.block, y._storage.block)
         except AttributeError:  # ... and its group is recorded now
-            blocks = [x.storage.block, y.storage.block]
+            blocks = (x.storage.block, y.storage.block)
         params = [plan.n, odd, off]
         odd |= off
     elif kind == 4:
         x, y, z = operands[0][0], operands[1][0], operands[2][0]
         try:
-            blocks = [x._storage.block, y._storage.block, z._storage.block]
+            blocks = (x._storage.block, y._storage.block, z._storage.block)
         except AttributeError:
-            blocks = [x.storage.block, y.storage.block, z.storage.block]
+            blocks = (x.storage.block, y.storage.block, z.storage.block)
         params = [plan.n, x.offset, y.offset, z.offset]
         odd = params[1] | params[2] | params[3]
     elif kind == _INTO:  # [n, *shape, x's offset, *its strides, into's offset, *strides]
@@ -489,9 +489,9 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     elif kind:
         odd = x.offset
         try:
-            blocks = [x._storage.block]
+            blocks = (x._storage.block,)
         except AttributeError:
-            blocks = [x.storage.block]
+            blocks = (x.storage.block,)
         if kind == 1:
             params = [plan.n, odd]
         else:

@@ -47,6 +47,7 @@ from typing import Any, NamedTuple
 from .... import _config
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, c_strides, new
+from ..runtime import packer
 from . import expressions as wops
 from .map import _collapse, scalar_words
 from .template import HEADER, WG
@@ -452,6 +453,7 @@ class Stage(NamedTuple):
     nbytes: int
     vpipe: Any = None  # the vec4 kernel, where vectorizable: used at offsets 4 k
     scalar: Any = None  # with vpipe: makes the scalar kernel (pipe is None) when needed
+    packer: Any = None  # the parameters' struct (None: Runtime.record finds it)
 
 
 class Launch(NamedTuple):
@@ -502,16 +504,18 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
         mean = count is not None
         pipe, vpipe, scalar = pipes(False, mean)
         div = scalar_words(float(count), acc_dtype) if mean else []
-        stage = Stage(pipe, [nout, R, *words, *div], -(-nout // G), nout * size, vpipe,
-                      scalar)
+        params = [nout, R, *words, *div]
+        stage = Stage(pipe, params, -(-nout // G), nout * size, vpipe, scalar,
+                      packer(len(params)))
         return Launch((stage,), out_shape, c_strides(out_shape), acc_dtype, nout)
     chunk = -(-R // C)
     if vec:
         chunk = -(-chunk // 4) * 4  # whole vec4 words a chunk
     C = -(-R // chunk)
     pipe, vpipe, scalar = pipes(True, False)
-    first = Stage(pipe, [nout * C, R, *words, nout, chunk], -(-nout * C // G),
-                  nout * C * size, vpipe, scalar)
+    params = [nout * C, R, *words, nout, chunk]
+    first = Stage(pipe, params, -(-nout * C // G), nout * C * size, vpipe, scalar,
+                  packer(len(params)))
     part = (C, *out_shape)
     merge = _build(rt, kind, acc_dtype, part, c_strides(part), (0,), False, count)
     return merge._replace(stages=(first, *merge.stages))
@@ -554,7 +558,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool = False) -> 
         if st.vpipe is not None:
             pipe = st.scalar() if k == 0 and off & 3 else st.vpipe
         # ``storage`` (the previous stage's output) stays referenced until this records
-        storage = rt.record(pipe, [block], params, st.groups, None, st.nbytes)
+        storage = rt.record(pipe, (block,), params, st.groups, st.packer, st.nbytes)
         block = storage.block
     r = _new(GPUArray)  # GPUArray(storage, rt, lp.shape, ...), no __init__ frame
     r._storage = storage
