@@ -752,7 +752,9 @@ class Runtime:
                 if packer is None:
                     packer = self._packer(len(params))
             packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
-            key = blocks if written == 1 else blocks + (written,)
+            key = blocks
+            if written != 1:
+                key += (written,)
             bg = self._bind_groups.get(key)
             if bg is None:
                 bg = self._bind_group(blocks, written)
@@ -781,8 +783,9 @@ class Runtime:
                     p.dispatch_workgroups(groups)
                 else:
                     p.dispatch_workgroups(*_grid(groups))
-            self._written += blocks[-1].nbytes
-            if self._written >= self._wlimit:
+            w = self._written + blocks[-1].nbytes
+            self._written = w
+            if w >= self._wlimit:
                 self._submit_batch()
             return storage
         finally:

@@ -467,7 +467,7 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             blocks = (x._storage.block, y._storage.block)
         except AttributeError:  # ... and its group is recorded now
             blocks = (x.storage.block, y.storage.block)
-        params = [plan.n, odd, off]
+        params = (plan.n, odd, off)
         odd |= off
     elif kind == 4:
         x, y, z = operands[0][0], operands[1][0], operands[2][0]
@@ -475,7 +475,7 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             blocks = (x._storage.block, y._storage.block, z._storage.block)
         except AttributeError:
             blocks = (x.storage.block, y.storage.block, z.storage.block)
-        params = [plan.n, x.offset, y.offset, z.offset]
+        params = (plan.n, x.offset, y.offset, z.offset)
         odd = params[1] | params[2] | params[3]
     elif kind == _INTO:  # [n, *shape, x's offset, *its strides, into's offset, *strides]
         try:
@@ -493,11 +493,11 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         except AttributeError:
             blocks = (x.storage.block,)
         if kind == 1:
-            params = [plan.n, odd]
+            params = (plan.n, odd)
         else:
             # y: a Python float, packed as a float32 by plan.packer (beyond its range:
             # the infinity)
-            params = [plan.n, odd, y if -F32_BIG < y < F32_BIG else f32_value(y)]
+            params = (plan.n, odd, y if -F32_BIG < y < F32_BIG else f32_value(y))
     else:
         params = plan.head.copy()
         blocks = []
