@@ -859,12 +859,16 @@ NR_FN f64 spgamma_f64(f64 x) {
   if (isinf_f64(x)) { return nrsel(nan_f64(), x, x > f64(0.0)); }
   if (x == f64(0.0)) { return nrsel(nrbitcast<f64>(0x7ff0000000000000lu), -nrbitcast<f64>(0x7ff0000000000000lu), signbit_f64(x)); }
   if (x < f64(0.0) && x == floor(x)) { return nan_f64(); }
-  const auto g = spgammapos_f64(nrsel(f64(1.0) - x, x, x > f64(0.0)));  // one inlined copy
+  // 1 - x = y + dy exactly: Gamma(y + dy) = Gamma(y) (1 + dy psi(y)) to first order (dy,
+  // the rounding of 1 - x, times psi(y) was 22.7 eps at x = -15.501875)
+  const auto y = two_sum_f64(f64(1.0), -x);
+  const auto g = spgammapos_f64(nrsel(y.x, x, x > f64(0.0)));  // one inlined copy
   if (x > f64(0.0)) { return g; }
   const auto n = round_f64(x);
   const auto s = spsincospi_f64(x - n).x;
   const auto odd = f64(0.5) * n - floor(f64(0.5) * n) != f64(0.0);
-  const auto r = f64(3.141592653589793) / (s * g);
+  const auto gc = nrsel(g + g * (y.y * spdigammaapprox_f64(y.x)), g, y.y == f64(0.0) || isinf_f64(g));
+  const auto r = f64(3.141592653589793) / (s * gc);
   return nrsel(r, -r, odd);
 }
 

@@ -362,12 +362,16 @@ H["spgamma_T"] = """fn spgamma_T(x: T) -> T {
   if (isinf_T(x)) { return select(nan_T(), x, x > T(0.0)); }
   if (x == T(0.0)) { return select(bitcast<T>(EXPO), -bitcast<T>(EXPO), signbit_T(x)); }
   if (x < T(0.0) && x == floor(x)) { return nan_T(); }
-  let g = spgammapos_T(select(T(1.0) - x, x, x > T(0.0)));  // one inlined copy
+  // 1 - x = y + dy exactly: Gamma(y + dy) = Gamma(y) (1 + dy psi(y)) to first order (dy,
+  // the rounding of 1 - x, times psi(y) was 22.7 eps at x = -15.501875)
+  let y = two_sum_T(T(1.0), -x);
+  let g = spgammapos_T(select(y.x, x, x > T(0.0)));  // one inlined copy
   if (x > T(0.0)) { return g; }
   let n = round_T(x);
   let s = spsincospi_T(x - n).x;
   let odd = T(0.5) * n - floor(T(0.5) * n) != T(0.0);
-  let r = PI / (s * g);
+  let gc = select(g + g * (y.y * spdigammaapprox_T(y.x)), g, y.y == T(0.0) || isinf_T(g));
+  let r = PI / (s * gc);
   return select(r, -r, odd);
 }"""
 

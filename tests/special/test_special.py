@@ -167,7 +167,9 @@ BOUNDS = {
     "entr": {"webgpu": (1, 0.5)}, "gammaln": {"webgpu": (3, 2.5), "cuda": (1, 2.5)},
     "xlogy": {"webgpu": (1, 0.5)}, "xlog1py": {"webgpu": (1, 0.5)},
     "rel_entr": {"webgpu": (1, 1)},
-    "gamma": {"webgpu": (1, 23), "cuda": (1, 4)}, "psi": {"webgpu": (5, 7)},
+    # gamma webgpu: 3.63 on lavapipe since 1 - x's rounding is corrected (22.7 before, at
+    # -15.501875); 1.4 eps of margin for the H200's driver, unmeasured there
+    "gamma": {"webgpu": (1, 5), "cuda": (1, 4)}, "psi": {"webgpu": (5, 7)},
     "polygamma": {"webgpu": (1, 5.5)},
     "ndtri": {"webgpu": (2.25, 2.25), "cuda": (1, 3)}, "erfinv": {"webgpu": (2.75, 2.25), "cuda": (1, 2.25)},
     "erfcinv": {"webgpu": (2.75, 3.25), "cuda": (1, 3)},
