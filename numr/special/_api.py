@@ -180,7 +180,6 @@ def _bind(name: str, names: list, args: tuple, kwargs: dict) -> tuple:
     return tuple(vals)
 
 
-
 def _make(name: str, nargs: int):
     names = arg_names(name).split(", ")
 
