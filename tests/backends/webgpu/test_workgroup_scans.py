@@ -38,12 +38,18 @@ def reversed_lanes(device, monkeypatch):
     from numr.backends.webgpu.kernels.reverse import reverse
 
     rt = numr.asarray([0], device=device)._data.rt
-    plain = rt.pipeline
+    cls = type(rt)
+    plain = cls.pipeline
 
-    def pipeline(key, source, n):
-        return plain(("reversed-lanes", key), lambda: reverse(source()), n)
+    def pipeline(self, key, source, n, written=1, trusted=False):
+        if self is not rt:
+            return plain(self, key, source, n, written, trusted)
+        return plain(self, ("reversed-lanes", key), lambda: reverse(source()), n, written,
+                     trusted)
 
-    monkeypatch.setattr(rt, "pipeline", pipeline)
+    # patched on the class: monkeypatch undoes an instance's patch by setting the old
+    # bound method on the instance, which then hides later patches of the class
+    monkeypatch.setattr(cls, "pipeline", pipeline)
     return rt
 
 
