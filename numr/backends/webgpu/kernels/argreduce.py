@@ -31,7 +31,8 @@ from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
 
 
-def layout(x: GPUArray, axes: tuple) -> tuple:
+def layout(x: GPUArray, axes: tuple[int, ...]) -> tuple[
+        tuple[int, ...], int, int, int, list[int], bool]:
     """(kept shape, R, nk, nr, parameter words, columns) for reducing ``x`` over
     ``axes``.
 
@@ -295,8 +296,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 SHUFFLED = ("f32", "i32", "u32", "bool")
 
 
-def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tuple,
-           index: DType) -> R.Launch:
+def _build(rt: Any, kind: str, d: DType, shape: tuple[int, ...], strides: tuple[int, ...],
+           axes: tuple[int, ...], index: DType) -> R.Launch:
     """The cached launch of one signature (see reduce._build): one stage, or a first
     stage writing the (C, nout) chunk winners and a merge that also reads ``x``."""
     out_shape, n, kshape, kstrides, rshape, rstrides, words = \
@@ -319,7 +320,7 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     done = R.Launch((), out_shape, c_strides(out_shape), index, nout)
     first_out = idx if C == 1 else "u32"
 
-    def make(v: bool):
+    def make(v: bool) -> Any:
         return rt.pipeline(("argreduce", kind, name, first_out, nk, nr, T, columns, False,
                             sh, v),
                            lambda: source(kind, d, first_out, nk, nr, T, columns, False,
@@ -340,7 +341,8 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     return done._replace(stages=(first, merge))
 
 
-def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, index: DType) -> GPUArray:
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
+           index: DType) -> GPUArray:
     """``kind`` (argmax or argmin) of ``x`` over ``axes`` (none of them empty): an
     array of the kept axes' shape and dtype ``index`` (int32 or int64). Laid out and
     split into chunks as kernels/reduce.py plans a reduction of the same shape; the

@@ -467,11 +467,11 @@ def _real_wrapper(op: str, rt: str) -> str:
     return f"fn r_{op}_{rt}(a: {rt}) -> {rt} {{ return {body}; }}"
 
 
-def _closure(code: str) -> tuple[dict, set]:
+def _closure(code: str) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]]]:
     """The complex/own helpers ``code`` needs ((name, real type) -> WGSL) and the real
     ops it calls ((op, real type)), of either real type."""
-    done: dict[tuple, str] = {}
-    real: set = set()
+    done: dict[tuple[str, str], str] = {}
+    real: set[tuple[str, str]] = set()
 
     def visit(text: str) -> None:
         for w in set(_WORD.findall(text)):
@@ -492,7 +492,7 @@ def _closure(code: str) -> tuple[dict, set]:
     return done, real
 
 
-def real_ops(expr: str, rt: str) -> set:
+def real_ops(expr: str, rt: str) -> set[str]:
     """The real ops of expressions.py of real type ``rt`` that ``expr`` calls."""
     return {op for op, t in _closure(expr)[1] if t == rt}
 

@@ -39,7 +39,7 @@ from decimal import Decimal, localcontext
 
 # Float64 ops that still lack a WGSL implementation (a documented gap): none since numr
 # has its own f64 formulas for what SPIR-V (GLSL.std.450) has only for 16/32-bit floats.
-F64_GAPS: frozenset = frozenset()
+F64_GAPS: frozenset[str] = frozenset()
 
 # Float expressions (T: f32 or f64). ``_T`` suffixes are replaced with the type.
 FLOAT_UNARY = {
@@ -1123,7 +1123,7 @@ def helpers(code: str, ct: str) -> str:
     return "\n".join(done.values())
 
 
-def add_helpers(texts: dict) -> None:
+def add_helpers(texts: dict[str, str]) -> None:
     """Add float helpers (``name_T`` -> WGSL text written for T = f32 / f64, using the
     constants of ``_consts``) that :func:`helpers` then finds by name like its own;
     for kernels of other modules (complex functions over these real ones)."""

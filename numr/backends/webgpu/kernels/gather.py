@@ -34,7 +34,7 @@ memory and writes the coordinates of its non-zero elements at their global posit
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ...._dtypes import DType
 from ..array import GPUArray, new
@@ -92,7 +92,7 @@ class Words:
 
     def __init__(self, nd: int):
         self.nd = nd
-        self.next = 1 + nd  # word 0 is n, then the iteration shape
+        self.next: int = 1 + nd  # word 0 is n, then the iteration shape
 
     def take(self, count: int) -> int:
         k = self.next
@@ -117,7 +117,8 @@ def _decode(nd: int) -> str:
     return "\n".join(lines)
 
 
-def layout(mode: str, nd: int, isizes: tuple, value: str | None, size: int) -> dict:
+def layout(mode: str, nd: int, isizes: tuple[int, ...], value: str | None,
+           size: int) -> dict[str, Any]:
     """Parameter word positions of a kernel (see :func:`source`)."""
     w = Words(nd)
     at: dict[str, Any] = {}
@@ -138,7 +139,7 @@ def layout(mode: str, nd: int, isizes: tuple, value: str | None, size: int) -> d
     return at
 
 
-def source(mode: str, nd: int, isizes: tuple, value: str | None, size: int) -> str:
+def source(mode: str, nd: int, isizes: tuple[int, ...], value: str | None, size: int) -> str:
     """WGSL of one kernel. ``mode``: gather, offsets, winner, scatter (no winner check)
     or scatter_w (with it); ``isizes``: the element sizes of the index arrays;
     ``value``: 'array' or 'scalar' (scatters); ``size``: the moved element size."""
@@ -231,18 +232,20 @@ class Index:
 
     __slots__ = ("array", "strides", "mult_a", "mult_f")
 
-    def __init__(self, array: GPUArray, strides: tuple, mult_a: int, mult_f: int = 0):
-        self.array = array
-        self.strides = strides
-        self.mult_a = mult_a
-        self.mult_f = mult_f
+    def __init__(self, array: GPUArray, strides: tuple[int, ...], mult_a: int,
+                 mult_f: int = 0):
+        self.array: GPUArray = array
+        self.strides: tuple[int, ...] = strides
+        self.mult_a: int = mult_a
+        self.mult_f: int = mult_f
 
 
 def _words(v: int) -> int:
     return v & 0xFFFFFFFF
 
 
-def _collapsed(shape: tuple, forms: list[tuple]) -> tuple[tuple, list[tuple]]:
+def _collapsed(shape: tuple[int, ...], forms: list[tuple[int, ...]]) -> tuple[
+        tuple[int, ...], list[tuple[int, ...]]]:
     """The iteration shape and forms' strides with length-1 dimensions dropped and evenly
     walked neighbours merged; at least one dimension (a size-1 shape stays (1,))."""
     cshape, cstrides = _collapse(tuple(shape), [list(s) for s in forms])
@@ -261,8 +264,9 @@ class _MovePlan:
     __slots__ = ("pipe", "params", "at", "groups", "n")
 
 
-def _move_plan(rt: Any, sig: tuple, mode: str, kmode: str, shape: tuple, size: int,
-               forms: list, isizes: tuple, vkind: str | None, nblocks: int) -> _MovePlan:
+def _move_plan(rt: Any, sig: tuple[Any, ...], mode: str, kmode: str, shape: tuple[int, ...],
+               size: int, forms: list[tuple[int, ...]], isizes: tuple[int, ...],
+               vkind: str | None, nblocks: int) -> _MovePlan:
     n = math.prod(shape)
     cshape, cstr = _collapsed(shape, forms)
     nd = len(cshape)
@@ -288,9 +292,11 @@ def _move_plan(rt: Any, sig: tuple, mode: str, kmode: str, shape: tuple, size: i
     return remember(rt, sig, plan)
 
 
-def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,
-         dst: GPUArray | None = None, size: int, a_form: tuple | None = None,
-         f_form: tuple | None = None, value: Any = None, value_strides: tuple = (),
+def move(rt: Any, mode: str, shape: tuple[int, ...], *, src: GPUArray | None = None,
+         dst: GPUArray | None = None, size: int,
+         a_form: tuple[int, tuple[int, ...]] | None = None,
+         f_form: tuple[int, tuple[int, ...]] | None = None, value: Any = None,
+         value_strides: tuple[int, ...] = (),
          index: Sequence[Index] = (), winner: GPUArray | None = None,
          out: GPUArray | None = None) -> GPUArray | None:
     """Record one gather/scatter/winner/offsets dispatch over the C-order iteration
@@ -301,7 +307,7 @@ def move(rt: Any, mode: str, shape: tuple, *, src: GPUArray | None = None,
     if 0 in shape:
         return out
     kmode = "scatter_w" if mode == "scatter" and winner is not None else mode
-    forms = []
+    forms: list[tuple[int, ...]] = []
     if kmode != "winner":
         forms.append(a_form[1])
     if kmode in ("winner", "scatter_w"):
@@ -505,7 +511,8 @@ def scan(rt: Any, storage: Any, offset: int, n: int) -> tuple[Any, int]:
     return out, 0
 
 
-def nonzero(rt: Any, x: GPUArray, index: DType, read_count) -> GPUArray:
+def nonzero(rt: Any, x: GPUArray, index: DType,
+            read_count: Callable[[Any, int], int]) -> GPUArray:
     """The coordinates of the non-zero elements of ``x`` in C order, as one C-contiguous
     (x.ndim, count) array of dtype ``index`` (row ``a``: the indices along axis ``a``).
     ``read_count(storage, element)`` reads the count back (the one host read: the

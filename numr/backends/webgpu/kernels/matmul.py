@@ -29,6 +29,7 @@ it is short.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from .... import _config
 from ...._dtypes import DType
@@ -99,22 +100,55 @@ TILED_DTYPES = ("float32", "float16", "bfloat16")
 _tiled_min = [TILED_MIN]
 
 
-class Tile(tuple):
+class Tile(tuple[Any, ...]):
     """A tiled-kernel configuration: (BM, BN, BK, TM, TN, "tiled", R, GY, GX, checked,
     split),
     a tuple (plan keys hold it) with names for its fields."""
     __slots__ = ()
-    BM = property(lambda s: s[0])
-    BN = property(lambda s: s[1])
-    BK = property(lambda s: s[2])
-    TM = property(lambda s: s[3])
-    TN = property(lambda s: s[4])
-    wr = property(lambda s: s[6])
-    gy = property(lambda s: s[7])
-    gx = property(lambda s: s[8])
-    checked = property(lambda s: s[9])
-    split = property(lambda s: s[10])
-    threads = property(lambda s: s[7] * s[8])
+
+    @property
+    def BM(self) -> int:
+        return self[0]
+
+    @property
+    def BN(self) -> int:
+        return self[1]
+
+    @property
+    def BK(self) -> int:
+        return self[2]
+
+    @property
+    def TM(self) -> int:
+        return self[3]
+
+    @property
+    def TN(self) -> int:
+        return self[4]
+
+    @property
+    def wr(self) -> int:
+        return self[6]
+
+    @property
+    def gy(self) -> int:
+        return self[7]
+
+    @property
+    def gx(self) -> int:
+        return self[8]
+
+    @property
+    def checked(self) -> bool:
+        return self[9]
+
+    @property
+    def split(self) -> bool:
+        return self[10]
+
+    @property
+    def threads(self) -> int:
+        return self[7] * self[8]
 
 
 def _tile_error(spec: str) -> ValueError:
@@ -166,12 +200,12 @@ def set_tiled_min(size: int) -> int:
     return prev
 
 
-def smem_bytes(cfg: tuple, size: int = 4) -> int:
+def smem_bytes(cfg: tuple[int, ...], size: int = 4) -> int:
     """Workgroup memory of either kernel for ``cfg``: two A and two B tiles."""
     return 2 * (cfg[0] + cfg[1]) * cfg[2] * size
 
 
-def config(d: DType, M: int, N: int, smem: int) -> tuple:
+def config(d: DType, M: int, N: int, smem: int) -> tuple[int, ...]:
     """(BM, BN, BK, TM, TN) or a :class:`Tile` for a product of ``d`` with an M x N
     result: the chosen tile (see TILE_ENV) for large float32/float16/bfloat16 products
     (:func:`matmul_source` gives it to :func:`tiled_source` where the operands allow
@@ -184,7 +218,7 @@ def config(d: DType, M: int, N: int, smem: int) -> tuple:
     return generic_config(d, M, N, smem)
 
 
-def generic_config(d: DType, M: int, N: int, smem: int) -> tuple:
+def generic_config(d: DType, M: int, N: int, smem: int) -> tuple[int, int, int, int, int]:
     """The generic kernel's (BM, BN, BK, TM, TN): 128 x 128 (8 x 8 per invocation) for
     large 32-bit products, 64 x 64 (4 x 4) otherwise; BK as deep as the workgroup memory
     limit ``smem`` allows."""
@@ -234,7 +268,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     return body
 
 
-def matmul_source(d: DType, cfg: tuple, nb: int, vec_a: str | None, vec_b: str | None,
+def matmul_source(d: DType, cfg: tuple[int, ...], nb: int, vec_a: str | None, vec_b: str | None,
                   vec_out: bool, a_major: str, b_major: str) -> str:
     """WGSL of one product kernel.
 
@@ -648,7 +682,7 @@ def fold_identity(fold: str, acc: str) -> str:
     return f"bitcast<{acc}>({'0x7ff0000000000000lu' if acc == 'f64' else '0x7f800000u'})"
 
 
-def contract_source(dtypes: tuple, acc: str, fold: str, term: str, fin: str, nk: int,
+def contract_source(dtypes: tuple[DType | None, ...], acc: str, fold: str, term: str, fin: str, nk: int,
                     nr: int, per_thread: bool, extra: str = "") -> str:
     """WGSL of a contraction. ``dtypes``: the dtypes of operands ``a``, ``b`` and ``s``
     (``b`` and ``s`` may be None: absent); a and b are walked over kept and reduced
@@ -791,8 +825,9 @@ POW32 = """fn powpos32(x: f32, y: f32) -> f32 {
 }"""
 
 
-def contract_params(outputs: int, R: int, offsets: list, kshape: tuple, kstrides: list,
-                    rshape: tuple, rstrides: list) -> list[int]:
+def contract_params(outputs: int, R: int, offsets: list[int], kshape: tuple[int, ...],
+                    kstrides: list[tuple[int, ...]], rshape: tuple[int, ...],
+                    rstrides: list[tuple[int, ...]]) -> list[int]:
     words = [outputs, R, *[o & 0xFFFFFFFF for o in offsets], *kshape]
     for st in kstrides:
         words += [s & 0xFFFFFFFF for s in st]

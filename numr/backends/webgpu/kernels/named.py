@@ -10,6 +10,8 @@ import functools
 import re
 from typing import Any
 
+from ...._dtypes import DType
+from ..array import GPUArray
 from . import map as M
 
 # An identifier not preceded by "." (a swizzle or member such as v.x stays as it is).
@@ -17,7 +19,7 @@ _WORD = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 
 
 @functools.cache
-def positional(expr: str, names: tuple) -> str:
+def positional(expr: str, names: tuple[str, ...]) -> str:
     """``expr`` with operand ``names`` replaced by map.py's a, b, c, ... in order."""
     if len(names) > 26:
         raise ValueError(f"a map kernel takes at most 26 operands, got {len(names)}")
@@ -30,8 +32,8 @@ def positional(expr: str, names: tuple) -> str:
     return _WORD.sub(lambda m: letters.get(m.group(0), m.group(0)), expr)
 
 
-def launch(rt: Any, name: str, expr: str, operands: dict, out, shape: tuple,
-           into=None) -> Any:
+def launch(rt: Any, name: str, expr: str, operands: dict[str, tuple[Any, DType]], out: DType,
+           shape: tuple[int, ...], into: GPUArray | None = None) -> GPUArray:
     """map.launch with ``operands`` a dict name -> (GPUArray or Python scalar, dtype),
     in the order the kernel binds them; ``expr`` uses the names."""
     return M.launch(rt, name, positional(expr, tuple(operands)), tuple(operands.values()),

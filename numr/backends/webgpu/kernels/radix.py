@@ -42,6 +42,8 @@ subgroup size).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .... import _config
 from ...._dtypes import DType
 from .sort import KEY_FNS, key_fn, store_index
@@ -356,7 +358,7 @@ var<workgroup> packed: array<atomic<u32>, {3 * 64}>;
 SG_WG = 128           # invocations of the subgroup scatter (TILE / SG_WG rounds a team)
 
 
-def subgroup_size(rt) -> int:
+def subgroup_size(rt: Any) -> int:
     """The least subgroup size the subgroup scatter may meet on ``rt``'s adapter, or 0
     where it is not used: no subgroups, too little workgroup memory for its smallest
     subgroups, or NUMR_WEBGPU_SUBGROUPS=0 (numr/_config.py; the tests run both paths).

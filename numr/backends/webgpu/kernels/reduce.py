@@ -42,7 +42,7 @@ and a float32 column of 20000 elements summed left to right was 1e-5 off.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from .... import _config
 from ...._dtypes import BY_NAME, DType
@@ -240,7 +240,7 @@ def _tree(acc: str, T: int, step: int, shuffle: bool) -> tuple[str, str]:
   if (q == 0u && o < V) {{ y[o] = fin(part[l]); }}""")
 
 
-def _pairwise(names: list) -> str:
+def _pairwise(names: list[str]) -> str:
     """A WGSL expression combining ``names`` pairwise with ``comb``."""
     while len(names) > 1:
         names = [f"comb({a}, {b})" for a, b in zip(names[::2], names[1::2])] + \
@@ -258,7 +258,7 @@ def _vec_walk(T: int, UV: int, fold: str) -> str:
     return vec_loop(T, UV, folds)
 
 
-def vec_loop(T: int, UV: int, folds) -> str:
+def vec_loop(T: int, UV: int, folds: Callable[[int, int, str], str]) -> str:
     """Lane ``q``'s loop over vec4 words ``4 q .. 4 q + 3`` of every ``4 T``: ``UV``
     words loaded an iteration, then single words. ``folds(w, a, at)`` is the WGSL that
     folds word ``w{w}`` into accumulator ``a``, its first element's index ``at`` (the
@@ -282,7 +282,8 @@ def vec_loop(T: int, UV: int, folds) -> str:
     }}"""
 
 
-def vectorizable(d: DType, columns: bool, R: int, kstrides: tuple, rstrides: tuple) -> bool:
+def vectorizable(d: DType, columns: bool, R: int, kstrides: tuple[int, ...],
+                 rstrides: tuple[int, ...]) -> bool:
     """Whether a reduction may read vec4 words (given an offset that is a multiple of
     4): 32-bit elements reduced in their own type, one contiguous reduced axis of a
     multiple of 4 elements, every kept stride a multiple of 4, the rows layout."""
@@ -398,8 +399,8 @@ def _pow2(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
-def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
-         may_split: bool = True) -> Plan:
+def plan(nout: int, R: int, kshape: tuple[int, ...], kstrides: tuple[int, ...],
+         rstrides: tuple[int, ...], may_split: bool = True) -> Plan:
     """How to lay out the reduction of ``nout`` outputs of ``R`` elements each (see the
     module docstring): columns when the innermost kept axis is contiguous, at least 8
     long (8 neighbouring 4-byte loads fill a 32-byte memory sector; shorter, the rows'
@@ -431,7 +432,9 @@ def plan(nout: int, R: int, kshape: tuple, kstrides: tuple, rstrides: tuple,
     return Plan(T, columns, C if C >= 2 else 1)
 
 
-def _words(x: GPUArray, axes: tuple) -> tuple:
+def _words(x: GPUArray | _View, axes: tuple[int, ...]) -> tuple[
+        tuple[int, ...], int, tuple[int, ...], tuple[int, ...], tuple[int, ...],
+        tuple[int, ...], list[int]]:
     """(kept shape, R, kept shape/strides and reduced shape/strides after dropping
     length-1 dimensions and merging evenly strided neighbours, parameter words)."""
     kept = [k for k in range(x.ndim) if k not in axes]
@@ -448,7 +451,7 @@ class Stage(NamedTuple):
     """One dispatch of a cached launch: its pipeline, parameters (the input's offset at
     word 2, for the first stage), workgroups and output bytes."""
     pipe: Any
-    params: list
+    params: list[int]
     groups: int
     nbytes: int
     vpipe: Any = None  # the vec4 kernel, where vectorizable: used at offsets 4 k
@@ -458,22 +461,22 @@ class Stage(NamedTuple):
 
 class Launch(NamedTuple):
     """Everything a reduction of one signature needs but the buffers and the offset."""
-    stages: tuple
-    shape: tuple
-    strides: tuple
+    stages: tuple[Stage, ...]
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
     dtype: DType
     size: int
 
 
 class _View(NamedTuple):  # the layout of an array, as _words reads it
-    shape: tuple
-    strides: tuple
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
     offset: int
     ndim: int
 
 
-def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tuple,
-           may_split: bool, count: int | None = None) -> Launch:
+def _build(rt: Any, kind: str, d: DType, shape: tuple[int, ...], strides: tuple[int, ...],
+           axes: tuple[int, ...], may_split: bool, count: int | None = None) -> Launch:
     """The stages of one signature; with ``count``, the last divides by it (mean)."""
     acc_dtype = BY_NAME[ACCUMULATOR.get(d.name, d.name)]
     acc = ctype(acc_dtype)
@@ -490,8 +493,8 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     size = acc_dtype.itemsize
     vec = _config.webgpu_reduce_vec4() and vectorizable(d, columns, R, kstrides, rstrides)
 
-    def pipes(split: bool, mean: bool) -> tuple:
-        def make(v: bool):
+    def pipes(split: bool, mean: bool) -> tuple[Any, Any, Callable[[], Any] | None]:
+        def make(v: bool) -> Any:
             return rt.pipeline(("reduce", kind, d.name, nk, nr, T, columns, split, sh, mean,
                                 v),
                                lambda: source(kind, d, acc, nk, nr, T, columns, split,
@@ -521,7 +524,8 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple, strides: tuple, axes: tup
     return merge._replace(stages=(first, *merge.stages))
 
 
-def launch(rt: Any, kind: str, x: GPUArray, axes: tuple, mean: bool = False) -> GPUArray:
+def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
+           mean: bool = False) -> GPUArray:
     """Reduce ``x`` over ``axes`` with ``kind`` (sum, prod, max, min; complex x: sum or
     prod); the result has the kept axes' shape and x's accumulator dtype (see
     ACCUMULATOR). ``mean`` (a sum of real floats): the sum divided by the number of

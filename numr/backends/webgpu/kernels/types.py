@@ -9,6 +9,8 @@ The 64-bit types need the adapter's shader-f64 / shader-int64 features.
 
 from __future__ import annotations
 
+from typing import Any, Iterable
+
 from ...._dtypes import DType
 
 # dtype name -> (storage element type, compute type, elements per u32 word, bits)
@@ -39,7 +41,7 @@ def ctype(d: DType) -> str:
     return LAYOUT[d.name][1]
 
 
-def enables(dtypes) -> str:
+def enables(dtypes: Iterable[DType]) -> str:
     """WGSL enable directives the dtypes need: none, naga takes f64/i64 once the device
     has the features (and rejects ``enable f64;``)."""
     return ""
@@ -167,7 +169,7 @@ def _i32_to_odd_f32(v: str, signed: bool) -> str:
     return f"select({f}, -{f}, {v} < 0i)" if signed else f
 
 
-def index_dtype(rt) -> DType:
+def index_dtype(rt: Any) -> DType:
     """The device's default index dtype (argmax, counts, nonzero, sort indices): int64
     where the adapter has shader-int64, else int32 (as the backend's default_dtypes)."""
     from ...._dtypes import int32, int64
