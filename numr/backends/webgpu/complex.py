@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import Any, Callable
 
 from ... import _dtypes as dt
 from . import array as A
@@ -35,9 +35,9 @@ class _Helpers:
     def __init__(self, rt: Any, rtype: str):
         self.rt = rt
         self.rtype = rtype
-        self.plans: dict = {}  # launch plans of complex kernels, apart from the real ones
+        self.plans: dict[Any, Any] = {}  # launch plans of complex kernels, apart from the real ones
 
-    def pipeline(self, key: Any, source, n: int) -> Any:
+    def pipeline(self, key: Any, source: Callable[[], str], n: int) -> Any:
         expr = key[2]
         return self.rt.pipeline(("complex", self.rtype) + tuple(key),
                                 lambda: source() + "\n" + cx.helpers(expr, self.rtype), n)
@@ -45,7 +45,7 @@ class _Helpers:
     def alloc(self, nbytes: int) -> Any:
         return self.rt.alloc(nbytes)
 
-    def record(self, *args) -> Any:
+    def record(self, *args: Any) -> Any:
         return self.rt.record(*args)  # the new output's Storage, given ``new``
 
 
@@ -74,8 +74,9 @@ def _helpers(rt: Any, part: str) -> _Helpers:
     return _Helpers(rt, part)
 
 
-def launch(rt: Any, name: str, expr: str, operands: dict, out: dt.DType, shape: tuple,
-           part: str, into: GPUArray | None = None) -> GPUArray:
+def launch(rt: Any, name: str, expr: str, operands: dict[str, tuple[Any, dt.DType]],
+           out: dt.DType, shape: tuple[int, ...], part: str,
+           into: GPUArray | None = None) -> GPUArray:
     """map.launch of a kernel whose expression may call complex helpers (``part``: the
     complex dtype's part type, f32 or f64); ``operands``: name -> (array or scalar,
     dtype), the names used in ``expr`` (kernels/named.py)."""
@@ -86,7 +87,7 @@ def launch(rt: Any, name: str, expr: str, operands: dict, out: dt.DType, shape: 
     return r
 
 
-def operand(x: Any, d: dt.DType, name: str) -> tuple[dict, str]:
+def operand(x: Any, d: dt.DType, name: str) -> tuple[dict[str, tuple[Any, dt.DType]], str]:
     """({operand name: (value, dtype)}, WGSL of the value) of an array or a Python
     scalar called ``name``: a scalar is two real operands, ``name_re`` and ``name_im``."""
     if type(x) is GPUArray:
@@ -98,7 +99,7 @@ def operand(x: Any, d: dt.DType, name: str) -> tuple[dict, str]:
 
 
 @functools.cache  # expressions are rebuilt by regular expressions: once per signature
-def expression(rt: Any, name: str, d: dt.DType, args: tuple) -> str:
+def expression(rt: Any, name: str, d: dt.DType, args: tuple[str, ...]) -> str:
     """The WGSL of op ``name`` on complex dtype ``d`` for operand expressions ``args``
     (complex64's pow and expm1 compute in f64 where the device holds float64)."""
     e = cx.expression(name, rtype(d), args, "shader-f64" in rt.features)
@@ -121,7 +122,7 @@ def result(name: str, d: dt.DType) -> dt.DType:
     return real_of(d) if name in cx.REAL_RESULT else d
 
 
-def product(x: GPUArray, axes: tuple) -> GPUArray:
+def product(x: GPUArray, axes: tuple[int, ...]) -> GPUArray:
     """The complex product of ``x`` over ``axes``: reduce.py's sum kernel with its
     combine and identity replaced (same parameters and dispatch)."""
     rt, d = x.rt, x.dtype

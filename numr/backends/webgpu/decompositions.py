@@ -32,6 +32,7 @@ convergence). det, slogdet, qr and eigh/eigvalsh never read back.
 from __future__ import annotations
 
 import math
+from typing import Any, Callable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -61,14 +62,14 @@ def cw(items: int) -> int:
     return -(-items // WG)
 
 
-def result_view(buf: GPUArray, shape: tuple, offset: int, d: dt.DType) -> GPUArray:
+def result_view(buf: GPUArray, shape: Sequence[int], offset: int, d: dt.DType) -> GPUArray:
     """A contiguous view of ``shape`` and dtype ``d`` into ``buf``'s storage at element
     ``offset`` (counted in ``d``'s elements)."""
     shape = tuple(shape)
     return GPUArray(buf.storage, buf.rt, shape, c_strides(shape), offset, d)
 
 
-def error(name: str, what: str):
+def error(name: str, what: str) -> LinAlgError:
     return LinAlgError(f"{name}: {what}")
 
 
@@ -96,7 +97,7 @@ def width(d: dt.DType) -> int:
     return 2 if d.kind == "complex" else 1
 
 
-def buffer(rt, reals: int, d: dt.DType) -> GPUArray:
+def buffer(rt: Any, reals: int, d: dt.DType) -> GPUArray:
     return new(rt, (max(reals, 1),), real(d))
 
 
@@ -105,16 +106,17 @@ def up(reals: int, c: int) -> int:
     return -(-reals // c)
 
 
-def run(key: tuple, source, inputs: list, out: GPUArray, params: list, nb: int,
-        steps: tuple = (0, 0)) -> None:
+def run(key: tuple[Any, ...], source: Callable[[], str], inputs: list[GPUArray],
+        out: GPUArray, params: list[int], nb: int, steps: tuple[int, int] = (0, 0)) -> None:
     blocks = [x.storage.block for x in inputs] + [out.storage.block]
     words = [nb] + [int(v) for v in params]
     words += [0] * (20 - len(words)) + [int(steps[0]), int(steps[1])]
     out.rt.dispatch(("linalg",) + key, source, blocks, words, nb)
 
 
-def staged(key: tuple, source, inputs: list, out: GPUArray, params: list, nb: int,
-           stage: str, costs=None, start: int = 0) -> None:
+def staged(key: tuple[Any, ...], source: Callable[[str], str], inputs: list[GPUArray],
+           out: GPUArray, params: list[int], nb: int, stage: str,
+           costs: Sequence[int] | None = None, start: int = 0) -> None:
     """Run kernel stage ``stage``; with ``costs`` (loop iterations per step, steps
     start, start + 1, ...) the steps are split over dispatches of at most BUDGET
     iterations each (llvmpipe's limit is 65535 per invocation and dispatch)."""
@@ -140,13 +142,13 @@ def failed(buf: GPUArray, offset: int, nb: int) -> bool:
     return bool(np.frombuffer(raw, dtype=d.name).any())
 
 
-def const(rt, shape: tuple, d: dt.DType, value: float) -> GPUArray:
+def const(rt: Any, shape: Sequence[int], d: dt.DType, value: float) -> GPUArray:
     t = K.real_ctype(d)
     e = f"vec2<{t}>({t}({value}), {t}(0.0))" if d.kind == "complex" else f"{t}({value})"
     return launch(rt, "linalg_const", e, (), d, tuple(shape))
 
 
-def identity(rt, batch: tuple, rows: int, cols: int, d: dt.DType) -> GPUArray:
+def identity(rt: Any, batch: Sequence[int], rows: int, cols: int, d: dt.DType) -> GPUArray:
     t = K.real_ctype(d)
     one = f"select({t}(0.0), {t}(1.0), i % cols == (i / cols) % rows)"
     e = f"vec2<{t}>({one}, {t}(0.0))" if d.kind == "complex" else one
@@ -157,7 +159,7 @@ def identity(rt, batch: tuple, rows: int, cols: int, d: dt.DType) -> GPUArray:
 
 # -- cholesky ----------------------------------------------------------------------
 
-def linalg_cholesky(a, upper=False):
+def linalg_cholesky(a: GPUArray, upper: bool = False) -> GPUArray:
     rt = a.rt
     d0 = a.dtype
     if a.size == 0:
@@ -181,7 +183,8 @@ def linalg_cholesky(a, upper=False):
 
 # -- LU family ---------------------------------------------------------------------
 
-def lu(name: str, mode: str, a: GPUArray, b: GPUArray | None, head: int, tail: int):
+def lu(name: str, mode: str, a: GPUArray, b: GPUArray | None, head: int,
+       tail: int) -> tuple[GPUArray, int]:
     """Run the LU kernel: ``head`` reals of results first (X, det or sign), then
     ``tail`` reals (logabs or status), then the LU work space."""
     rt = a.rt
@@ -206,7 +209,7 @@ def lu(name: str, mode: str, a: GPUArray, b: GPUArray | None, head: int, tail: i
     return buf, nb
 
 
-def linalg_inv(a):
+def linalg_inv(a: GPUArray) -> GPUArray:
     rt = a.rt
     d0 = a.dtype
     n = a.shape[-1]
@@ -222,7 +225,7 @@ def linalg_inv(a):
     return back(result_view(buf, a.shape, 0, d), d0)
 
 
-def linalg_solve(a, b):
+def linalg_solve(a: GPUArray, b: GPUArray) -> GPUArray:
     rt = a.rt
     d0 = a.dtype
     vector = b.ndim == 1
@@ -249,7 +252,7 @@ def linalg_solve(a, b):
     return r
 
 
-def linalg_det(a):
+def linalg_det(a: GPUArray) -> GPUArray:
     rt = a.rt
     d0 = a.dtype
     n = a.shape[-1]
@@ -265,7 +268,7 @@ def linalg_det(a):
     return back(result_view(buf, batch, 0, d), d0)
 
 
-def linalg_slogdet(a):
+def linalg_slogdet(a: GPUArray) -> tuple[GPUArray, GPUArray]:
     rt = a.rt
     d0 = a.dtype
     n = a.shape[-1]
@@ -285,7 +288,7 @@ def linalg_slogdet(a):
 
 # -- QR ------------------------------------------------------------------------------
 
-def linalg_qr(a, mode="reduced"):
+def linalg_qr(a: GPUArray, mode: str = "reduced") -> tuple[GPUArray, GPUArray]:
     rt = a.rt
     d0 = a.dtype
     m, n = a.shape[-2:]
@@ -315,7 +318,13 @@ def linalg_qr(a, mode="reduced"):
 
 # -- eigh ------------------------------------------------------------------------------
 
-def eigh(a, vectors: bool):
+@overload
+def eigh(a: GPUArray, vectors: Literal[True]) -> tuple[GPUArray, GPUArray]: ...
+@overload
+def eigh(a: GPUArray, vectors: Literal[False]) -> GPUArray: ...
+
+
+def eigh(a: GPUArray, vectors: bool) -> GPUArray | tuple[GPUArray, GPUArray]:
     rt = a.rt
     d0 = a.dtype
     n = a.shape[-1]
@@ -361,14 +370,15 @@ def poison(r: GPUArray, finite: GPUArray, tail: int) -> GPUArray:
     return where(mask, r, nan)
 
 
-def linalg_eigh(a):
+def linalg_eigh(a: GPUArray) -> tuple[GPUArray, GPUArray]:
     return eigh(a, True)
 
 
-def linalg_eigvalsh(a):
+def linalg_eigvalsh(a: GPUArray) -> GPUArray:
     return eigh(a, False)
 
 
-OPS = {"linalg_cholesky": linalg_cholesky, "linalg_inv": linalg_inv,
-       "linalg_solve": linalg_solve, "linalg_det": linalg_det, "linalg_slogdet": linalg_slogdet,
-       "linalg_qr": linalg_qr, "linalg_eigh": linalg_eigh, "linalg_eigvalsh": linalg_eigvalsh}
+OPS: dict[str, Callable[..., Any]] = {
+    "linalg_cholesky": linalg_cholesky, "linalg_inv": linalg_inv,
+    "linalg_solve": linalg_solve, "linalg_det": linalg_det, "linalg_slogdet": linalg_slogdet,
+    "linalg_qr": linalg_qr, "linalg_eigh": linalg_eigh, "linalg_eigvalsh": linalg_eigvalsh}

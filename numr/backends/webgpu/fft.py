@@ -16,19 +16,22 @@ keeping the half (or the real part) the standard asks for.
 from __future__ import annotations
 
 import math
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from ... import _dtypes as dt
-from .array import new
+from .array import GPUArray, new
 from .elementwise import astype
 from .kernels import map as M
 from .kernels import fft_kernels as K
 from .kernels.map import _collapse, scalar_words
+from .place import Place
 
 _M32 = 0xFFFFFFFF
 _TABLES = 64  # constant tables kept per device (one per transform length and dtype)
-_tables: dict = {}  # runtime -> {(L, N, packed, dtype): the table on that device}
+# runtime -> {(L, N, packed, dtype): the table on that device}
+_tables: dict[Any, dict[tuple[int, int, int, str], GPUArray]] = {}
 
 
 
@@ -59,7 +62,7 @@ def _table(L: int, N: int, bluestein: bool, packed: int) -> np.ndarray:
     return np.concatenate(parts)
 
 
-def table(rt, L: int, N: int, bluestein: bool, packed: int, cd: dt.DType):
+def table(rt: Any, L: int, N: int, bluestein: bool, packed: int, cd: dt.DType) -> GPUArray:
     """The constant table (twiddles, Bluestein's chirp) of one transform on ``rt``."""
     tables = _tables.setdefault(rt, {})
     key = (L, N if bluestein else 0, packed, cd.name)
@@ -76,8 +79,8 @@ def table(rt, L: int, N: int, bluestein: bool, packed: int, cd: dt.DType):
     return t
 
 
-def transform(a, n: int, axis: int, inv: bool, kind: str, out_kind: str, nout: int,
-              scale: float):
+def transform(a: GPUArray, n: int, axis: int, inv: bool, kind: str, out_kind: str,
+              nout: int, scale: float) -> GPUArray:
     """A batched 1-D transform of length n along ``axis`` of ``a`` (the input length
     there is padded with zeros or truncated to n); ``nout`` outputs per row, in a
     new C-contiguous array.
@@ -124,7 +127,8 @@ def transform(a, n: int, axis: int, inv: bool, kind: str, out_kind: str, nout: i
     return out
 
 
-def _packing(a, n: int, kind: str, out_kind: str, nout: int, inv: bool) -> tuple:
+def _packing(a: GPUArray, n: int, kind: str, out_kind: str, nout: int,
+             inv: bool) -> tuple[int, int, str, str, bool]:
     """(complex length N, packed real length or 0, kind, out_kind, inner direction):
     real transforms of even length run at half the length (fft_kernels.py)."""
     if n % 2 == 0 and (kind, out_kind) == ("r", "c") and nout == n // 2 + 1:
@@ -136,8 +140,9 @@ def _packing(a, n: int, kind: str, out_kind: str, nout: int, inv: bool) -> tuple
     return n, 0, kind, out_kind, inv
 
 
-def in_memory(rt, blocks, params, T, kind, out_kind, nb, inv, bluestein, rows, N, L, nout,
-              cd):
+def in_memory(rt: Any, blocks: tuple[Any, Any, Any], params: list[int], T: str, kind: str,
+              out_kind: str, nb: int, inv: bool, bluestein: bool, rows: int, N: int, L: int,
+              nout: int, cd: dt.DType) -> None:
     """Rows too long for workgroup memory: contiguous padded rows, then a dispatch
     per pass (Bluestein: forward passes, product with B, inverse passes)."""
     src, tab, dst = blocks
@@ -159,7 +164,7 @@ def in_memory(rt, blocks, params, T, kind, out_kind, nb, inv, bluestein, rows, N
                 (buf.storage.block, tab, dst), params, -(-rows * nout // K.WG))
 
 
-def passes(rt, buf, tab, T: str, L: int, inv: bool):
+def passes(rt: Any, buf: GPUArray, tab: Any, T: str, L: int, inv: bool) -> GPUArray:
     """The Stockham passes over contiguous rows of L points, ping-ponging buffers."""
     rows = buf.shape[0]
     Ns = 1
@@ -175,8 +180,12 @@ def passes(rt, buf, tab, T: str, L: int, inv: bool):
 
 # -- one axis ----------------------------------------------------------------------
 
-def _one(inv: bool, kind: str, out_kind: str, half: bool, inverse: bool):
-    def op(a, n, axis, norm):
+class _Transform(Protocol):
+    def __call__(self, a: GPUArray, n: int, axis: int, norm: str) -> GPUArray: ...
+
+
+def _one(inv: bool, kind: str, out_kind: str, half: bool, inverse: bool) -> _Transform:
+    def op(a: GPUArray, n: int, axis: int, norm: str) -> GPUArray:
         return transform(a, n, axis, inv, kind, out_kind, n // 2 + 1 if half else n,
                          _scale(norm, n, inverse))
     return op
@@ -184,27 +193,28 @@ def _one(inv: bool, kind: str, out_kind: str, half: bool, inverse: bool):
 
 # -- several axes: one 1-D transform per axis (the norm factors multiply) -----------
 
-def c2c(a, s, axes, norm, inv):
+def c2c(a: GPUArray, s: tuple[int, ...], axes: tuple[int, ...], norm: str,
+        inv: bool) -> GPUArray:
     for n, ax in sorted(zip(s, axes), key=lambda p: -p[1]):  # last axis first
         a = transform(a, n, ax, inv, "c", "c", n, _scale(norm, n, inv))
     return a
 
 
-def fftn(a, s, axes, norm):
+def fftn(a: GPUArray, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> GPUArray:
     return c2c(a, s, axes, norm, False)
 
 
-def ifftn(a, s, axes, norm):
+def ifftn(a: GPUArray, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> GPUArray:
     return c2c(a, s, axes, norm, True)
 
 
-def rfftn(a, s, axes, norm):
+def rfftn(a: GPUArray, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> GPUArray:
     n = s[-1]
     a = transform(a, n, axes[-1], False, "r", "c", n // 2 + 1, _scale(norm, n, False))
     return c2c(a, s[:-1], axes[:-1], norm, False)
 
 
-def irfftn(a, s, axes, norm):
+def irfftn(a: GPUArray, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> GPUArray:
     a = c2c(a, s[:-1], axes[:-1], norm, True)
     n = s[-1]
     return transform(a, n, axes[-1], True, "h", "r", n, _scale(norm, n, True))
@@ -213,7 +223,7 @@ def irfftn(a, s, axes, norm):
 # -- frequencies and shifts ----------------------------------------------------------
 
 
-def _freq(place, half: bool, n: int, d: float, dtype):
+def _freq(place: Place, half: bool, n: int, d: float, dtype: dt.DType) -> GPUArray:
     # NumPy's values: integer index k (k - n past the middle) times 1 / (n d), in
     # the widest float held, then cast.
     wide = place.wide
@@ -225,21 +235,22 @@ def _freq(place, half: bool, n: int, d: float, dtype):
                  wide, (count,))
     return r if dtype is wide else astype(r, dtype, False)
 
-def fftfreq(place, n, d, dtype):
+def fftfreq(place: Place, n: int, d: float, dtype: dt.DType) -> GPUArray:
     return _freq(place, False, n, d, dtype)
 
 
-def rfftfreq(place, n, d, dtype):
+def rfftfreq(place: Place, n: int, d: float, dtype: dt.DType) -> GPUArray:
     return _freq(place, True, n, d, dtype)
 
 
-OPS = {"fft_fft": _one(False, "c", "c", False, False),
-       "fft_ifft": _one(True, "c", "c", False, True),
-       "fft_rfft": _one(False, "r", "c", True, False),
-       "fft_irfft": _one(True, "h", "r", False, True),
-       "fft_hfft": _one(False, "h", "r", False, False),
-       "fft_ihfft": _one(True, "r", "c", True, True),
-       "fft_fftn": fftn, "fft_ifftn": ifftn, "fft_rfftn": rfftn, "fft_irfftn": irfftn}
-PLACED = {"fft_fftfreq": fftfreq, "fft_rfftfreq": rfftfreq}
+OPS: dict[str, Callable[..., GPUArray]] = {
+    "fft_fft": _one(False, "c", "c", False, False),
+    "fft_ifft": _one(True, "c", "c", False, True),
+    "fft_rfft": _one(False, "r", "c", True, False),
+    "fft_irfft": _one(True, "h", "r", False, True),
+    "fft_hfft": _one(False, "h", "r", False, False),
+    "fft_ihfft": _one(True, "r", "c", True, True),
+    "fft_fftn": fftn, "fft_ifftn": ifftn, "fft_rfftn": rfftn, "fft_irfftn": irfftn}
+PLACED: dict[str, Callable[..., GPUArray]] = {"fft_fftfreq": fftfreq, "fft_rfftfreq": rfftfreq}
 """Ops that take the Place first (no array operand)."""
 # fftshift and ifftshift are derived from roll (numr/backends/_derived.py).

@@ -10,6 +10,7 @@ matrix_power are derived from these (numr/backends/_derived.py).
 from __future__ import annotations
 
 import math
+from typing import Any, Callable, Sequence
 
 from ... import _dtypes as dt
 from . import array as A
@@ -48,10 +49,10 @@ def _cast(r: GPUArray, d: dt.DType) -> GPUArray:
 # Everything but the operands' offsets depends only on the runtime, dtypes, shapes and
 # strides, so a repeated product or contraction builds nothing. Keys start with the
 # runtime (a plan holds its compiled pipeline).
-_PLANS: dict = {}
+_PLANS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
-def _remember(sig: tuple, plan: tuple) -> tuple:
+def _remember(sig: tuple[Any, ...], plan: tuple[Any, ...]) -> tuple[Any, ...]:
     if len(_PLANS) >= 4096:
         _PLANS.clear()  # many distinct shapes: start over rather than grow
     _PLANS[sig] = plan
@@ -84,7 +85,9 @@ def product(x1: GPUArray, x2: GPUArray) -> GPUArray:
     return out
 
 
-def _vector_loads(d, cfg, x1, x2, shapes, strides) -> tuple:
+def _vector_loads(d: dt.DType, cfg: tuple[int, ...], x1: GPUArray, x2: GPUArray,
+                  shapes: tuple[int, int, int],
+                  strides: tuple[Any, ...]) -> tuple[str | None, str | None]:
     """Which operand loads vec4s along which axis ("k", "x" or None each): along the
     contiguous axis of an operand whose other strides and offset keep every vec4
     16-byte aligned (4-element aligned for the tiled kernel's float16/bfloat16), with
@@ -110,7 +113,7 @@ def _vector_loads(d, cfg, x1, x2, shapes, strides) -> tuple:
     return vec1, vec2
 
 
-def _product_plan(x1: GPUArray, x2: GPUArray) -> tuple:
+def _product_plan(x1: GPUArray, x2: GPUArray) -> tuple[Any, ...]:
     rt, d = x1.rt, x1.dtype
     acc = _acc(d)
     M, Kn = x1.shape[-2:]
@@ -151,8 +154,8 @@ def _product_plan(x1: GPUArray, x2: GPUArray) -> tuple:
     return ("tiled", batch + (M, N), acc, pipe, params, nbatch * tm * tn)
 
 
-def _skinny_plan(batch: tuple, M: int, N: int, Kn: int, st1: tuple, st2: tuple,
-                 acc: dt.DType) -> tuple:
+def _skinny_plan(batch: tuple[int, ...], M: int, N: int, Kn: int, st1: tuple[int, ...],
+                 st2: tuple[int, ...], acc: dt.DType) -> tuple[Any, ...]:
     """A product with a vector side (or tiny matrices) as a contraction over K of
     (batch, M, N, K) views: a tile of 64 x 64 would be nearly all padding."""
     vshape = batch + (M, N, Kn)
@@ -169,7 +172,7 @@ def _skinny_plan(batch: tuple, M: int, N: int, Kn: int, st1: tuple, st2: tuple,
             per_thread, term)
 
 
-def matmul(x1, x2):
+def matmul(x1: GPUArray, x2: GPUArray) -> GPUArray:
     d = x1.dtype
     m1 = x1 if x1.ndim > 1 else x1.view((1,) + x1.shape, (0,) + x1.strides, x1.offset)
     m2 = x2 if x2.ndim > 1 else x2.view(x2.shape + (1,), x2.strides + (0,), x2.offset)
@@ -181,7 +184,8 @@ def matmul(x1, x2):
     return _cast(r, d)
 
 
-def tensordot(x1, x2, axes):
+def tensordot(x1: GPUArray, x2: GPUArray,
+              axes: tuple[Sequence[int], Sequence[int]]) -> GPUArray:
     first, second = (tuple(v) for v in axes)
     free1 = [i for i in range(x1.ndim) if i not in first]
     free2 = [i for i in range(x2.ndim) if i not in second]
@@ -198,7 +202,7 @@ def tensordot(x1, x2, axes):
 # -- the contraction kernel ----------------------------------------------------------------
 
 def contract(name: str, x1: GPUArray, x2: GPUArray | None, s: GPUArray | None,
-             red: tuple, acc: dt.DType, fold: str, term: str, fin: str = "r",
+             red: tuple[int, ...], acc: dt.DType, fold: str, term: str, fin: str = "r",
              extra: str = "", per_thread: bool | None = None) -> GPUArray:
     """Fold ``term`` (WGSL of ``a``, ``b``, ``s``) over axes ``red`` of x1 (and x2,
     broadcast to x1's shape): a contiguous result of the kept axes' shape in dtype
@@ -221,7 +225,9 @@ def contract(name: str, x1: GPUArray, x2: GPUArray | None, s: GPUArray | None,
     return out
 
 
-def _contract_plan(x1, x2, s, red, acc, fold, term, fin, extra, per_thread, name) -> tuple:
+def _contract_plan(x1: GPUArray, x2: GPUArray | None, s: GPUArray | None,
+                   red: tuple[int, ...], acc: dt.DType, fold: str, term: str, fin: str,
+                   extra: str, per_thread: bool | None, name: str) -> tuple[Any, ...]:
     kept = [k for k in range(x1.ndim) if k not in red]
     kshape = tuple(x1.shape[k] for k in kept)
     nout = math.prod(kshape)
@@ -249,7 +255,7 @@ def _contract_plan(x1, x2, s, red, acc, fold, term, fin, extra, per_thread, name
     return (kshape, pipe, params, -(-nout // 256) if per_thread else nout)
 
 
-def vecdot(x1, x2, axis):
+def vecdot(x1: GPUArray, x2: GPUArray, axis: int) -> GPUArray:
     d = x1.dtype
     shape = broadcast_shape("vecdot", x1.shape, x2.shape)
     acc = _acc(d)
@@ -273,11 +279,12 @@ def _diagonal_view(x: GPUArray, offset: int) -> GPUArray:
     return x.view(x.shape[:-2] + (n,), x.strides[:-2] + (s1 + s2,), start)
 
 
-def linalg_diagonal(x, offset=0):
+def linalg_diagonal(x: GPUArray, offset: int = 0) -> GPUArray:
     return copy(_diagonal_view(x, offset))  # a copy, as the standard asks
 
 
-def linalg_trace(x, offset=0, dtype=None):
+def linalg_trace(x: GPUArray, offset: int = 0,
+                 dtype: dt.DType | None = None) -> GPUArray:
     dtype = dtype or x.dtype
     v = _diagonal_view(x, offset)
     acc = _acc(dtype)
@@ -293,12 +300,12 @@ def linalg_trace(x, offset=0, dtype=None):
 
 
 
-def linalg_cross(x1, x2, axis):
+def linalg_cross(x1: GPUArray, x2: GPUArray, axis: int) -> GPUArray:
     d = x1.dtype
     shape = broadcast_shape("cross", x1.shape, x2.shape)
     inner = math.prod(shape[axis + 1:])
 
-    def components(x, names: str) -> dict:
+    def components(x: GPUArray, names: str) -> dict[str, tuple[GPUArray, dt.DType]]:
         x = A.broadcast(x, shape)
         st = list(x.strides)
         step = st[axis]
@@ -330,7 +337,7 @@ def _absolute(d: dt.DType, ct: str) -> str:
     return f"lhypot_{ct}(a.x, a.y)" if d.kind == "complex" else f"abs({ct}(a))"
 
 
-def _norm_fold(x: GPUArray, red: tuple, ord) -> GPUArray:
+def _norm_fold(x: GPUArray, red: tuple[int, ...], ord: float) -> GPUArray:
     """The vector norm of order ``ord`` over axes ``red`` (real compute dtype)."""
     d = x.dtype
     acc = _real_acc(d)
@@ -361,13 +368,15 @@ def _norm_fold(x: GPUArray, red: tuple, ord) -> GPUArray:
                     f"select(s * {pw}(r, {_literal(1.0 / p, ct)}), s, {done})", extra)
 
 
-def linalg_vector_norm(x, axis=None, keepdims=False, ord=2):
+def linalg_vector_norm(x: GPUArray, axis: Sequence[int] | None = None, keepdims: bool = False,
+                       ord: float = 2) -> GPUArray:
     red = tuple(range(x.ndim)) if axis is None else tuple(axis)
     r = _cast(_norm_fold(x, red, ord), dt.REAL_OF.get(x.dtype, x.dtype))
     return A.expand(r, tuple(sorted(red))) if keepdims else r
 
 
-def linalg_matrix_norm(x, keepdims=False, ord="fro"):
+def linalg_matrix_norm(x: GPUArray, keepdims: bool = False,
+                       ord: float | str = "fro") -> GPUArray:
     d = x.dtype
     rd = dt.REAL_OF.get(d, d)
     nd = x.ndim
@@ -407,7 +416,8 @@ def _literal(v: float, ct: str) -> str:
 
 
 # matrix_transpose, outer and matrix_power are derived (numr/backends/_derived.py).
-OPS = {"matmul": matmul, "tensordot": tensordot, "vecdot": vecdot,
-       "linalg_cross": linalg_cross, "linalg_diagonal": linalg_diagonal,
-       "linalg_trace": linalg_trace, "linalg_vector_norm": linalg_vector_norm,
-       "linalg_matrix_norm": linalg_matrix_norm}
+OPS: dict[str, Callable[..., GPUArray]] = {
+    "matmul": matmul, "tensordot": tensordot, "vecdot": vecdot,
+    "linalg_cross": linalg_cross, "linalg_diagonal": linalg_diagonal,
+    "linalg_trace": linalg_trace, "linalg_vector_norm": linalg_vector_norm,
+    "linalg_matrix_norm": linalg_matrix_norm}

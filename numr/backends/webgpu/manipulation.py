@@ -7,6 +7,7 @@ dtype, complex included, moves the same way. moveaxis and unstack are derived
 from __future__ import annotations
 
 import builtins
+from typing import Any, Callable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -18,19 +19,19 @@ from .transfers import copy, to_host
 from .writes import write
 
 
-def _axes(axis) -> tuple:
+def _axes(axis: int | Sequence[int]) -> tuple[int, ...]:
     return (axis,) if isinstance(axis, int) else tuple(axis)
 
 
-def permute_dims(x, axes):
+def permute_dims(x: GPUArray, axes: Sequence[int]) -> GPUArray:
     return A.permute(x, tuple(axes))
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x: GPUArray, shape: Sequence[int]) -> GPUArray:
     return A.read_only(A.broadcast(x, tuple(shape)))
 
 
-def broadcast_arrays(*arrays):
+def broadcast_arrays(*arrays: GPUArray) -> list[GPUArray]:
     shape = broadcast_shape("broadcast_arrays", *[x.shape for x in arrays])
     out = [A.broadcast(x, shape) for x in arrays]
     # read-only where elements repeat (as on the CPU); others stay writable views
@@ -38,19 +39,28 @@ def broadcast_arrays(*arrays):
             else v for v in out]
 
 
-def expand_dims(x, axis):
+def expand_dims(x: GPUArray, axis: int | Sequence[int]) -> GPUArray:
     return A.expand(x, _axes(axis))
 
 
-def squeeze(x, axis):
+def squeeze(x: GPUArray, axis: int | Sequence[int]) -> GPUArray:
     return A.squeeze(x, _axes(axis))
 
 
-def flip(x, *, axis=None):
+def flip(x: GPUArray, *, axis: int | Sequence[int] | None = None) -> GPUArray:
     return A.flip(x, tuple(range(x.ndim)) if axis is None else _axes(axis))
 
 
-def reshape(x, shape, *, copy=None):
+@overload
+def reshape(x: GPUArray, shape: Sequence[int], *,
+            copy: Literal[True] | None = None) -> GPUArray: ...
+@overload
+def reshape(x: GPUArray, shape: Sequence[int], *, copy: bool | None) -> GPUArray | None: ...
+
+
+def reshape(x: GPUArray, shape: Sequence[int], *,
+            copy: bool | None = None) -> GPUArray | None:
+    # None: copy=False and no view has the shape (the caller raises)
     shape = tuple(shape)
     if copy:
         return A.reshape_view(M.launch(x.rt, "copy", "a", ((x, x.dtype),), x.dtype, x.shape),
@@ -65,7 +75,7 @@ def flat(x: GPUArray) -> GPUArray:
     return reshape(x, (x.size,))
 
 
-def concat(arrays, *, axis):
+def concat(arrays: Sequence[GPUArray], *, axis: int | None) -> GPUArray:
     arrays = list(arrays)
     if axis is None:
         arrays, axis = [flat(x) for x in arrays], 0
@@ -81,7 +91,7 @@ def concat(arrays, *, axis):
     return r
 
 
-def stack(arrays, *, axis):
+def stack(arrays: Sequence[GPUArray], *, axis: int) -> GPUArray:
     arrays = list(arrays)
     shape = arrays[0].shape
     r = new(arrays[0].rt, shape[:axis] + (len(arrays),) + shape[axis:], arrays[0].dtype)
@@ -105,7 +115,8 @@ def _roll1(x: GPUArray, shift: int, axis: int) -> GPUArray:
     return r
 
 
-def roll(x, shift, *, axis):
+def roll(x: GPUArray, shift: int | tuple[int, ...], *,
+         axis: tuple[int, ...] | None) -> GPUArray:
     if axis is None:
         r = _roll1(flat(x), builtins.sum(shift) if isinstance(shift, tuple) else shift, 0)
         r = reshape(r, x.shape)
@@ -151,7 +162,7 @@ def _repeat_counts(x: GPUArray, counts: np.ndarray, axis: int) -> GPUArray:
     return r
 
 
-def repeat(x, repeats, *, axis):
+def repeat(x: GPUArray, repeats: int | GPUArray, *, axis: int | None) -> GPUArray:
     if axis is None:
         x, axis = flat(x), 0
     if type(repeats) is GPUArray:
@@ -165,7 +176,7 @@ def repeat(x, repeats, *, axis):
     return _interleave(x, axis, repeats)
 
 
-def tile(x, repetitions):
+def tile(x: GPUArray, repetitions: Sequence[int]) -> GPUArray:
     reps = tuple(repetitions)
     nd = builtins.max(len(reps), x.ndim)
     reps = (1,) * (nd - len(reps)) + reps
@@ -177,7 +188,8 @@ def tile(x, repetitions):
     return A.reshape_view(c, tuple(r * n for r, n in zip(reps, x.shape)))
 
 
-OPS = {"permute_dims": permute_dims, "broadcast_to": broadcast_to,
-       "broadcast_arrays": broadcast_arrays, "expand_dims": expand_dims, "squeeze": squeeze,
-       "flip": flip, "reshape": reshape,
-       "concat": concat, "stack": stack, "roll": roll, "repeat": repeat, "tile": tile}
+OPS: dict[str, Callable[..., Any]] = {
+    "permute_dims": permute_dims, "broadcast_to": broadcast_to,
+    "broadcast_arrays": broadcast_arrays, "expand_dims": expand_dims, "squeeze": squeeze,
+    "flip": flip, "reshape": reshape,
+    "concat": concat, "stack": stack, "roll": roll, "repeat": repeat, "tile": tile}

@@ -16,6 +16,7 @@ dtype.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any, Callable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from .kernels import sort as K
 from .kernels.types import index_dtype
 from .manipulation import flat
 from .pieces import MAX_ELEMENTS
+from .runtime import Storage
 from .transfers import copy
 
 
@@ -38,13 +40,17 @@ from .transfers import copy
 # sort stays at 3 kernels and a scan per key byte. 64-bit and complex keys stay bitonic.
 RADIX_MIN = K.BLOCK
 
+# a Python scalar operand of searchsorted and isin
+_Scalar = bool | int | float | complex
 
-def use_radix(d, n: int) -> bool:
+
+def use_radix(d: dt.DType, n: int) -> bool:
     """Whether rows of ``n`` elements of dtype ``d`` take the radix sort."""
     return K.key_words(d) == 1 and n > RADIX_MIN
 
 
-def run(rt, name: tuple, source, arrays: list, params: list, threads: int) -> None:
+def run(rt: Any, name: tuple[Any, ...], source: Callable[[], str],
+        arrays: Sequence[GPUArray | Storage], params: Sequence[int], threads: int) -> None:
     """Record one kernel over ``threads`` invocations; ``arrays`` are GPUArrays or
     Storages, the last one written."""
     blocks = [a.storage.block if type(a) is GPUArray else a.block for a in arrays]
@@ -60,7 +66,8 @@ def dense(a: GPUArray) -> GPUArray:
 
 # -- the sort every op here uses ---------------------------------------------------
 
-def sorted_pairs(src: GPUArray, rows: int, n: int, descending: bool):
+def sorted_pairs(src: GPUArray, rows: int, n: int,
+                 descending: bool) -> tuple[Storage, int, int]:
     """The (key, index) pairs of each of ``rows`` rows of ``n`` elements of the dense
     ``src``, sorted (stable; see kernels/sort.py): (pairs Storage, P, words per pair)."""
     rt, d = src.rt, src.dtype
@@ -94,13 +101,23 @@ def sorted_pairs(src: GPUArray, rows: int, n: int, descending: bool):
     return pairs, P, S
 
 
-def radix_pairs(src: GPUArray, rows: int, n: int, descending: bool):
+def radix_pairs(src: GPUArray, rows: int, n: int,
+                descending: bool) -> tuple[Storage, int, int]:
     """sorted_pairs by the stable LSD radix sort of kernels/radix.py (one-word keys):
     unpadded rows, so P = n."""
     return radix(src, rows, n, descending, "pairs"), n, 2
 
 
-def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str, out=None):
+@overload
+def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: Literal["pairs"],
+          out: None = None) -> Storage: ...
+@overload
+def radix(src: GPUArray, rows: int, n: int, descending: bool,
+          mode: Literal["indices", "values"], out: GPUArray | None = None) -> GPUArray: ...
+
+
+def radix(src: GPUArray, rows: int, n: int, descending: bool, mode: str,
+          out: GPUArray | None = None) -> GPUArray | Storage:
     """The radix sort of kernels/radix.py of ``rows`` rows of ``n`` elements of the
     dense ``src`` (one-word keys), one 8-bit pass per byte of the dtype, the first
     reading ``src`` itself. ``mode`` (see radix.py): "pairs" returns the sorted pairs'
@@ -177,7 +194,7 @@ def scan_room(n: int) -> int:
     return n + (1 if nb == 1 else scan_room(nb))
 
 
-def exclusive_scan(rt, data, off: int, n: int, inclusive: bool = False) -> None:
+def exclusive_scan(rt: Any, data: Storage, off: int, n: int, inclusive: bool = False) -> None:
     """Exclusive (or inclusive) prefix sum of the ``n`` u32 words from word ``off`` of
     the Storage ``data``, in place; the words after them (scan_room) hold the blocks'
     totals."""
@@ -189,7 +206,8 @@ def exclusive_scan(rt, data, off: int, n: int, inclusive: bool = False) -> None:
         rt.dispatch(("sort", "radix-add"), R.add_source, [data.block], [n, off], -(-n // K.WG))
 
 
-def gather(src: GPUArray, count: int, reads: dict, pos_fn: str, params: list) -> GPUArray:
+def gather(src: GPUArray, count: int, reads: dict[str, Storage], pos_fn: str,
+           params: list[int]) -> GPUArray:
     """A 1-D array of ``count`` elements of src's dtype: element k is src's element
     ``pos(k)``, bit-exact (packed dtypes a word per invocation). ``reads``: binding
     name -> buffer that ``pos_fn`` reads; params after [invocations, count]."""
@@ -204,7 +222,7 @@ def gather(src: GPUArray, count: int, reads: dict, pos_fn: str, params: list) ->
     return out
 
 
-def moved_rows(x: GPUArray, axis: int):
+def moved_rows(x: GPUArray, axis: int) -> tuple[GPUArray, int, int, tuple[int, ...]]:
     """x with ``axis`` moved last, dense: (array, rows, n, axis order)."""
     order = tuple(k for k in range(x.ndim) if k != axis) + (axis,)
     m = dense(A.permute(x, order))
@@ -212,7 +230,7 @@ def moved_rows(x: GPUArray, axis: int):
     return m, (x.size // n if n else 0), n, order
 
 
-def put_back(r: GPUArray, order: tuple) -> GPUArray:
+def put_back(r: GPUArray, order: tuple[int, ...]) -> GPUArray:
     """A result computed with the sorted axis last, in the input's axis order."""
     if order == tuple(range(len(order))):
         return r
@@ -222,7 +240,7 @@ def put_back(r: GPUArray, order: tuple) -> GPUArray:
 
 # -- sort, argsort ---------------------------------------------------------------------
 
-def argsort(x, *, axis, descending, stable):
+def argsort(x: GPUArray, *, axis: int, descending: bool, stable: bool) -> GPUArray:
     # Note: always stable (the standard allows it for stable=False).
     rt, index = x.rt, index_dtype(x.rt)
     iw = index.itemsize // 4  # words per index element (int32: 1, int64: 2)
@@ -237,7 +255,7 @@ def argsort(x, *, axis, descending, stable):
     return put_back(out, order)
 
 
-def sort(x, *, axis, descending, stable):
+def sort(x: GPUArray, *, axis: int, descending: bool, stable: bool) -> GPUArray:
     m, rows, n, order = moved_rows(x, axis)
     if not m.size:
         return new(x.rt, x.shape, x.dtype)
@@ -253,7 +271,7 @@ def sort(x, *, axis, descending, stable):
 
 # -- searchsorted ----------------------------------------------------------------------
 
-def as_array(rt, v, d) -> GPUArray:
+def as_array(rt: Any, v: _Scalar, d: dt.DType) -> GPUArray:
     """A Python scalar operand (numr checked it fits ``d``) as a 1-element array:
     an upload, never a read back."""
     r = new(rt, (1,), d)
@@ -261,7 +279,8 @@ def as_array(rt, v, d) -> GPUArray:
     return r
 
 
-def searchsorted(x1, x2, *, side, sorter):
+def searchsorted(x1: GPUArray, x2: GPUArray | _Scalar, *, side: str,
+                 sorter: GPUArray | None) -> GPUArray:
     rt, d, index = x1.rt, x1.dtype, index_dtype(x1.rt)
     iw = index.itemsize // 4
     shape = x2.shape if type(x2) is GPUArray else ()
@@ -283,7 +302,8 @@ def searchsorted(x1, x2, *, side, sorter):
 
 # -- unique ----------------------------------------------------------------------------
 
-def unique(x, values=True, first=False, inverse=False, counts=False) -> tuple:
+def unique(x: GPUArray, values: bool = True, first: bool = False, inverse: bool = False,
+           counts: bool = False) -> tuple[GPUArray, ...]:
     """The requested results of unique_all, in its order."""
     rt, d, index = x.rt, x.dtype, index_dtype(x.rt)
     iw = index.itemsize // 4
@@ -340,7 +360,7 @@ def unique(x, values=True, first=False, inverse=False, counts=False) -> tuple:
 
 # -- isin ------------------------------------------------------------------------------
 
-def isin(x1, x2, invert):
+def isin(x1: GPUArray | _Scalar, x2: GPUArray | _Scalar, invert: bool) -> GPUArray:
     d = x1.dtype if type(x1) is GPUArray else x2.dtype
     rt = x1.rt if type(x1) is GPUArray else x2.rt
     shape = x1.shape if type(x1) is GPUArray else ()
@@ -360,9 +380,11 @@ def isin(x1, x2, invert):
     return out
 
 
-def unique_op(x, first=False, inverse=False, counts=False):
+def unique_op(x: GPUArray, first: bool = False, inverse: bool = False,
+              counts: bool = False) -> tuple[GPUArray, ...]:
     return unique(x, True, first, inverse, counts)
 
 # unique is the primitive of the unique_* ops (derived: numr/backends/_derived.py).
-OPS = {"sort": sort, "argsort": argsort, "searchsorted": searchsorted, "unique": unique_op,
-       "isin": isin}
+OPS: dict[str, Callable[..., Any]] = {
+    "sort": sort, "argsort": argsort, "searchsorted": searchsorted, "unique": unique_op,
+    "isin": isin}

@@ -11,6 +11,8 @@ kernels and the elementwise ops.
 
 from __future__ import annotations
 
+from typing import Callable, Protocol
+
 from ... import _dtypes as dt
 from . import array as A
 from .array import GPUArray
@@ -28,10 +30,32 @@ _SCAN_ACC = {"int8": dt.int32, "int16": dt.int32, "uint8": dt.uint32, "uint16": 
              "float16": dt.float32, "bfloat16": dt.float32}
 
 
+# The ops' signatures (as the namespace calls them, with keywords).
+_Axes = int | tuple[int, ...] | None
+
+
+class _Moment(Protocol):
+    def __call__(self, a: GPUArray, axis: _Axes, correction: float,
+                 keepdims: bool) -> GPUArray: ...
+
+
+class _Scan(Protocol):
+    def __call__(self, a: GPUArray, axis: int, dtype: dt.DType,
+                 include_initial: bool) -> GPUArray: ...
+
+
+class _ArgReduction(Protocol):
+    def __call__(self, a: GPUArray, axis: int | None, keepdims: bool) -> GPUArray: ...
+
+
+class _Reduction(Protocol):
+    def __call__(self, a: GPUArray, axis: _Axes, keepdims: bool) -> GPUArray: ...
+
+
 # -- var, std ------------------------------------------------------------------------------
 
-def _moment(kind: str):
-    def op(a, axis, correction, keepdims):
+def _moment(kind: str) -> _Moment:
+    def op(a: GPUArray, axis: _Axes, correction: float, keepdims: bool) -> GPUArray:
         axes = axes_of(a, axis)
         r = moments.launch(a.rt, kind, a, axes, correction)
         return finish(r, axes, dt.REAL_OF.get(a.dtype, a.dtype), keepdims)
@@ -39,13 +63,14 @@ def _moment(kind: str):
     return op
 
 
-var, std = _moment("var"), _moment("std")
+var: _Moment = _moment("var")
+std: _Moment = _moment("std")
 
 
 # -- cumulative_sum, cumulative_prod ---------------------------------------------------------
 
-def _scanner(name: str, kind: str):
-    def op(a, axis, dtype, include_initial):
+def _scanner(name: str, kind: str) -> _Scan:
+    def op(a: GPUArray, axis: int, dtype: dt.DType, include_initial: bool) -> GPUArray:
         if a.ndim == 0:
             a = a.view((1,), (1,), a.offset)  # a 0-d array scans as a 1-element vector
         acc = _SCAN_ACC.get(dtype.name, dtype)
@@ -55,14 +80,14 @@ def _scanner(name: str, kind: str):
     return op
 
 
-cumulative_sum = _scanner("cumulative_sum", "sum")
-cumulative_prod = _scanner("cumulative_prod", "prod")
+cumulative_sum: _Scan = _scanner("cumulative_sum", "sum")
+cumulative_prod: _Scan = _scanner("cumulative_prod", "prod")
 
 
 # -- argmax, argmin --------------------------------------------------------------------------
 
-def _arg(kind: str):
-    def op(a, axis, keepdims):
+def _arg(kind: str) -> _ArgReduction:
+    def op(a: GPUArray, axis: int | None, keepdims: bool) -> GPUArray:
         axes = tuple(range(a.ndim)) if axis is None else (axis,)
         r = argreduce.launch(a.rt, kind, a, axes, index_dtype(a.rt))
         return A.expand(r, axes) if keepdims else r
@@ -70,7 +95,8 @@ def _arg(kind: str):
     return op
 
 
-argmax, argmin = _arg("argmax"), _arg("argmin")
+argmax: _ArgReduction = _arg("argmax")
+argmin: _ArgReduction = _arg("argmin")
 
 
 # -- count_nonzero ---------------------------------------------------------------------------
@@ -91,7 +117,7 @@ def nonzero_mask(a: GPUArray) -> GPUArray:
                     dt.bool, a.shape)
 
 
-def count_nonzero(a, axis, keepdims):
+def count_nonzero(a: GPUArray, axis: _Axes, keepdims: bool) -> GPUArray:
     axes = axes_of(a, axis)
     b = nonzero_mask(a)
     # bools sum in uint32 (kernels/reduce.py); only the result is cast
@@ -102,8 +128,8 @@ def count_nonzero(a, axis, keepdims):
 # Replace reductions.py's versions, whose cast to bool compares floats with 0 (NaN is
 # truthy, but WGSL may assume no NaN) and has no complex conversion.
 
-def _logical(kind: str):
-    def op(a, axis, keepdims):
+def _logical(kind: str) -> _Reduction:
+    def op(a: GPUArray, axis: _Axes, keepdims: bool) -> GPUArray:
         b = nonzero_mask(a)
         axes = axes_of(b, axis)
         return finish(R.launch(a.rt, kind, b, axes), axes, dt.bool, keepdims)
@@ -111,15 +137,21 @@ def _logical(kind: str):
     return op
 
 
-any, all = _logical("max"), _logical("min")  # noqa: A001 (the namespace's names)
+any: _Reduction = _logical("max")  # noqa: A001 (the namespace's names)
+all: _Reduction = _logical("min")  # noqa: A001
 
 
 # -- diff ------------------------------------------------------------------------------------
 
-def diff(a, axis, n, prepend, append):
+# diff's prepend/append: an array, or a Python scalar standing for one element
+_Edge = GPUArray | bool | int | float | complex
+
+
+def diff(a: GPUArray, axis: int, n: int, prepend: _Edge | None,
+         append: _Edge | None) -> GPUArray:
     d = a.dtype
 
-    def edge(v):
+    def edge(v: _Edge) -> GPUArray:
         if type(v) is GPUArray:
             return v
         shape = list(a.shape)  # a Python scalar stands for one element along axis
@@ -143,6 +175,7 @@ def diff(a, axis, n, prepend, append):
     return a
 
 
-OPS = {"var": var, "std": std, "cumulative_sum": cumulative_sum,
-       "cumulative_prod": cumulative_prod, "argmax": argmax, "argmin": argmin,
-       "count_nonzero": count_nonzero, "diff": diff, "any": any, "all": all}
+OPS: dict[str, Callable[..., GPUArray]] = {
+    "var": var, "std": std, "cumulative_sum": cumulative_sum,
+    "cumulative_prod": cumulative_prod, "argmax": argmax, "argmin": argmin,
+    "count_nonzero": count_nonzero, "diff": diff, "any": any, "all": all}

@@ -4,7 +4,7 @@ ops.build)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -23,7 +23,7 @@ def copy(x: GPUArray) -> GPUArray:
 
 # NumPy dtype -> numr dtype: NumPy computes ``dtype.name`` in Python (about 350
 # opcodes, a third of an 8-element upload), a dict of dtype objects answers at once.
-_NUMR_OF: dict = {}
+_NUMR_OF: dict[np.dtype[Any], dt.DType] = {}
 
 
 def from_host(place: Place, h: np.ndarray) -> GPUArray:
@@ -50,17 +50,17 @@ def to_host(x: GPUArray) -> np.ndarray:
     return np.frombuffer(raw, dtype=d.name, count=x.size).reshape(x.shape).copy()
 
 
-def scalar(x: GPUArray):
+def scalar(x: GPUArray) -> Any:
     return to_host(x).item()
 
 
-def finfo(dtype: dt.DType) -> dict:
+def finfo(dtype: dt.DType) -> dict[str, int | float]:
     f = np.finfo(dtype.name)
     return {"bits": int(f.bits), "eps": float(f.eps), "max": float(f.max),
             "min": float(f.min), "smallest_normal": float(f.smallest_normal)}
 
 
-def iinfo(dtype: dt.DType) -> dict:
+def iinfo(dtype: dt.DType) -> dict[str, int]:
     i = np.iinfo(dtype.name)
     return {"bits": int(i.bits), "max": int(i.max), "min": int(i.min)}
 
@@ -76,15 +76,17 @@ def writable(x: GPUArray) -> bool:
 # DLPack (numr/backends/webgpu/dlpack.py): arrays report (kDLWebGPU = 15, index) and
 # export in place on their own device, or as a host copy for dl_device=(1, 0).
 
-def dlpack_device(x: GPUArray) -> tuple:
+def dlpack_device(x: GPUArray) -> tuple[int, int]:
     return (DL.KDL_WEBGPU, x.rt.index)
 
 
-def dlpack(place: Place, x: GPUArray, stream, max_version, dl_device, copy_):
+def dlpack(place: Place, x: GPUArray, stream: Any, max_version: tuple[int, int] | None,
+           dl_device: tuple[int, int] | None, copy_: bool | None) -> Any:
     return DL.dlpack(x, place.device, copy, to_host, stream, max_version, dl_device, copy_)
 
 
-OPS = {"to_host": to_host, "scalar": scalar, "finfo": finfo, "iinfo": iinfo,
-       "writable": writable, "dlpack_device": dlpack_device}
-PLACED = {"from_host": from_host, "sync": sync, "dlpack": dlpack}
+OPS: dict[str, Callable[..., Any]] = {
+    "to_host": to_host, "scalar": scalar, "finfo": finfo, "iinfo": iinfo,
+    "writable": writable, "dlpack_device": dlpack_device}
+PLACED: dict[str, Callable[..., Any]] = {"from_host": from_host, "sync": sync, "dlpack": dlpack}
 """Ops that take the Place first."""

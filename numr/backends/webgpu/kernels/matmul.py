@@ -327,6 +327,7 @@ def matmul_source(d: DType, cfg: tuple[int, ...], nb: int, vec_a: str | None, ve
     # Each operand tile is stored k-major, T[k][x] (x: m for A, n for B), X wide.
     # Loads are vec4s along x (stored whole) or along k (stored as 4 components),
     # or scalars with consecutive invocations walking the contiguous axis.
+    ops: dict[str, dict[str, Any]]  # the operands' WGSL names and tile facts
     ops = {"a": dict(buf="xa", ld="lda", reg="ra", tile="As", X=BM, x0="m0", xlim="M",
                      off="offA", sx="sAm", sk="sAk", vec=vec_a, major=a_major, n=LA),
            "b": dict(buf="xb", ld="ldb", reg="rb", tile="Bs", X=BN, x0="n0", xlim="N",
@@ -682,8 +683,8 @@ def fold_identity(fold: str, acc: str) -> str:
     return f"bitcast<{acc}>({'0x7ff0000000000000lu' if acc == 'f64' else '0x7f800000u'})"
 
 
-def contract_source(dtypes: tuple[DType | None, ...], acc: str, fold: str, term: str, fin: str, nk: int,
-                    nr: int, per_thread: bool, extra: str = "") -> str:
+def contract_source(dtypes: tuple[DType | None, ...], acc: str, fold: str, term: str,
+                    fin: str, nk: int, nr: int, per_thread: bool, extra: str = "") -> str:
     """WGSL of a contraction. ``dtypes``: the dtypes of operands ``a``, ``b`` and ``s``
     (``b`` and ``s`` may be None: absent); a and b are walked over kept and reduced
     axes, s (one value per output) over kept axes only. ``term`` is WGSL over a, b, s

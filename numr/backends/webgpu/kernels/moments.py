@@ -26,7 +26,7 @@ writes the unpacked compute type and numr's dtype is reached with a cast afterwa
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
@@ -56,7 +56,7 @@ PASS2 = """let v = it.v - mean;
 U = 4  # loads issued before they are folded, in order (the rounding of one at a time)
 
 
-def _elements(load: str, item: str, rs: int, nr: int, T: int) -> Callable[[str], str]:
+def _elements(load: str, item: str, rs: int, nr: int, T: int):
     """A function of a pass's fold giving WGSL that folds lane ``q``'s elements ``j0 +
     q, j0 + q + T, ... < j1`` in order: ``U`` loads issued, then folded one by one (so
     several loads are in flight), the address stepped where one reduced dimension (or
