@@ -113,11 +113,21 @@ INTRO = (
     "`git log -p conformance/RESULTS.md`.")
 
 
+# The consumers' suites (issue 19) are run by hand (/work/shared/peers/run_peers.sh, see
+# README.md), not by this script: their section of the page is carried through as written.
+CONSUMERS = "## Consumers' suites on numr"
+
+
 def record(row: dict[str, str]) -> None:
     """Write RESULTS.md with ``row`` in place of the row of the same device."""
     rows: list[list[str]] = []
+    tail: list[str] = []
     if RESULTS.exists():
-        for line in RESULTS.read_text().splitlines():
+        text = RESULTS.read_text()
+        at = text.find(CONSUMERS)
+        if at >= 0:
+            text, tail = text[:at], text[at:].rstrip("\n").splitlines()
+        for line in text.splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if line.startswith("|") and len(cells) == len(COLUMNS) and cells[0] not in \
                     ("device", "") and not set(cells[0]) <= set("-: "):
@@ -127,6 +137,7 @@ def record(row: dict[str, str]) -> None:
     lines = ["# Conformance results", INTRO, "",
              "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
+    lines += tail
     RESULTS.write_text("\n".join(lines) + "\n")
 
 

@@ -163,6 +163,15 @@ def test_conformance_record_replaces_its_row(tmp_path, monkeypatch):
     assert rows == ["| cpu | " + " | ".join(["1"] * (len(run.COLUMNS) - 1)) + " |",
                     "| webgpu | 2 | " + " | ".join(["1"] * (len(run.COLUMNS) - 2)) + " |"]
     assert text.startswith("# Conformance results\n" + run.INTRO + "\n")
+    # the consumers' suites' section (written by hand) survives a rewrite, after the table
+    consumers = [run.CONSUMERS + " (issue 19)", "| suite | numr-cpu |", "|---|---|",
+                 "| SciPy | 1/0/0 |"]
+    run.RESULTS.write_text(text + "\n".join(consumers) + "\n")
+    run.record({**row, "device": "cpu", "passed": "3"})
+    lines = run.RESULTS.read_text().splitlines()
+    assert lines[-4:] == consumers
+    assert lines[-6] == "| cpu | 3 | " + " | ".join(["1"] * (len(run.COLUMNS) - 2)) + " |"
+    assert lines[-5].startswith("| webgpu | 2 | ")
 
 
 def test_results_figure_draws(tmp_path):
