@@ -567,9 +567,26 @@ H["spi1_T"] = """fn spi1_T(x: T) -> T {
 # the large terms cancel analytically:
 # (a - 1/2) log(a / (a + b)) + (b - 1/2) log(b / (a + b)) - log(a + b) / 2 + log(2 pi) / 2
 # + the three Stirling corrections.
-H["spbetaln_T"] = """fn spbetaln_T(a: T, b: T) -> T {
+H["spbetaln_T"] = """fn spbetaln_T(a0: T, b0: T) -> T {
   // SciPy's values at the edges (-inf wins over nan there)
-  if (a == -bitcast<T>(EXPO) || b == -bitcast<T>(EXPO)) { return bitcast<T>(EXPO); }
+  let inf = bitcast<T>(EXPO);
+  if (a0 == -inf || b0 == -inf) { return inf; }
+  // a non-positive integer n (checked before NaN, as SciPy does: betaln(-3, nan) = inf):
+  // the limit log B(1 - n - c, c) where the other, c, is a positive integer with
+  // 1 - n - c > 0, else the pole +inf; as SciPy, whose C ints hold n and c, only for
+  // n >= -(2^31 - 2) and c < 2^31 (betaln(-2147483647, 2) is inf there)
+  var a = a0;
+  var b = b0;
+  let an = a <= T(0.0) && spisint_T(a);
+  if (an || (b <= T(0.0) && spisint_T(b))) {
+    let n = select(b, a, an);
+    let c = select(a, b, an);
+    let m = T(1.0) - n - c;
+    if (!(n > T(-2147483646.5) && c > T(0.0) && c < T(2147483648.0) && spisint_T(c)
+          && m > T(0.0))) { return inf; }
+    a = m;
+    b = c;
+  }
   if (isnan_T(a) || isnan_T(b) || (isinf_T(a) && isinf_T(b))) { return nan_T(); }
   if (isinf_T(a) || isinf_T(b)) { return -bitcast<T>(EXPO); }
   let lo = min(a, b);

@@ -487,6 +487,26 @@ def test_betaln_against_mpmath(device):
     assert err.max() <= 4, f"betaln on {device}: {err.max():.3g} eps"
 
 
+def test_betaln_at_nonpositive_integers(device):
+    """SciPy's betaln where an argument is a non-positive integer n: log |B(1 - n - c, c)|
+    where the other, c, is a positive integer with 1 - n - c > 0, else +inf, also with a
+    NaN or inf beside it and at integers beyond SciPy's C int (inf there). SciPy's own
+    array-API tests (integer arguments) found WebGPU's NaN at these."""
+    a = [-3.0, -3.0, -2.0**30, -2.0**31 + 2, -2.0**31 + 1, -2.0**31, -1e17, -7.0, -5.0,
+         0.0, -0.0, -3.0, np.nan, -3.0, np.inf, -3.0, -3.0, -4.0, 2.5]
+    b = [2.0, 1.0, 3.0, 2.0, 2.0, 2.0, 4.0, -8.0, 7.0, 1.0, 0.0, np.nan, -3.0, np.inf, -3.0,
+         -np.inf, 2.0**31 - 1, 2.0, -2.0]
+    for nd, rtol in ((np.float64, 1e-13), (np.float32, 1e-6)):
+        dtype = getattr(numr, np.dtype(nd).name)
+        if dtype not in device.dtypes:
+            continue
+        x, y = np.asarray(a, nd), np.asarray(b, nd)
+        want = sp.betaln(x.astype(np.float64), y.astype(np.float64))
+        got = special.betaln(numr.asarray(x, device=device), numr.asarray(y, device=device))
+        np.testing.assert_allclose(np.asarray(got.to_device("cpu"), dtype=np.float64), want,
+                                   rtol=rtol, err_msg=f"betaln {np.dtype(nd).name} on {device}")
+
+
 def test_broadcasting_scalars_and_dtypes(device):
     x = numr.asarray([[0.5], [2.0]], device=device, dtype=numr.float32)
     y = numr.asarray([1.0, 2.0, 3.0], device=device, dtype=numr.float32)
