@@ -17,8 +17,8 @@ threads executor runs ``--workers`` tasks at once), and checks that the backends
                                [--computations reduce,matmul]
 
 ``--device webgpu|cuda`` puts numr's chunks on the GPU (NUMR_DEVICE, with
-NUMR_IMPLICIT_HOST_COPY=1 so that Cubed can hand chunks to Zarr; WebGPU runs on Cubed's
-single-threaded executor: numr's WebGPU device is not yet safe for several threads).
+NUMR_IMPLICIT_HOST_COPY=1 so that Cubed can hand chunks to Zarr), on the same threads
+executor as the CPU runs.
 The BLAS (OpenBLAS, MKL, OpenMP) uses ``--blas-threads`` threads per task (default 1):
 Cubed's executor already runs ``--workers`` tasks at once, and a multi-threaded BLAS
 under each of them oversubscribes the cores. On a loaded 2-core machine that made one
@@ -49,13 +49,12 @@ COMPUTATIONS = ("reduce", "matmul")
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 
 
-def _spec(args, single_threaded=False):
+def _spec(args):
     import cubed
 
-    kw = {"executor_name": "single-threaded"} if single_threaded else {
-        "executor_name": "threads", "executor_options": {"max_workers": args.workers}}
     return cubed.Spec(work_dir=str(Path(args.work_dir) / "tmp"), allowed_mem=args.allowed_mem,
-                      zarr_compressor=None, **kw)
+                      zarr_compressor=None, executor_name="threads",
+                      executor_options={"max_workers": args.workers})
 
 
 def write_input(args):
@@ -88,8 +87,7 @@ def run_one(args, computation):
         import zarr
 
         zarr.config.enable_gpu()  # Zarr keeps CuPy chunks in GPU buffers
-    gpu_numr = args.backend == "numr" and args.device != "cpu"
-    spec = _spec(args, single_threaded=gpu_numr and args.device.startswith("webgpu"))
+    spec = _spec(args)
     x = cubed.from_zarr(str(Path(args.work_dir) / "x.zarr"), spec=spec)
     expr = cx.sum(x, axis=0) if computation == "reduce" else cx.matrix_transpose(x) @ x
     t = time.perf_counter()

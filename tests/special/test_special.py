@@ -671,18 +671,15 @@ def test_scipy_finds_riemann_zeta(device):
 
 # -- SciPy's signatures: keywords where SciPy's function takes them ----------------------
 def _scipy_params(name):
-    """SciPy's parameter names of ``name`` (its Python function's, or for a ufunc its
-    docstring's first line, ``erf(z, out=None)``) and whether they may be keywords; None
-    for the names of a ufunc whose docstring has only NumPy's generic x1, x2."""
+    """SciPy's parameter names of ``name`` (its Python function's) and whether they may be
+    keywords. A ufunc's arguments are positional only, so their names are not part of its
+    signature (None): its docstring names them, and SciPy releases differ there (ndtri's
+    ``y`` in 1.17, ``p`` elsewhere)."""
     import inspect
-    import re
 
     f = getattr(sp, name)
     if isinstance(f, np.ufunc):
-        head = f.__doc__.strip().splitlines()[0]
-        names = [a.strip() for a in re.match(r"\w+\(([^)]*)\)", head).group(1).split(",")]
-        names = names[:f.nin]
-        return (None if "/" in head else names), f.nin, False
+        return None, f.nin, False
     ps = [p for p in inspect.signature(f).parameters.values()
           if p.name != "out" and p.kind is not p.VAR_KEYWORD]
     return [p.name for p in ps], len(ps), True
@@ -827,4 +824,8 @@ def test_float32_without_float64(device, name):
     ref = _with_mpmath(name, host, got, _reference(name, host), np.float32, fl)
     err, bad = _error(name, got, ref, np.float32, fl)
     assert not len(bad), f"{name} float32 on {dev} without float64: special values differ"
-    assert err <= NARROW_BOUNDS[name], f"{name} float32 without float64 on {device}: {err:.3g} eps"
+    worst = int(np.argmax(_errors(got, ref, np.float32, fl))) if got.size else 0
+    at = tuple(float(h.reshape(-1)[worst]) for h in host) + (float(got.reshape(-1)[worst]),
+                                                              float(ref.reshape(-1)[worst]))
+    assert err <= NARROW_BOUNDS[name], \
+        f"{name} float32 without float64 on {device}: {err:.3g} eps at (args, got, ref) {at}"
