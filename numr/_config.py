@@ -38,8 +38,6 @@ class Settings:
     webgpu_matmul_tile: str           # NUMR_WEBGPU_MATMUL_TILE
     nn_cpu_pool: bool                 # NUMR_NN_CPU_POOL
     nn_cuda_tune: str                 # NUMR_NN_CUDA_TUNE
-    nn_webgpu_subgroups: bool         # NUMR_NN_WEBGPU_SUBGROUPS
-    nn_webgpu_rows: bool              # NUMR_NN_WEBGPU_ROWS
     nn_webgpu_bwd_groups: int         # NUMR_NN_WEBGPU_BWD_GROUPS
     nn_webgpu_fwd_k: int              # NUMR_NN_WEBGPU_FWD_K
     nn_webgpu_bwd_k: int              # NUMR_NN_WEBGPU_BWD_K
@@ -114,9 +112,9 @@ VARIABLES = (
              "per buffer of a large WebGPU array, so ordinary tests cross pieces (0: the "
              "adapter's limit)"),
     Variable("NUMR_WEBGPU_SUBGROUPS", "webgpu_subgroups", _bool, True, "0/1",
-             "0: WebGPU reductions and arg-reductions combine a workgroup's results, and "
-             "the radix sort ranks its digits, through workgroup memory even where the "
-             "adapter has subgroups (read when a reduction is planned, at each sort)"),
+             "0: WebGPU reductions and arg-reductions combine a workgroup's results, "
+             "the radix sort ranks its digits, and numr.nn's norms reduce their rows, "
+             "through workgroup memory even where the adapter has subgroups (read when a reduction is planned, at each sort)"),
     Variable("NUMR_WEBGPU_REDUCE_VEC4", "webgpu_reduce_vec4", _bool, True, "0/1",
              "0: WebGPU reductions of contiguous 32-bit rows read scalars instead of vec4 "
              "words (read when a reduction is planned)"),
@@ -134,10 +132,6 @@ VARIABLES = (
     Variable("NUMR_NN_CUDA_TUNE", "nn_cuda_tune", _str, "", "key=value list",
              "numr.nn CUDA planning constants, for every table or a scope such as "
              "`float16/layer:bwd_cols=8,bwd_pf_bytes=16` (numr/nn/_cuda_tiled.py)"),
-    Variable("NUMR_NN_WEBGPU_SUBGROUPS", "nn_webgpu_subgroups", _bool, True, "0/1",
-             "numr.nn WGSL: subgroup reductions where the adapter has them"),
-    Variable("NUMR_NN_WEBGPU_ROWS", "nn_webgpu_rows", _bool, True, "0/1",
-             "numr.nn WGSL: narrow rows share a workgroup (0: one row a workgroup)"),
     Variable("NUMR_NN_WEBGPU_BWD_GROUPS", "nn_webgpu_bwd_groups", _int(0), 0, "int >= 0",
              "numr.nn WGSL: the backward's workgroup count (0: planned)"),
     Variable("NUMR_NN_WEBGPU_FWD_K", "nn_webgpu_fwd_k", _int(1), 8, "int >= 1",

@@ -33,8 +33,8 @@ composite (``norm_forward`` returns None, the caller's cue).
 
 Tuning on a GPU (environment variables, numr/_config.py, read when a launch signature is
 first planned; tests switch them with ``numr._config.override``):
-``NUMR_NN_WEBGPU_SUBGROUPS=0`` forces the workgroup-memory reduction;
-``NUMR_NN_WEBGPU_ROWS=0`` gives every row its own workgroup;
+``NUMR_WEBGPU_SUBGROUPS=0`` forces the workgroup-memory reduction (as for every
+reduction);
 ``NUMR_NN_WEBGPU_BWD_GROUPS=<n>`` fixes the backward's workgroup count;
 ``NUMR_NN_WEBGPU_FWD_K`` / ``NUMR_NN_WEBGPU_BWD_K`` (default 8 / 4) the most units per
 invocation held in registers; ``NUMR_NN_WEBGPU_ONEPASS`` (default ``bwd``;
@@ -60,9 +60,9 @@ from ..backends.webgpu.kernels.map import contiguous, scalar_words
 # is held in registers (others: two sums, the mean then the deviations; the H200
 # measured the backward faster with it, float16 32768x8192: 26% of copy bandwidth against
 # 23%, and the forward slower, 56% against 67%); NUMR_NN_WEBGPU_EXACT, forward rows of
-# exactly wg * k units without the register loops' bounds tests; NUMR_NN_WEBGPU_ROWS,
-# rows that need fewer than 32 invocations share a workgroup of _ROWS_WG (0: one row a
-# workgroup, the narrow ones leaving most of a 32-invocation workgroup idle).
+# exactly wg * k units without the register loops' bounds tests. Rows that need fewer than
+# 32 invocations share a workgroup of _ROWS_WG (one row a workgroup would leave most of a
+# 32-invocation workgroup idle).
 _ROWS_WG = 64
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
@@ -776,7 +776,7 @@ def row_plan(units: int, per: int, direction: str, wg_max: int) -> tuple[int, in
     need fewer than _ROWS_BELOW invocations of about ``per`` units share a workgroup of
     _ROWS_WG; others are planned by ``plan``."""
     t = _pow2ceil(-(-units // per))
-    if t < _ROWS_BELOW[direction] and _config.settings().nn_webgpu_rows:
+    if t < _ROWS_BELOW[direction]:
         return t, -(-units // t), _ROWS_WG // t
     return (*plan(units, direction, wg_max, per), 1)
 
@@ -786,7 +786,7 @@ def _fwd_pipeline(rt: Any, sig: tuple) -> tuple:
     per signature: the per-call host work is on the path of every small op)."""
     _, d, n, lanes, center, has_r, hw, hb, cfg = sig
     sub, wg_max = _caps(rt)
-    sub = sub and cfg.nn_webgpu_subgroups and d != "float64"  # see _subgroups
+    sub = sub and cfg.webgpu_subgroups and d != "float64"  # see _subgroups
     f = form(d, lanes)
     # about 64 bytes an invocation: 4 units of 16 bytes, 8 of float16's 8 (H200, float16
     # layer norm forward at 4096 wide: 22-24 us a call against 26-27 with 4 units)
@@ -869,7 +869,7 @@ def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
     signature."""
     _, d, n, lanes, center, hgs, hw, want_w, want_b, cfg = sig
     sub, wg_max = _caps(rt)
-    sub = sub and cfg.nn_webgpu_subgroups and d != "float64"  # see _subgroups
+    sub = sub and cfg.webgpu_subgroups and d != "float64"  # see _subgroups
     wg, k, rows = row_plan(n // lanes, 4, "bwd", wg_max)
     f = form(d, lanes)
     one = "bwd" in cfg.nn_webgpu_onepass

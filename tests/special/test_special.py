@@ -469,11 +469,10 @@ def test_bessel_at_large_arguments_against_mpmath(device):
             assert err.max() <= 2, f"{name} {d} on {device}: {err.max():.3g} eps"
 
 
+@pytest.mark.webgpu_only  # the CPU and CUDA compute betaln with SciPy's and CuPy's
 def test_betaln_against_mpmath(device):
     """Where SciPy's float64 betaln is 2000 eps off (a small against b large), numr's
     WGSL is mpmath's value."""
-    if device.kind != "webgpu":
-        pytest.skip("the CPU and CUDA compute betaln with SciPy's and CuPy's: numr's WGSL only")
     if numr.float64 not in device.dtypes:
         pytest.skip("the check is in float64")
     mp = pytest.importorskip("mpmath")
