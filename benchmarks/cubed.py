@@ -93,10 +93,10 @@ def run_one(args, computation):
     t = time.perf_counter()
     r = expr.compute()
     seconds = time.perf_counter() - t
-    if hasattr(r, "to_device"):
-        r = r.to_device("cpu")
-    elif hasattr(r, "get"):
+    if type(r).__module__.startswith("cupy"):
         r = r.get()
+    elif hasattr(r, "to_device"):
+        r = r.to_device("cpu")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
     return {"seconds": seconds, "peak_rss": peak, "result": np.asarray(r).tolist()}
 
@@ -104,8 +104,11 @@ def run_one(args, computation):
 def _child(args, role, backend=None, computation=None):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # CuPy 14's own module has no __array_namespace_info__ (Cubed asks it for default
+    # dtypes): Cubed's CuPy backend is array-api-compat's CuPy namespace
     env["CUBED_BACKEND_ARRAY_API_MODULE"] = {"numr": "numr", "numpy": "numpy",
-                                             "cupy": "cupy", None: "numpy"}[backend]
+                                             "cupy": "array_api_compat.cupy",
+                                             None: "numpy"}[backend]
     if args.blas_threads:
         for v in BLAS_THREADS:
             env[v] = str(args.blas_threads)

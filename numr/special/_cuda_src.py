@@ -434,13 +434,17 @@ NR_FN f64 spbeta_f64(f64 a0, f64 b0) {
   auto b = b0;
   auto sg = f64(1.0);
   const auto an = a <= f64(0.0) && spisint_f64(a);
-  if (an || (b <= f64(0.0) && spisint_f64(b))) {
+  const auto bn = b <= f64(0.0) && spisint_f64(b);
+  // both non-positive integers: the pole, -inf where b is odd. Decided here, as a choice
+  // of constants: NVIDIA's Vulkan driver returned sg (+-1) for the sg * inf this was
+  // inside the block below (H200, every such pair)
+  if (an && bn) { return nrsel(-inf, inf, spisint_f64(f64(0.5) * b)); }
+  if (an || bn) {
     const auto n = nrsel(b, a, an);
     const auto c = nrsel(a, b, an);
     const auto m = f64(1.0) - n - c;
     if (isinf_f64(c) || !spisint_f64(c) || !(m > f64(0.0))) { return inf; }
     sg = nrsel(f64(-1.0), f64(1.0), spisint_f64(f64(0.5) * c));
-    if (c <= f64(0.0)) { return sg * inf; }
     a = m;
     b = c;
   }
