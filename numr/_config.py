@@ -114,7 +114,8 @@ VARIABLES = (
     Variable("NUMR_WEBGPU_SUBGROUPS", "webgpu_subgroups", _bool, True, "0/1",
              "0: WebGPU reductions and arg-reductions combine a workgroup's results, "
              "the radix sort ranks its digits, and numr.nn's norms reduce their rows, "
-             "through workgroup memory even where the adapter has subgroups (read when a reduction is planned, at each sort)"),
+             "through workgroup memory even where the adapter has subgroups (read when "
+             "a reduction or norm is planned, at each sort)"),
     Variable("NUMR_WEBGPU_REDUCE_VEC4", "webgpu_reduce_vec4", _bool, True, "0/1",
              "0: WebGPU reductions of contiguous 32-bit rows read scalars instead of vec4 "
              "words (read when a reduction is planned)"),
