@@ -69,9 +69,17 @@ def main() -> None:
     ap.add_argument("--funcs", default=",".join(DOMAIN))
     ap.add_argument("--devices", default="cuda,webgpu")
     ap.add_argument("--dtypes", default="float32,float64")
+    # an experiment: every float32 function on webgpu computed in float64 inside its
+    # float32 kernel (numr.special._webgpu.F64_FOR_F32 holding every function), where
+    # the adapter has float64
+    ap.add_argument("--webgpu-f32-in-f64", action="store_true")
     _results.add_flag(ap)
     a = ap.parse_args()
     results_page = _results.start(a, "special", a.devices)
+    if a.webgpu_f32_in_f64:
+        from numr.special import _exprs, _webgpu
+
+        _webgpu.F64_FOR_F32 = frozenset(_exprs.EXPR)
     try:
         import cupy
         import cupyx.scipy.special as csp

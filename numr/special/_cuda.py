@@ -1,9 +1,15 @@
 """numr.special on CUDA, on the arrays' GPU: numr's own kernels for the functions whose
 cupyx versions miss numr's accuracy (gammainc gammaincc chdtr chdtrc betainc betaincc
-stdtr ellipe log_ndtr j0 j1 y0 y1 zeta beta: the C++ that ``_to_c.py`` generates from their
-WGSL, ``_cuda_src.py``, so that CUDA runs the algorithm verified on WebGPU),
-``cupyx.scipy.special`` for the rest, and small ElementwiseKernels where cupyx has no
-function (``_OWN``).
+stdtr ellipe log_ndtr j0 j1 y0 y1 zeta beta: the C++ that ``_to_c.py`` generates from
+their WGSL, ``_cuda_src.py``, so that CUDA runs the algorithm verified on WebGPU),
+``cupyx.scipy.special``'s float64 loops for the rest, with numr's limits (``_FIX``), and
+small CUDA C kernels where cupyx has no function or one that needs a second pass
+(``_OWN``).
+
+Every function computes in float64 and rounds once to the result's dtype, inside one
+kernel: float32 operands are widened as they are loaded and the result narrowed as it is
+stored, so a float32 call moves the bytes cupyx's float32 kernel moves (computing in
+float32 made cupyx's i0e(150) nan and cost betaincc digits through 1 - x).
 
 Under ``NUMR_TEST_EMULATE_GPU=1`` (the NumPy backend serving ``cuda:0``) the arrays are
 NumPy arrays and SciPy stands in for cupyx.
@@ -17,74 +23,83 @@ from typing import Any
 
 HALF_NATIVE = False  # float16 arrives as float32
 
-# Functions cupyx.scipy.special lacks (or lacked before CuPy 14), as CUDA C over double
-# ``T`` (numr computes every function in float64 on CUDA): the body assigns ``y`` from the
-# inputs ``a``, ``b``.
+# Functions computed by numr's CUDA C over double ``a``, ``b`` (the operands, widened)
+# into double ``r``, with CUDA's own libm: where cupyx has none, or one that needs a
+# second pass (cupyx's rel_entr gives -inf for rel_entr(1e-300, 1e25); its xlogy and
+# xlog1py need NaN masks applied afterwards).
 _OWN = {
-    "softplus": ("T a", "y = a > 0 ? a + log1p(exp(-a)) : log1p(exp(a))"),
-    # x log(x / y), with the logarithms apart where x / y underflows or overflows (cupyx's
-    # gives -inf for rel_entr(1e-300, 1e25))
-    "rel_entr": ("T a, T b", """
-        if (isnan(a) || isnan(b)) { y = a + b; }
+    "softplus": (1, "r = a > 0 ? a + log1p(exp(-a)) : log1p(exp(a));"),
+    # x log(x / y), with the logarithms apart where x / y underflows or overflows
+    "rel_entr": (2, """
+        if (isnan(a) || isnan(b)) { r = a + b; }
         else if (a > 0 && b > 0) {
-            T r = a / b;
-            y = (r > 0 && !isinf(r)) ? a * log(r) : a * (log(a) - log(b));
-        } else if (a == 0 && b >= 0) { y = 0; } else { y = 1.0 / 0.0; }"""),
-    "erfcinv": None,    # composed below from ndtri
-    "digamma": None,    # cupyx's psi
+            double q = a / b;
+            r = (q > 0 && !isinf(q)) ? a * log(q) : a * (log(a) - log(b));
+        } else if (a == 0 && b >= 0) { r = 0; } else { r = 1.0 / 0.0; }"""),
+    "xlogy": (2, "r = (a == 0 && !isnan(b)) ? 0.0 : a * log(b);"),
+    "xlog1py": (2, "r = (a == 0 && !isnan(b)) ? 0.0 : a * log1p(b);"),
 }
+
 
 # Block size and the most blocks of numr's own kernels (a grid-stride loop covers the rest)
 _BLOCK, _GRID = 256, 65536
-
-
-def kernel_source(name: str) -> str:
-    """The CUDA C++ of numr's own kernel ``nrsp_kernel_<name>`` for a function of
-    ``_cuda_src.ENTRIES``: the helpers generated from its WGSL and a grid-stride loop."""
-    from . import _cuda_src as src
-
-    return ("#define NR_FN __device__\n#define NR_CONST __constant__\n" + src.PRELUDE + src.HELPERS + src.ENTRIES[name]
-            + f"\nextern \"C\" __global__ void nrsp_kernel_{name}(const double* a, "
-            f"const double* b, const double* c, double* y, long long n) {{\n"
-            f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;"
-            f" i += (long long)blockDim.x * gridDim.x) y[i] = nrsp_{name}(a[i], b[i], c[i]);\n}}\n")
+_CTYPE = {"float32": "float", "float64": "double"}
 
 
 @functools.cache
-def _numr_kernel(name: str):
-    """numr's own kernel of ``name``, compiled without contraction (the double-word
-    arithmetic needs every operation rounded as written, as on WebGPU)."""
+def _numr_kernel(name: str, types: tuple):
+    """numr's own kernel of ``name`` (``_cuda_src.ENTRIES``) over operands of C types
+    ``types[:3]`` (each read at ``i * stride``: 1, or 0 for one value broadcast), widened
+    to double, and the result narrowed to ``types[3]``; compiled without contraction
+    (the double-word arithmetic needs every operation rounded as written, as on
+    WebGPU). A RawKernel: CuPy's ElementwiseKernel made betainc 1.3x slower on the H200."""
     import cupy
 
-    return cupy.RawKernel(kernel_source(name), f"nrsp_kernel_{name}", options=("--fmad=false",))
+    from . import _cuda_src as src
+
+    ta, tb, tc, ty = types
+    code = ("#define NR_FN __device__\n#define NR_CONST __constant__\n" + src.PRELUDE
+            + src.HELPERS + src.ENTRIES[name]
+            + f"\nextern \"C\" __global__ void nrsp_kernel_{name}(const {ta}* a, long long sa, "
+            f"const {tb}* b, long long sb, const {tc}* c, long long sc, {ty}* y, long long n) {{\n"
+            f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;"
+            f" i += (long long)blockDim.x * gridDim.x)\n"
+            f"    y[i] = ({ty})nrsp_{name}((double)a[i * sa], (double)b[i * sb], (double)c[i * sc]);\n}}\n")
+    return cupy.RawKernel(code, f"nrsp_kernel_{name}", options=("--fmad=false",))
 
 
-def _numr(name: str):
-    """``name`` through numr's own kernel: operands broadcast to one contiguous float64
-    shape (at most three; the unused ones repeat the first)."""
-    import cupy
-    import numpy
-
-    def f(*args):
-        shape = numpy.broadcast_shapes(*[a.shape for a in args])
-        ops = [cupy.ascontiguousarray(cupy.broadcast_to(a, shape), dtype=cupy.float64)
-               for a in args]
-        ops += [ops[0]] * (3 - len(ops))
-        y = cupy.empty(shape, dtype=cupy.float64)
-        n = y.size
-        if n:
-            grid = min((n + _BLOCK - 1) // _BLOCK, _GRID)
-            _numr_kernel(name)((grid,), (_BLOCK,), (*ops, y, cupy.int64(n)))
-        return y
-    return f
+def _numr(cupy, name: str, ops: list, out):
+    """``name`` through numr's own kernel into ``out``: each operand one broadcast value
+    or contiguous in ``out``'s shape (others are made so); at most three, the unused
+    ones repeating the first."""
+    args = []
+    for x in ops:
+        if x.size == 1:
+            args.append((cupy.ascontiguousarray(x), 0))
+        elif x.shape == out.shape and x.flags.c_contiguous:
+            args.append((x, 1))
+        else:
+            args.append((cupy.ascontiguousarray(cupy.broadcast_to(x, out.shape)), 1))
+    args += [args[0]] * (3 - len(args))
+    n = out.size
+    if n:
+        k = _numr_kernel(name, tuple(_CTYPE[x.dtype.name] for x, _ in args)
+                         + (_CTYPE[out.dtype.name],))
+        grid = min((n + _BLOCK - 1) // _BLOCK, _GRID)
+        k((grid,), (_BLOCK,), (*[v for x, st in args for v in (x, cupy.int64(st))], out,
+                               cupy.int64(n)))
+    return out
 
 
 @functools.cache
 def _own_kernel(name: str):
     import cupy
 
-    params, body = _OWN[name]
-    return cupy.ElementwiseKernel(params, "T y", body, f"numr_special_{name}")
+    nargs, body = _OWN[name]
+    load = "; ".join(f"const double {v} = (double){v}_in" for v in "ab"[:nargs])
+    params = ", ".join(f"NRT{j} {v}_in" for j, v in enumerate("ab"[:nargs]))
+    return cupy.ElementwiseKernel(params, "NRTY y", f"{load}; double r; {body}\ny = (NRTY)r;",
+                                  f"numr_special_{name}")
 
 
 def _lib(native: Any):
@@ -98,21 +113,17 @@ def _lib(native: Any):
     return csp
 
 
-def _function(lib: Any, name: str):
-    from ._cuda_src import ENTRIES
-
-    if name in ENTRIES and lib.__name__ != "scipy.special":
-        return _numr(name)
+def _cupyx(lib: Any, name: str):
     from ._cpu import native_name
 
     f = getattr(lib, native_name(name), None)
-    if f is not None and not (name in _OWN and _OWN[name] and lib.__name__ != "scipy.special"):
+    if f is not None:
         return f
-    if name == "erfcinv":
-        nd = _function(lib, "ndtri")
+    if name == "erfcinv":       # CuPy before 14: from ndtri
+        nd = _cupyx(lib, "ndtri")
         return lambda z: nd(z * 0.5) * -0.7071067811865476
-    if _OWN.get(name):
-        return _own_kernel(name)
+    if name == "digamma":
+        return _cupyx(lib, "psi")
     raise NotImplementedError(f"{name}: cupyx.scipy.special has no {name} and numr has "
                               f"no CUDA kernel for it yet")
 
@@ -122,22 +133,88 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
     lib = _lib(natives[0])
     if lib.__name__ == "scipy.special":
         import numpy as xp
-    else:
-        import cupy as xp
-    cd = xp.dtype(d.name)
-    # Every function in float64, rounded once to float32 at the end: cupyx's float32
-    # kernels overflow inside (i0e(150) is nan) and lose digits (betaincc through 1 - x),
-    # and the H200 computes float64 at half its float32 rate, far above the memory's.
-    wd = xp.dtype("float64")
-    # Python scalars as 0-d arrays (a Python float would pick CuPy's dtype by itself)
-    args = [xp.asarray(x, dtype=wd) for x in operands]
-    f = _function(lib, name)
-    if xp.__name__ == "numpy":
-        return _limits(xp, name, args, xp.asarray(f(*args)).reshape(shape)).astype(cd)
-    with xp.cuda.Device(dev.index):  # the arrays' GPU, where several are present
-        args = [xp.asarray(a) for a in args]
-        out = xp.asarray(f(*args)).reshape(shape)
-        return _limits(xp, name, args, out).astype(cd, copy=False)
+
+        args = [xp.asarray(x, dtype=xp.float64) for x in operands]
+        out = xp.asarray(_cupyx(lib, name)(*args)).reshape(shape)
+        return _limits(xp, name, args, out).astype(d.name)
+    import cupy
+
+    from ._cuda_src import ENTRIES
+
+    with cupy.cuda.Device(dev.index):  # the arrays' GPU, where several are present
+        # Python scalars as 0-d float64 arrays (a Python float would pick CuPy's dtype
+        # by itself), arrays as they are: the kernels widen them
+        ops = [cupy.asarray(x, dtype=cupy.float64) if isinstance(x, float) else x
+               for x in operands]
+        out = cupy.empty(shape, dtype=d.name)
+        if name in ENTRIES:
+            return _numr(cupy, name, ops, out)
+        if name in _OWN:
+            return _own_kernel(name)(*ops, out)
+        f = _cupyx(lib, name)
+        k = _ufunc_kernel(f, name, len(ops)) if isinstance(f, cupy.ufunc) else None
+        if k is not None:
+            return k(*ops, out)
+        # a composition of cupyx functions (polygamma), or a ufunc whose loops CuPy does
+        # not show: float64 operands, the limits applied after, rounded once
+        args = [a.astype(cupy.float64, copy=False) for a in ops]
+        y = _limits(cupy, name, args, cupy.asarray(f(*args)).reshape(shape))
+        return y.astype(d.name, copy=False)
+
+
+# C for the limits cupyx's float64 loops miss, applied to their result ``out0`` from the
+# operand ``in0`` (as _limits does for compositions): i0, i1 at +-inf (cupyx gives nan);
+# i0e, i1e for |x| > 700 and k0e, k1e for x > 700, where cupyx's give nan (exp(x)
+# overflows inside; k0e(3625.1) was nan on the H200): the asymptotic series of _large_ie.
+_SERIES = """{ const double z = fabs(in0); double term = 1, total = 1;
+  for (int k = 1; k <= 8; ++k) {
+    term = term * (%(v2)s - (double)((2 * k - 1) * (2 * k - 1))) / (k * 8 * z) * %(sign)s;
+    total += term; }
+  out0 = %(value)s; }"""
+_FIX = {
+    "i0": "if (isinf(in0)) out0 = fabs(in0);",
+    "i1": "if (isinf(in0)) out0 = in0;",
+    **{n: f"if ({cond}) " + _SERIES % {
+        "v2": "0.0" if n[1] == "0" else "4.0", "sign": "1" if n[0] == "k" else "-1",
+        "value": ("total * sqrt(3.141592653589793 / (2 * z))" if n[0] == "k" else
+                  "(in0 < 0 ? -1 : 1) * total / sqrt(6.283185307179586 * z)" if n == "i1e" else
+                  "total / sqrt(6.283185307179586 * z)")}
+       for n, cond in (("i0e", "fabs(in0) > 700"), ("i1e", "fabs(in0) > 700"),
+                       ("k0e", "in0 > 700"), ("k1e", "in0 > 700"))},
+}
+
+
+@functools.cache
+def _ufunc_kernel(f: Any, name: str, nargs: int):
+    """cupyx ufunc ``f``'s float64 loop as one kernel over operands of any float dtype,
+    widened as loaded, the result narrowed to ``y``'s dtype as stored, with numr's limits
+    (``_FIX``; NaN in, NaN out where there are several operands, but for betaln, whose
+    SciPy value at (-inf, nan) is inf): its routine and preamble in an ElementwiseKernel.
+    (``f(x32, dtype=float64)`` does not do this: CuPy picks the first loop whose output
+    is float64, cupyx's "e->d", and rounds the operand to float16.) None where the ufunc
+    does not show them (they are CuPy's private attributes)."""
+    import cupy
+
+    try:
+        ops = f._ops.ops if hasattr(f._ops, "ops") else f._ops
+        d = cupy.dtype("float64").type
+        op = next(o for o in ops if tuple(o.in_types) == (d,) * nargs
+                  and tuple(o.out_types) == (d,))
+        routine, preamble = op.routine, f._preamble
+    except (AttributeError, StopIteration, TypeError):
+        return None
+    if not isinstance(routine, str) or getattr(f, "_loop_prep", ""):
+        return None
+    fix = _FIX.get(name, "")
+    if nargs > 1 and name != "betaln":
+        fix += " if (" + " || ".join(f"isnan(in{j})" for j in range(nargs)) + ") out0 = NAN;"
+    load = " ".join(f"const double in{j} = (double)in{j}_raw;" for j in range(nargs))
+    types = " ".join(f"typedef double in{j}_type;" for j in range(nargs))
+    # type placeholders unlike any name of cupyx's preambles (betaln's has arrays A, B)
+    params = ", ".join(f"NRT{j} in{j}_raw" for j in range(nargs))
+    return cupy.ElementwiseKernel(
+        params, "NRTY y", f"{types} typedef double out0_type; {load} double out0;\n"
+        f"{routine};\n{fix}\ny = (NRTY)out0;", f"numr_{name}_{nargs}", preamble=preamble)
 
 
 def _limits(xp, name: str, args: list, out):
@@ -152,7 +229,7 @@ def _limits(xp, name: str, args: list, out):
         out = xp.where(xp.isinf(args[0]), xp.abs(args[0]), out)
     elif name == "i1":
         out = xp.where(xp.isinf(args[0]), args[0], out)
-    elif name in ("i0e", "i1e", "k0e", "k1e"):
+    elif name in ("i0e", "i1e", "k0e", "k1e") and xp.__name__ != "numpy":
         out = _large_ie(xp, name, args[0], out)
     if name in ("zeta", "beta") and xp.__name__ == "numpy":
         from ._cpu import beta_limits, zeta_limits   # SciPy standing in (the emulated GPU)

@@ -8,6 +8,7 @@ naming it (never a silent host computation).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import _dtypes as dt
@@ -36,10 +37,12 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
                                   f"(on {dev}); see docs/special.md")
     rt = runtime(dev.index)
     if d == dt.float32 and name in F64_FOR_F32 and dt.float64 in dev.dtypes:
+        # in one float32 kernel: each operand widened as it is loaded (Python scalars
+        # passed as float64), the result rounded once as it is stored, as astype would
         f64 = dt.float64
-        wide = [x if isinstance(x, float) else dev.ops.astype(x, f64, False) for x in operands]
-        out = M.launch(rt, "special." + name, specialise(e, "f64"), [(x, f64) for x in wide],
-                       f64, shape)
-        return dev.ops.astype(out, d, False)
+        wide = re.sub(r"\b([abc])\b", r"f64(\1)", specialise(e, "f64"))
+        ops = [(x, f64 if isinstance(x, float) else d) for x in operands]
+        return M.launch(rt, "special." + name, f"f32({wide})", ops, d, shape, vec=False)
     expr = specialise(e, ctype(d))
-    return M.launch(rt, "special." + name, expr, [(x, d) for x in operands], d, shape)
+    return M.launch(rt, "special." + name, expr, [(x, d) for x in operands], d, shape,
+                    vec=False)

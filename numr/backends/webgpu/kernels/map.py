@@ -140,6 +140,16 @@ def operand_bindings(specs: Sequence) -> tuple[list, list]:
         lines.append(load_fn(f"ld{j}", f"x{j}", d))
     return lines, arrays
 
+def _helpers(expr: str, specs: tuple, out: DType) -> str:
+    """The helpers ``expr`` calls, for the float types of its operands and result and
+    for float64 where it calls float64 helpers itself (numr.special's float32 functions
+    computed in float64 inside a float32 kernel)."""
+    cts = {ctype(d) for d, _ in specs if d.kind == "float"} | {ctype(out)}
+    if "_f64(" in expr:
+        cts.add("f64")
+    return "\n".join(wops.helpers(expr, ct) for ct in sorted(cts))
+
+
 def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
            strided_out: bool = False) -> str:
     """WGSL for a map kernel. ``specs``: per operand (dtype, 'c' | 's' | 'k').
@@ -154,9 +164,7 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
     ytype = "atomic<u32>" if strided_out and per_word > 1 else LAYOUT[out.name][0]
     lines.append(f"@group(0) @binding({len(arrays) + 1}) var<storage, read_write> y: "
                  f"array<{ytype}>;")
-    cts = {ctype(d) for d, _ in specs if d.kind == "float"}
-    helper_text = "\n".join(wops.helpers(expr, ct) for ct in sorted(cts | {ctype(out)}))
-    lines.append(helper_text)
+    lines.append(_helpers(expr, specs, out))
     body = []
     k = 1 + ndim
     if any(lay == "s" for _, lay in specs):
@@ -252,8 +260,7 @@ def vec_source(expr: str, specs: tuple, out: DType, vec: int) -> str:
     """
     ot = LAYOUT[out.name][0]
     lines, arrays = vec_bindings(specs, [("y", out)])
-    cts = {ctype(d) for d, _ in specs if d.kind == "float"}
-    lines.append("\n".join(wops.helpers(expr, ct) for ct in sorted(cts | {ctype(out)})))
+    lines.append(_helpers(expr, specs, out))
     body, offsets, k = [], {}, 1
     for j, (d, lay) in enumerate(specs):
         if lay == "c":
@@ -330,7 +337,7 @@ _INTO = 5  # and one array, of any layout, written into a view (setitem, assign)
 
 
 def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
-          out: DType, shape: tuple, into: GPUArray | None) -> Plan:
+          out: DType, shape: tuple, into: GPUArray | None, vec_ok: bool = True) -> Plan:
     n = math.prod(shape)
     nd = len(shape)
     strided_idx = []
@@ -374,7 +381,7 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
                        nbuf)
     vpipe, vgroups = None, 0
     vec = _config.settings().webgpu_map_vec
-    if n >= 4 * vec * WG and vectorizable(specs_t, out, strided_out):
+    if vec_ok and n >= 4 * vec * WG and vectorizable(specs_t, out, strided_out):
         # Note: the key keeps the expression third, where complex.py's runtime wrapper
         # looks for it.
         vkey = ("map-vec4", name, expr, specs_t, out.name, vec)
@@ -403,13 +410,19 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
 
 def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
            out: DType, shape: tuple, into: GPUArray | None = None,
-           result: GPUArray | None = None) -> GPUArray:
+           result: GPUArray | None = None, vec: bool = True) -> GPUArray:
     """Run a map kernel: ``operands`` are (GPUArray or Python scalar, dtype) pairs, the
     arrays already broadcastable to ``shape``; ``expr`` is the WGSL of the result.
 
     With ``into`` (a view of ``out`` dtype and ``shape``) the result is written into it
     in place, and ``into`` is returned; no operand may share its buffer (callers copy
     overlapping sources first: a buffer cannot be bound for reading and writing at once).
+
+    ``vec=False`` keeps a compute-bound expression (numr.special's) one element an
+    invocation: the vec4 kernel evaluates it for 4 * NUMR_WEBGPU_MAP_VEC elements in
+    turn, which made float32 erfinv 4x slower than its float64 kernel on the H200. The
+    plan is cached under (name, expr, ...): a name and expression always come with the
+    same ``vec``.
 
     With ``result`` (a pending array of fusion.py: contiguous, of ``out`` and ``shape``)
     the new output becomes its storage, and ``result`` is returned; the caller (fusion.py
@@ -456,7 +469,7 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     if plan is None:
         if 0 in shape:  # (never a plan: asked only on a miss)
             return new(rt, shape, out) if into is None else into
-        plan = _plan(rt, sig, name, expr, operands, out, shape, into)
+        plan = _plan(rt, sig, name, expr, operands, out, shape, into, vec)
     kind = plan.kind
     # odd: the operands' offsets or'ed (the vec4 kernel needs multiples of four)
     # (x, y: the operands, unpacked for the signature; kinds 1, 2, 3 and _INTO have one
