@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from typing import Any
 
 HALF_NATIVE = False  # float16 arrives as float32
@@ -97,8 +98,8 @@ def _own_kernel(name: str):
 
     nargs, body = _OWN[name]
     load = "; ".join(f"const double {v} = (double){v}_in" for v in "ab"[:nargs])
-    params = ", ".join(f"NRT{j} {v}_in" for j, v in enumerate("ab"[:nargs]))
-    return cupy.ElementwiseKernel(params, "NRTY y", f"{load}; double r; {body}\ny = (NRTY)r;",
+    params = ", ".join(f"{t} {v}_in" for t, v in zip("AB", "ab"[:nargs]))
+    return cupy.ElementwiseKernel(params, "Y y", f"{load}; double r; {body}\ny = (Y)r;",
                                   f"numr_special_{name}")
 
 
@@ -210,11 +211,14 @@ def _ufunc_kernel(f: Any, name: str, nargs: int):
         fix += " if (" + " || ".join(f"isnan(in{j})" for j in range(nargs)) + ") out0 = NAN;"
     load = " ".join(f"const double in{j} = (double)in{j}_raw;" for j in range(nargs))
     types = " ".join(f"typedef double in{j}_type;" for j in range(nargs))
-    # type placeholders unlike any name of cupyx's preambles (betaln's has arrays A, B)
-    params = ", ".join(f"NRT{j} in{j}_raw" for j in range(nargs))
+    # CuPy's type placeholders are single capital letters: ones no name of the
+    # preamble is (betaln's has arrays A and B)
+    *ts, ty = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+               if not re.search(rf"\b{c}\b", preamble)][:nargs + 1]
+    params = ", ".join(f"{t} in{j}_raw" for j, t in enumerate(ts))
     return cupy.ElementwiseKernel(
-        params, "NRTY y", f"{types} typedef double out0_type; {load} double out0;\n"
-        f"{routine};\n{fix}\ny = (NRTY)out0;", f"numr_{name}_{nargs}", preamble=preamble)
+        params, f"{ty} y", f"{types} typedef double out0_type; {load} double out0;\n"
+        f"{routine};\n{fix}\ny = ({ty})out0;", f"numr_{name}_{nargs}", preamble=preamble)
 
 
 def _limits(xp, name: str, args: list, out):
