@@ -65,7 +65,8 @@ def _numr_kernel(name: str, types: tuple):
             f"const {tb}* b, long long sb, const {tc}* c, long long sc, {ty}* y, long long n) {{\n"
             f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;"
             f" i += (long long)blockDim.x * gridDim.x)\n"
-            f"    y[i] = ({ty})nrsp_{name}((double)a[i * sa], (double)b[i * sb], (double)c[i * sc]);\n}}\n")
+            f"    y[i] = ({ty})nrsp_{name}((double)a[i * sa], (double)b[i * sb],"
+            f" (double)c[i * sc]);\n}}\n")
     return cupy.RawKernel(code, f"nrsp_kernel_{name}", options=("--fmad=false",))
 
 
