@@ -8,6 +8,7 @@ naming it (never a silent host computation).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -30,19 +31,25 @@ F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc"
                          "gammaincc", "chdtr", "chdtrc", "stdtr", "zeta", "rzeta", "beta"})
 
 
+@functools.cache
+def _expression(name: str, ct: str, widen: bool) -> str:
+    """The WGSL of ``name`` in compute type ``ct`` (specialised once, not per call);
+    ``widen``: float64 inside a float32 kernel, each operand widened as it is loaded and
+    the result rounded once as it is stored, as astype would."""
+    if widen:
+        return "f32(" + re.sub(r"\b([abc])\b", r"f64(\1)", specialise(EXPR[name], "f64")) + ")"
+    return specialise(EXPR[name], ct)
+
+
 def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
-    e = EXPR.get(name)
-    if e is None:
+    if name not in EXPR:
         raise NotImplementedError(f"{name}: numr.special has no WGSL for {name} yet "
                                   f"(on {dev}); see docs/special.md")
     rt = runtime(dev.index)
     if d == dt.float32 and name in F64_FOR_F32 and dt.float64 in dev.dtypes:
-        # in one float32 kernel: each operand widened as it is loaded (Python scalars
-        # passed as float64), the result rounded once as it is stored, as astype would
-        f64 = dt.float64
-        wide = re.sub(r"\b([abc])\b", r"f64(\1)", specialise(e, "f64"))
-        ops = [(x, f64 if isinstance(x, float) else d) for x in operands]
-        return M.launch(rt, "special." + name, f"f32({wide})", ops, d, shape, vec=False)
-    expr = specialise(e, ctype(d))
-    return M.launch(rt, "special." + name, expr, [(x, d) for x in operands], d, shape,
-                    vec=False)
+        # Python scalars passed as float64 (the kernel widens the arrays)
+        ops = [(x, dt.float64 if isinstance(x, float) else d) for x in operands]
+        return M.launch(rt, "special." + name, _expression(name, "f64", True), ops, d,
+                        shape, vec=False)
+    return M.launch(rt, "special." + name, _expression(name, ctype(d), False),
+                    [(x, d) for x in operands], d, shape, vec=False)
