@@ -3,10 +3,11 @@
     python benchmarks/special.py                         # 16M elements, float32 and float64
     python benchmarks/special.py --n 1048576 --funcs erf,ndtr --devices webgpu
 
-Each function is timed as a user calls it (numr arrays in, numr array out, the device
-synchronised after each call: ``numr.synchronize``), median of ``--reps`` calls after a
-warm-up call (which compiles the kernel), on the same inputs as the anchor
-(``cupyx.scipy.special`` on CuPy arrays, ``cupy.cuda.Device().synchronize()``). Ratios
+Each function is timed as a user's loop calls it: ``--calls`` calls back to back from
+Python (numr arrays in, numr array out), the device synchronised at the end
+(``numr.synchronize``), the time per call the median of ``--reps`` such loops after a
+warm-up call (which compiles the kernel); the anchor, ``cupyx.scipy.special`` on CuPy
+arrays of the same values, the same way (``cupy.cuda.Device().synchronize()``). Ratios
 are numr's time over CuPy's (goal: cuda <= 1.05, webgpu <= 1.5). Inputs lie in each
 function's domain. Functions cupyx lacks are timed without an anchor.
 """
@@ -50,22 +51,24 @@ DOMAIN = {
 }
 
 
-def _time(fn, sync, reps: int) -> float:
+def _time(fn, sync, reps: int, calls: int) -> float:
     fn()
     sync()
     ts = []
     for _ in range(reps):
         t = time.perf_counter()
-        fn()
+        for _ in range(calls):
+            fn()
         sync()
-        ts.append(time.perf_counter() - t)
+        ts.append((time.perf_counter() - t) / calls)
     return statistics.median(ts)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=16 * 1024 * 1024)
-    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--calls", type=int, default=10)
     ap.add_argument("--funcs", default=",".join(DOMAIN))
     ap.add_argument("--devices", default="cuda,webgpu")
     ap.add_argument("--dtypes", default="float32,float64")
@@ -73,6 +76,9 @@ def main() -> None:
     # float32 kernel (numr.special._webgpu.F64_FOR_F32 holding every function), where
     # the adapter has float64
     ap.add_argument("--webgpu-f32-in-f64", action="store_true")
+    # an experiment: float32 arithmetic on cuda for every function that can have it
+    # (numr/special/_cuda.py, F32_CANDIDATES)
+    ap.add_argument("--cuda-f32-native", action="store_true")
     _results.add_flag(ap)
     a = ap.parse_args()
     results_page = _results.start(a, "special", a.devices)
@@ -80,6 +86,10 @@ def main() -> None:
         from numr.special import _exprs, _webgpu
 
         _webgpu.F64_FOR_F32 = frozenset(_exprs.EXPR)
+    if a.cuda_f32_native:
+        from numr.special import _cuda
+
+        _cuda.F32_NATIVE = _cuda.F32_CANDIDATES
     try:
         import cupy
         import cupyx.scipy.special as csp
@@ -88,7 +98,8 @@ def main() -> None:
         print("# CuPy is not installed: no anchor")
     rng = np.random.default_rng(0)
     devices = [d for d in a.devices.split(",") if d]
-    print(f"# n = {a.n}, median of {a.reps}; ratio = numr time / cupyx time")
+    print(f"# n = {a.n}, {a.calls} calls back to back, median of {a.reps}; "
+          "ratio = numr time / cupyx time")
     print("| function | dtype | cupyx ms | " + " | ".join(f"{d} ms | {d} ratio" for d in devices) + " |")
     print("|---|---|---:|" + "---:|---:|" * len(devices))
     for name in a.funcs.split(","):
@@ -98,13 +109,15 @@ def main() -> None:
             f = getattr(csp, "psi" if name == "digamma" else name, None) if csp else None
             if f is not None:
                 cargs = [cupy.asarray(h) for h in host]
-                ref = _time(lambda: f(*cargs), cupy.cuda.Device().synchronize, a.reps)
+                ref = _time(lambda: f(*cargs), cupy.cuda.Device().synchronize, a.reps,
+                            a.calls)
             row = [name, dtn, f"{ref * 1e3:.3f}" if ref else "-"]
             for dev in devices:
                 try:
                     xs = [numr.asarray(h, device=dev) for h in host]
                     g = getattr(special, name)
-                    t = _time(lambda: g(*xs), lambda: numr.synchronize(xs[0].device), a.reps)
+                    t = _time(lambda: g(*xs), lambda: numr.synchronize(xs[0].device), a.reps,
+                              a.calls)
                     row += [f"{t * 1e3:.3f}", f"{t / ref:.2f}" if ref else "-"]
                 except (NotImplementedError, ValueError, TypeError) as e:
                     row += ["-", type(e).__name__]

@@ -52,7 +52,14 @@ def main():
                     help="comma-separated devices (default: every non-CPU device here)")
     ap.add_argument("--funcs", default=",".join(T.CASES),
                     help="comma-separated kernels of the test's CASES (rzeta: zeta(x))")
+    # the experiment of float32 arithmetic on CUDA for every function that can have it
+    # (numr/special/_cuda.py, F32_CANDIDATES)
+    ap.add_argument("--cuda-f32-native", action="store_true")
     a = ap.parse_args()
+    if a.cuda_f32_native:
+        from numr.special import _cuda
+
+        _cuda.F32_NATIVE = _cuda.F32_CANDIDATES
     if a.devices:
         devs = [numr.Device(d) for d in a.devices.split(",")]
     else:

@@ -1,15 +1,18 @@
 """numr.special on CUDA, on the arrays' GPU: numr's own kernels for the functions whose
 cupyx versions miss numr's accuracy (gammainc gammaincc chdtr chdtrc betainc betaincc
-stdtr ellipe log_ndtr j0 j1 y0 y1 zeta beta: the C++ that ``_to_c.py`` generates from
-their WGSL, ``_cuda_src.py``, so that CUDA runs the algorithm verified on WebGPU),
-``cupyx.scipy.special``'s float64 loops for the rest, with numr's limits (``_FIX``), and
-small CUDA C kernels where cupyx has no function or one that needs a second pass
-(``_OWN``).
+stdtr ellipe j0 j1 y0 y1 zeta beta: the C++ that ``_to_c.py`` generates from their
+WGSL, ``_cuda_src.py``, so that CUDA runs the algorithm verified on WebGPU),
+``cupyx.scipy.special``'s loops for the rest, with numr's limits (``_FIX``), and small
+CUDA C kernels over CUDA's libm where cupyx has no function, one that needs a second
+pass or one that loses digits (``_OWN``: softplus, rel_entr, xlogy, xlog1py, logit,
+log_ndtr).
 
-Every function computes in float64 and rounds once to the result's dtype, inside one
-kernel: float32 operands are widened as they are loaded and the result narrowed as it is
-stored, so a float32 call moves the bytes cupyx's float32 kernel moves (computing in
-float32 made cupyx's i0e(150) nan and cost betaincc digits through 1 - x).
+Float64 computes in float64. Float32 computes in float32 where cupyx's float32 loop (CUDA's
+float32 libm: erff, lgammaf, ...) is within a few eps of the true value over the accuracy
+test's samples, with numr's limits (``F32_NATIVE``: cupyx's speed); the other functions
+compute in float64 and round once to the result's dtype, inside one kernel: float32
+operands are widened as they are loaded and the result narrowed as it is stored, so a
+float32 call moves the bytes cupyx's float32 kernel moves.
 
 Under ``NUMR_TEST_EMULATE_GPU=1`` (the NumPy backend serving ``cuda:0``) the arrays are
 NumPy arrays and SciPy stands in for cupyx.
@@ -24,22 +27,56 @@ from typing import Any
 
 HALF_NATIVE = False  # float16 arrives as float32
 
-# Functions computed by numr's CUDA C over double ``a``, ``b`` (the operands, widened)
-# into double ``r``, with CUDA's own libm: where cupyx has none, or one that needs a
-# second pass (cupyx's rel_entr gives -inf for rel_entr(1e-300, 1e25); its xlogy and
-# xlog1py need NaN masks applied afterwards).
+# Functions computed by numr's CUDA C over ``a``, ``b`` (the operands) into ``r``, all of
+# type R (double, or float for F32_NATIVE's float32 calls), with CUDA's own libm (its
+# float overloads for float): where cupyx has none, or one that needs a second pass
+# (cupyx's rel_entr gives -inf for rel_entr(1e-300, 1e25); its xlogy and xlog1py need
+# NaN masks applied afterwards), or one that loses digits (cupyx's logit, log(x / (1 - x)),
+# was 46 eps off in float32 near x = 1/2; its log_ndtr takes erfc of the rounded x / sqrt 2,
+# whose error grows as x^2: 100 eps at x = 10).
 _OWN = {
     "softplus": (1, "r = a > 0 ? a + log1p(exp(-a)) : log1p(exp(a));"),
     # x log(x / y), with the logarithms apart where x / y underflows or overflows
     "rel_entr": (2, """
         if (isnan(a) || isnan(b)) { r = a + b; }
         else if (a > 0 && b > 0) {
-            double q = a / b;
+            R q = a / b;
             r = (q > 0 && !isinf(q)) ? a * log(q) : a * (log(a) - log(b));
         } else if (a == 0 && b >= 0) { r = 0; } else { r = 1.0 / 0.0; }"""),
-    "xlogy": (2, "r = (a == 0 && !isnan(b)) ? 0.0 : a * log(b);"),
-    "xlog1py": (2, "r = (a == 0 && !isnan(b)) ? 0.0 : a * log1p(b);"),
+    "xlogy": (2, "r = (a == 0 && !isnan(b)) ? 0 : a * log(b);"),
+    "xlog1py": (2, "r = (a == 0 && !isnan(b)) ? 0 : a * log1p(b);"),
+    # float32 only (F32_ONLY; cupyx's float64 logit is within 25 eps and twice as fast):
+    # 2 atanh(2x - 1) on [1/4, 3/4] (2x - 1 exact there), log(x / (1 - x)) outside
+    "logit": (1, "r = (4 * a >= 1 && 4 * a <= 3) ? 2 * atanh(2 * a - 1) : log(a / (1 - a));"),
+    # log ndtr(x), ndtr(x) = erfcx(-x / sqrt 2) exp(-x^2 / 2) / 2, with x^2 the exact pair
+    # p + q (fma; cupyx's erfc of the rounded x / sqrt 2 carries its error times x^2):
+    # x <= 0 as log(erfcx(|h|) / 2) - x^2 / 2 (no underflow, both terms negative), x > 0
+    # as log1p(-erfc(h) / 2) with erfc(h) = erfcx(|h|) exp(-x^2 / 2): one erfcx for both
+    "log_ndtr": (1, """
+        const R h = a * (R)0.7071067811865476, p = a * a;
+        const R q = isinf(p) ? (R)0 : fma(a, a, -p);
+        const R e = erfcx(fabs(h));
+        if (isnan(a)) { r = a; }
+        else if (a > 0) { r = log1p(-(e * exp(-p / 2) * (1 - q / 2)) / 2); }
+        else { r = (log(e / 2) - p / 2) - q / 2; }"""),
 }
+
+
+# Functions whose float32 calls run in float32 arithmetic: cupyx's float32 loop, or the
+# _OWN body over floats; measured on the H200 within 3 eps of the true value over the
+# accuracy test's samples (tools/special_accuracy.py; the bounds in
+# tests/special/test_special.py, docs/special.md), at cupyx's float32 speed (float64
+# arithmetic had cost 1.15-3.9x it). The rest compute in float64.
+F32_CANDIDATES = frozenset({
+    "erf", "erfc", "erfcx", "erfinv", "erfcinv", "expit", "logit", "ndtr", "ndtri",
+    "gammaln", "gamma", "psi", "digamma", "entr", "i0", "i0e", "i1", "i1e", "k0", "k1",
+    "k0e", "k1e", "ellipk", "betaln", "polygamma", "softplus", "rel_entr", "xlogy",
+    "xlog1py", "log_ndtr"})
+F32_NATIVE = F32_CANDIDATES
+# _OWN functions whose float64 calls take cupyx's loop
+F32_ONLY = frozenset({"logit"})
+# (F32_CANDIDATES: the functions that can; ``--cuda-f32-native`` of
+# tools/special_accuracy.py and benchmarks/special.py measures them all)
 
 
 # Block size and the most blocks of numr's own kernels (a grid-stride loop covers the rest)
@@ -94,14 +131,17 @@ def _numr(cupy, name: str, ops: list, out):
 
 
 @functools.cache
-def _own_kernel(name: str):
+def _own_kernel(name: str, ctype: str):
+    """``_OWN[name]`` with ``a``, ``b`` and ``r`` of C type ``ctype`` (CUDA's libm picks
+    the float overloads for float)."""
     import cupy
 
     nargs, body = _OWN[name]
-    load = "; ".join(f"const double {v} = (double){v}_in" for v in "ab"[:nargs])
+    load = "; ".join(f"const {ctype} {v} = ({ctype}){v}_in" for v in "ab"[:nargs])
     params = ", ".join(f"{t} {v}_in" for t, v in zip("AB", "ab"[:nargs]))
-    return cupy.ElementwiseKernel(params, "Y y", f"{load}; double r; {body}\ny = (Y)r;",
-                                  f"numr_special_{name}")
+    return cupy.ElementwiseKernel(params, "Y y",
+                                  f"typedef {ctype} R; {load}; R r; {body}\ny = (Y)r;",
+                                  f"numr_special_{name}_{ctype}")
 
 
 def _lib(native: Any):
@@ -151,23 +191,29 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
         out = cupy.empty(shape, dtype=d.name)
         if name in ENTRIES:
             return _numr(cupy, name, ops, out)
-        if name in _OWN:
-            return _own_kernel(name)(*ops, out)
+        ctype = "float" if d.name == "float32" and name in F32_NATIVE else "double"
+        if name in _OWN and (ctype == "float" or name not in F32_ONLY):
+            return _own_kernel(name, ctype)(*ops, out)
         f = _cupyx(lib, name)
-        k = _ufunc_kernel(f, name, len(ops)) if isinstance(f, cupy.ufunc) else None
+        k = None
+        if isinstance(f, cupy.ufunc):   # float32's loop where it has one, else float64's
+            k = _ufunc_kernel(f, name, len(ops), ctype) or _ufunc_kernel(f, name, len(ops))
         if k is not None:
             return k(*ops, out)
         # a composition of cupyx functions (polygamma), or a ufunc whose loops CuPy does
-        # not show: float64 operands, the limits applied after, rounded once
-        args = [a.astype(cupy.float64, copy=False) for a in ops]
+        # not show: float64 operands (float32 for F32_NATIVE), the limits applied after
+        wide = cupy.float32 if ctype == "float" else cupy.float64
+        args = [a.astype(wide, copy=False) for a in ops]
         y = _limits(cupy, name, args, cupy.asarray(f(*args)).reshape(shape))
         return y.astype(d.name, copy=False)
 
 
-# C for the limits cupyx's float64 loops miss, applied to their result ``out0`` from the
-# operand ``in0`` (as _limits does for compositions): i0, i1 at +-inf (cupyx gives nan);
-# i0e, i1e for |x| > 700 and k0e, k1e for x > 700, where cupyx's give nan (exp(x)
-# overflows inside; k0e(3625.1) was nan on the H200): the asymptotic series of _large_ie.
+# C for the limits cupyx's loops miss, applied to their result ``out0`` from the operand
+# ``in0`` (as _limits does for compositions): i0, i1 at +-inf (cupyx gives nan); i0e, i1e
+# for |x| > BIG and k0e, k1e for x > BIG, where cupyx's give nan (exp(x) overflows inside;
+# k0e(3625.1) was nan on the H200): the asymptotic series of _large_ie, in double. BIG is
+# 700 for double and 80 for float (expf overflows past 88.7; at 80 the series' ninth term
+# is below 1e-16).
 _SERIES = """{ const double z = fabs(in0); double term = 1, total = 1;
   for (int k = 1; k <= 8; ++k) {
     term = term * (%(v2)s - (double)((2 * k - 1) * (2 * k - 1))) / (k * 8 * z) * %(sign)s;
@@ -181,15 +227,16 @@ _FIX = {
         "value": ("total * sqrt(3.141592653589793 / (2 * z))" if n[0] == "k" else
                   "(in0 < 0 ? -1 : 1) * total / sqrt(6.283185307179586 * z)" if n == "i1e" else
                   "total / sqrt(6.283185307179586 * z)")}
-       for n, cond in (("i0e", "fabs(in0) > 700"), ("i1e", "fabs(in0) > 700"),
-                       ("k0e", "in0 > 700"), ("k1e", "in0 > 700"))},
+       for n, cond in (("i0e", "fabs(in0) > BIG"), ("i1e", "fabs(in0) > BIG"),
+                       ("k0e", "in0 > BIG"), ("k1e", "in0 > BIG"))},
 }
 
 
 @functools.cache
-def _ufunc_kernel(f: Any, name: str, nargs: int):
-    """cupyx ufunc ``f``'s float64 loop as one kernel over operands of any float dtype,
-    widened as loaded, the result narrowed to ``y``'s dtype as stored, with numr's limits
+def _ufunc_kernel(f: Any, name: str, nargs: int, ctype: str = "double"):
+    """cupyx ufunc ``f``'s loop of C type ``ctype`` (float64's, or float32's) as one kernel
+    over operands of any float dtype, converted to ``ctype`` as loaded, the result
+    narrowed to ``y``'s dtype as stored, with numr's limits
     (``_FIX``; NaN in, NaN out where there are several operands, but for betaln, whose
     SciPy value at (-inf, nan) is inf): its routine and preamble in an ElementwiseKernel.
     (``f(x32, dtype=float64)`` does not do this: CuPy picks the first loop whose output
@@ -199,7 +246,7 @@ def _ufunc_kernel(f: Any, name: str, nargs: int):
 
     try:
         ops = f._ops.ops if hasattr(f._ops, "ops") else f._ops
-        d = cupy.dtype("float64").type
+        d = cupy.dtype("float64" if ctype == "double" else "float32").type
         op = next(o for o in ops if tuple(o.in_types) == (d,) * nargs
                   and tuple(o.out_types) == (d,))
         routine, preamble = op.routine, f._preamble
@@ -207,19 +254,20 @@ def _ufunc_kernel(f: Any, name: str, nargs: int):
         return None
     if not isinstance(routine, str) or getattr(f, "_loop_prep", ""):
         return None
-    fix = _FIX.get(name, "")
+    fix = _FIX.get(name, "").replace("BIG", "700" if ctype == "double" else "80")
     if nargs > 1 and name != "betaln":
         fix += " if (" + " || ".join(f"isnan(in{j})" for j in range(nargs)) + ") out0 = NAN;"
-    load = " ".join(f"const double in{j} = (double)in{j}_raw;" for j in range(nargs))
-    types = " ".join(f"typedef double in{j}_type;" for j in range(nargs))
+    load = " ".join(f"const {ctype} in{j} = ({ctype})in{j}_raw;" for j in range(nargs))
+    types = " ".join(f"typedef {ctype} in{j}_type;" for j in range(nargs))
     # CuPy's type placeholders are single capital letters: ones no name of the
     # preamble is (betaln's has arrays A and B)
     *ts, ty = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
                if not re.search(rf"\b{c}\b", preamble)][:nargs + 1]
     params = ", ".join(f"{t} in{j}_raw" for j, t in enumerate(ts))
     return cupy.ElementwiseKernel(
-        params, f"{ty} y", f"{types} typedef double out0_type; {load} double out0;\n"
-        f"{routine};\n{fix}\ny = ({ty})out0;", f"numr_{name}_{nargs}", preamble=preamble)
+        params, f"{ty} y", f"{types} typedef {ctype} out0_type; {load} {ctype} out0;\n"
+        f"{routine};\n{fix}\ny = ({ty})out0;", f"numr_{name}_{nargs}_{ctype}",
+        preamble=preamble)
 
 
 def _limits(xp, name: str, args: list, out):
@@ -241,9 +289,20 @@ def _limits(xp, name: str, args: list, out):
 
         out = (zeta_limits if name == "zeta" else beta_limits)(xp, args, out)
     if name != "betaln" and len(args) > 1:
+        if xp.__name__ != "numpy" and len(args) == 2:
+            return _nan_mask()(*args, out)     # one pass, not four
         nan = functools.reduce(xp.logical_or, [xp.isnan(a) for a in args])
         out = xp.where(nan, xp.asarray(xp.nan, dtype=out.dtype), out)
     return out
+
+
+@functools.cache
+def _nan_mask():
+    """y = NaN where a or b is NaN, else v."""
+    import cupy
+
+    return cupy.ElementwiseKernel("A a, B b, Y v", "Y y",
+                                  "y = (isnan(a) || isnan(b)) ? (Y)NAN : v;", "numr_nan_mask2")
 
 
 def _large_ie(xp, name: str, x, out):

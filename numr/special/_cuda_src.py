@@ -120,7 +120,6 @@ NR_FN f64 splg2_f64(f64 z);
 NR_FN nrvec2<f64> splgammadd_f64(nrvec2<f64> s);
 NR_FN f64 splgpos_f64(f64 x);
 NR_FN nrvec2<f64> splog1pdd_f64(nrvec2<f64> u);
-NR_FN f64 splogndtr_f64(f64 x);
 NR_FN f64 spndtr_f64(f64 x);
 NR_FN f64 spp0big_f64(f64 t);
 NR_FN f64 spp1big_f64(f64 t);
@@ -1187,16 +1186,6 @@ NR_FN nrvec2<f64> splog1pdd_f64(nrvec2<f64> u) {
   return fast_two_sum_f64(l.x, l.y + (w.y + u.y) / w.x);
 }
 
-NR_FN f64 splogndtr_f64(f64 x) {
-  if (isnan_f64(x)) { return x; }
-  const auto sq = sphalfsq_f64(x);
-  const auto h = x * f64(0.7071067811865476);
-  if (x > f64(0.0)) { return log1p_f64(f64(-0.5) * sperfcq_f64(h, sq)); }
-  if (x > f64(-1.0)) { return log_f64(f64(0.5) * sperfcq_f64(-h, sq)); }
-  if (isinf_f64(sq.x)) { return -nrbitcast<f64>(0x7ff0000000000000lu); }
-  return -sq.x + (log_f64(f64(0.5) * sperfcxp_f64(-h)) - sq.y);
-}
-
 NR_FN f64 spndtr_f64(f64 x) {
   return f64(0.5) * sperfcq_f64(x * f64(-0.7071067811865476), sphalfsq_f64(x));
 }
@@ -1806,7 +1795,6 @@ ENTRIES = {'beta': 'NR_FN f64 nrsp_beta(f64 a, f64 b, f64 c) { return spbeta_f64
  'gammaincc': 'NR_FN f64 nrsp_gammaincc(f64 a, f64 b, f64 c) { return spgammaincc_f64(a, b); }',
  'j0': 'NR_FN f64 nrsp_j0(f64 a, f64 b, f64 c) { return spj0_f64(a); }',
  'j1': 'NR_FN f64 nrsp_j1(f64 a, f64 b, f64 c) { return spj1_f64(a); }',
- 'log_ndtr': 'NR_FN f64 nrsp_log_ndtr(f64 a, f64 b, f64 c) { return splogndtr_f64(a); }',
  'rzeta': 'NR_FN f64 nrsp_rzeta(f64 a, f64 b, f64 c) { return sprzeta_f64(a); }',
  'stdtr': 'NR_FN f64 nrsp_stdtr(f64 a, f64 b, f64 c) { return spstdtr_f64(a, b); }',
  'y0': 'NR_FN f64 nrsp_y0(f64 a, f64 b, f64 c) { return spy0_f64(a); }',

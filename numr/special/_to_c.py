@@ -34,7 +34,7 @@ import re
 
 # name -> number of arguments, for the functions CUDA takes from numr's own source
 FUNCTIONS = {"gammainc": 2, "gammaincc": 2, "chdtr": 2, "chdtrc": 2, "betainc": 3,
-             "betaincc": 3, "stdtr": 2, "ellipe": 1, "log_ndtr": 1,
+             "betaincc": 3, "stdtr": 2, "ellipe": 1,
              "j0": 1, "j1": 1, "y0": 1, "y1": 1, "zeta": 2, "rzeta": 1, "beta": 2}
 
 # Types, vec2 and the WGSL built-ins the helpers use, for NVRTC and a host compiler alike
