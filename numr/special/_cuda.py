@@ -302,7 +302,8 @@ def _nan_mask():
     import cupy
 
     return cupy.ElementwiseKernel("A a, B b, Y v", "Y y",
-                                  "y = (isnan(a) || isnan(b)) ? (Y)NAN : v;", "numr_nan_mask2")
+                                  'y = (isnan(a) || isnan(b)) ? (Y)nan("") : v;',
+                                  "numr_nan_mask2")
 
 
 def _large_ie(xp, name: str, x, out):
