@@ -47,7 +47,10 @@ _MUL_WIDE = {
 _MAIN = """@compute @workgroup_size({wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {
-  let b = (wid.x + wid.y * nw.x) * {wg}u + l;
+  let b0 = (wid.x + wid.y * nw.x) * {wg}u + l;
+  let stride = nw.x * nw.y * {wg}u;
+  for (var j = 0u; j < {per}u; j = j + 1u) {
+  let b = b0 + j * stride;
   if (b >= p(6u)) { return; }
   // counter + b, carried through the four words (b is below 2^32)
   var x = vec4<u32>(p(2u) + b, p(3u), p(4u), p(5u));
@@ -57,6 +60,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   x.w = x.w + c;
   let k0 = p(0u); let k1 = p(1u);
 {rounds}  {store}
+  }
 }
 """
 
@@ -176,10 +180,11 @@ _DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
 NORMALS = True
 
 
-def source(fmt: str, int64: bool, wg: int = WG) -> str:
+def source(fmt: str, int64: bool, wg: int = WG, per: int = 1) -> str:
     """The kernel of ``fmt`` ("n32w": float32 normals through float64), ``int64``: the
-    adapter has shader-int64; ``wg`` invocations a workgroup (benchmarks/random.py
-    --kernels times others)."""
+    adapter has shader-int64; ``wg`` invocations a workgroup, each making ``per`` blocks
+    a grid's width apart (benchmarks/random.py --kernels times other choices; a launch
+    of ``per`` > 1 dispatches ceil(nblocks / (wg per)) workgroups)."""
     from ..backends.webgpu.kernels.expressions import helpers
 
     t, store = _STORE[fmt]
@@ -189,7 +194,8 @@ def source(fmt: str, int64: bool, wg: int = WG) -> str:
         extra = helpers(store, "f64" if fmt == "n64" else "f32")
     else:
         extra = ""
-    main = _MAIN.replace("{wg}", str(wg)).replace("{rounds}", _rounds()).replace("{store}", store)
+    main = (_MAIN.replace("{wg}", str(wg)).replace("{per}", str(per))
+            .replace("{rounds}", _rounds()).replace("{store}", store))
     return _HEAD.replace("{t}", t) + _MUL_WIDE[int64] + main + "\n" + extra
 
 
