@@ -21,6 +21,7 @@ show numr's times alone.
     python benchmarks/ops.py --device webgpu            # H200: the issue's sizes
     python benchmarks/ops.py --device cuda
     python benchmarks/ops.py --device webgpu,cuda       # both columns in one run
+    python benchmarks/ops.py --device webgpu,cuda --ops sum,max,mean,argmax  # reductions
     python benchmarks/ops.py --device cpu --size 1048576 --side 1024 --matmul 1024
     python benchmarks/ops.py --device webgpu --size 65536 --side 256 --matmul 128 \\
         --reps 3 --inner 3 --adam 1024                 # lavapipe
@@ -178,6 +179,24 @@ def _devices(spec: str) -> list[str]:
     return out
 
 
+def _count_reads() -> None:
+    """--submit-reads: every WebGPU reduction and arg-reduction adds the bytes of its
+    input to the pending batch's written bytes, submitting it where the runtime's
+    byte limit is reached (as Runtime.record does for the bytes a dispatch writes)."""
+    from numr.backends.webgpu.kernels import argreduce, reduce
+
+    def counting(launch):
+        def counted(rt, kind, x, *args, **kwargs):
+            r = launch(rt, kind, x, *args, **kwargs)
+            rt._written += x.size * x.dtype.itemsize
+            if rt._written >= rt._wlimit:
+                rt._submit_batch()
+            return r
+        return counted
+    reduce.launch = counting(reduce.launch)
+    argreduce.launch = counting(argreduce.launch)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default="webgpu", help="webgpu, cuda, cpu, a device "
@@ -191,9 +210,17 @@ def main() -> None:
     p.add_argument("--inner", type=int, default=20)
     p.add_argument("--rows", default="", help="only rows whose name contains one of "
                    "these comma-separated words")
+    p.add_argument("--ops", default="", help="only rows of these comma-separated ops: a "
+                   "row's op is its name's first word, so 'sum,argmax' keeps sum, argmax "
+                   "and the sum axis= rows, not cumulative_sum or logsumexp")
     # an experiment: every WebGPU map kernel one element an invocation, as numr.special's
     # are (their float32 erfinv ran 4.8x faster so on the H200): do exp, sin, log gain too?
     p.add_argument("--map-scalar", action="store_true")
+    # an experiment: the runtime submits a batch early once its dispatches write
+    # FIRST_BYTES (then twice that), but a reduction writes a few bytes, so a loop of
+    # them is submitted only at the sync and the device idles while Python records it:
+    # does counting the bytes a reduction reads toward that limit pay on the H200?
+    p.add_argument("--submit-reads", action="store_true")
     _results.add_flag(p)
     a = p.parse_args()
     results_page = _results.start(a, "ops", a.device)
@@ -201,6 +228,8 @@ def main() -> None:
         from numr.backends.webgpu.kernels import map as wmap
 
         wmap.vectorizable = lambda *args: False
+    if a.submit_reads:
+        _count_reads()
     devs = _devices(a.device)
     mm = [int(k) for k in a.matmul.split(",")]
     cp = _cupy() if any(d != "cpu" for d in devs) else None
@@ -249,8 +278,11 @@ def main() -> None:
         adams[ref.name] = adam(ref)
     table[f"Adam update, 64 x {a.adam} float32"] = ("p0 g0", 0, lambda S: adams[S.name]())
     words = [w.strip() for w in a.rows.split(",") if w.strip()]
+    ops = {w.strip() for w in a.ops.split(",") if w.strip()}
     for name, (_, size, f) in table.items():
         if words and not any(w in name for w in words):
+            continue
+        if ops and name.split()[0] not in ops:
             continue
 
         def measure(t, S):
