@@ -66,7 +66,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: dt.DTy
         # Array._new written out.
         d, dev = x._dtype, x._device
         o = _new(Array)
-        o._data = dev.ops.sum(x._data, axis=None, dtype=d, keepdims=False)
+        o._data = dev.ops.sum(x._data, None, d, False)  # (axis, dtype, keepdims)
         o._dtype = d
         o._device = dev
         return o

@@ -16,6 +16,8 @@ from ... import _dtypes as dt
 from .pieces import MAX_ELEMENTS
 from .runtime import Runtime, Storage
 
+_new = object.__new__
+
 
 @functools.lru_cache(maxsize=4096)  # every new array asks; shapes repeat
 def c_strides(shape: tuple) -> tuple:
@@ -96,13 +98,18 @@ class GPUArray:
              size: int | None = None) -> "GPUArray":
         """A view of the same storage (``size``: its element count, where the caller
         knows it)."""
+        v = _new(GPUArray)  # GPUArray(storage, ...), no __init__ frame (every slice)
         try:
-            storage = self._storage
+            v._storage = self._storage
         except AttributeError:  # pending (fusion.py): computed now
-            storage = self.storage
-        v = GPUArray(storage, self.rt, shape, strides, offset, self.dtype, size)
-        if self.readonly:
-            v.readonly = True
+            v._storage = self.storage
+        v.rt = self.rt
+        v.shape = shape
+        v.strides = strides
+        v.offset = offset
+        v.dtype = self.dtype
+        v.size = math.prod(shape) if size is None else size
+        v.readonly = self.readonly
         return v
 
     def __repr__(self) -> str:

@@ -48,6 +48,9 @@ class _Helpers:
     def record(self, *args: Any) -> Any:
         return self.rt.record(*args)  # the new output's Storage, given ``new``
 
+    def record_new(self, *args: Any) -> Any:
+        return self.rt.record_new(*args)  # the new output's Storage
+
 
 # Complex ops whose WGSL is one expression calling no helper function: map.py's own
 # template runs them (other groups' kernels use them through elementwise.expression).

@@ -96,7 +96,9 @@ def unary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(x.rt, name, rule, d)
         if k[2] is None:
-            mode = _config.settings().webgpu_fuse
+            # NUMR_WEBGPU_FUSE: the settings in force read without settings()'s Python
+            # frame on every op (_config._current: None until the first read)
+            mode = (_config._current or _config.settings()).webgpu_fuse
             if mode:
                 return F.apply(x.rt, name, k[0], d, k[1], ((x, d),), x.shape, k[3], mode)
             return launch(x.rt, name, k[0], ((x, d),), k[1], x.shape)
@@ -124,7 +126,7 @@ def binary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(rt, name, rule, d)
         if k[2] is None:
-            mode = _config.settings().webgpu_fuse
+            mode = (_config._current or _config.settings()).webgpu_fuse
             if mode:
                 return F.apply(rt, name, k[0], d, k[1], ((x1, d), (x2, d)), shape, k[3],
                                mode)
@@ -257,7 +259,7 @@ def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
             e = convert(C.real_of(src), dtype, "a.x")
         return C.launch(rt, "astype", e, {"a": (x, src)}, dtype, x.shape, C.rtype(src))
     e = _conversion(src, dtype)
-    mode = _config.settings().webgpu_fuse
+    mode = (_config._current or _config.settings()).webgpu_fuse
     if mode:  # conversions are short: weight 0
         return F.apply(rt, "astype", e, src, dtype, ((x, src),), x.shape, 0, mode)
     return launch(rt, "astype", e, ((x, src),), dtype, x.shape)

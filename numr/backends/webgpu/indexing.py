@@ -257,7 +257,9 @@ def _value(a: GPUArray, value: Any, shape: tuple) -> tuple[Any, tuple]:
 
 
 def setitem(a: GPUArray, key: Any, value: Any) -> None:
-    if type(key) is slice or not _is_advanced_key(key):  # (a slice: numr's fast path)
+    if type(key) is slice and a.shape:  # x[a:b] = v (numr's fast path), as writes.setitem
+        return writes.write("setitem", writes.getslice(a, key), value)
+    if type(key) is slice or not _is_advanced_key(key):
         return writes.setitem(a, key, value)
     if a.readonly:
         raise ValueError("setitem: the array is a read-only view")

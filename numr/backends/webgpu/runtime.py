@@ -696,15 +696,19 @@ class Runtime:
                packer: Any = None, new: int = 0, written: int = 1,
                held: bool = False) -> Storage | None:
         """:meth:`dispatch` for a pipeline already looked up (kernels cache it in their
-        launch plans): the hot path of every op, so it builds as little as it can.
-        ``packer``: a struct.Struct of the parameters (default: all u32 words), at most
-        SLOT_WORDS words. Every dispatch takes one parameter slot (flush counts them).
-        With ``new`` (bytes), the output is allocated here, in the same section (one lock
-        an elementwise op): ``blocks`` is then the inputs (a tuple or a list), and the
-        output's Storage is returned. ``written``: the last so many blocks are written (a fused
-        kernel's outputs; never in pieces, see fusion.py). ``held``: the caller is inside
-        a section already (fusion.py recording a pending op), so none is taken here."""
-        # One section (see _section), written out: the hot path of every op.
+        launch plans). ``packer``: a struct.Struct of the parameters (default: all u32
+        words), at most SLOT_WORDS words. Every dispatch takes one parameter slot (flush
+        counts them). With ``new`` (bytes), the output is allocated here, in the same
+        section (one lock an op): ``blocks`` is then the inputs (a tuple or a list), and
+        the output's Storage is returned (:meth:`record_new`). ``written``: the last so
+        many blocks are written (a fused kernel's outputs; never in pieces, see
+        fusion.py). ``held``: the caller is inside a section already (fusion.py recording
+        a pending op), so none is taken here."""
+        if packer is None:
+            packer = self._packers.get(len(params)) or self._packer(len(params))
+        if new:
+            return self.record_new(pipe, tuple(blocks), params, groups, packer, new, held)
+        # One section (see _section), written out: the hot path of writes into views.
         if held:
             on = False
         else:
@@ -715,75 +719,101 @@ class Runtime:
         try:
             if self.group is not None:
                 self._drain()
-            storage = None
-            if new:
-                # _alloc's hot case, written out: the block freed last fits. (Popped
-                # before it is looked at: another thread's Storage.__del__ may append
-                # to ``released`` at any moment; only a section pops.)
-                released = self.released
-                if released and not self._lost_blocks:
-                    block = released.pop()
-                    if block.nbytes == self._sizes.get(new):
-                        if released:
-                            self.collect()
-                        storage = _new(Storage)  # Storage(block, self), no __init__ frame
-                        storage.block = block
-                        storage.rt = self
-                    else:
-                        self.release(block)
-                        storage = self._alloc(new)
-                else:
-                    storage = self._alloc(new)
-                if type(blocks) is tuple:
-                    blocks += (storage.block,)
-                else:
-                    blocks.append(storage.block)
-                    blocks = tuple(blocks)
-            if self._lost_blocks and not self._lost_blocks.isdisjoint(blocks[:-1]):
-                raise RuntimeError(f"webgpu:{self.index}: an input's data was lost: the "
-                                   f"batch of work that computed it failed (the error "
-                                   f"raised then)")
+            if self._lost_blocks:
+                self._check_inputs(blocks[:-written])
             slot = self._slots
             if slot >= self._limit:
-                self._submit_batch()
-                slot = 0
-            if packer is None:
-                packer = self._packers.get(len(params))
-                if packer is None:
-                    packer = self._packer(len(params))
+                slot = self._take_slot()
             packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
-            key = blocks
-            if written != 1:
-                key += (written,)
+            key = blocks if written == 1 else blocks + (written,)
             bg = self._bind_groups.get(key)
             if bg is None:
                 bg = self._bind_group(blocks, written)
-            if bg[2] is not None:  # an array in pieces: the kernel's variant for them
-                pipe = self._variant(pipe, bg[2])
+            ptr = self._pass_ptr
+            if ptr is None or bg[2] is not None or groups > 65535:
+                self._dispatch(pipe, bg, slot, groups, key, blocks[-1].nbytes)
+                return None
+            # _dispatch's common case, written out (as in record_new)
             self._slots = slot + 1
             self._batch.append(key)
-            ptr = self._pass_ptr
-            if ptr is None:
-                self._open()
-                ptr = self._pass_ptr
-            if ptr is not None:
-                if pipe is not self._last_pipe:
-                    _SET_PIPELINE(ptr, _handle(pipe))
-                    self._last_pipe = pipe
-                _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
-                if groups <= 65535:
-                    _DISPATCH(ptr, groups, 1, 1)
-                else:
-                    _DISPATCH(ptr, *_grid(groups), 1)
-            else:
-                p = self._pass
-                p.set_pipeline(pipe)
-                p.set_bind_group(0, bg[0], (slot * SLOT_BYTES,))
-                if groups <= 65535:
-                    p.dispatch_workgroups(groups)
-                else:
-                    p.dispatch_workgroups(*_grid(groups))
+            if pipe is not self._last_pipe:
+                _SET_PIPELINE(ptr, _handle(pipe))
+                self._last_pipe = pipe
+            _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
+            _DISPATCH(ptr, groups, 1, 1)
             w = self._written + blocks[-1].nbytes
+            self._written = w
+            if w >= self._wlimit:
+                self._submit_batch()
+            return None
+        finally:
+            if on:
+                _gc_resume()
+            if not held:
+                _release()
+
+    def record_new(self, pipe: Any, inputs: tuple, params: Sequence[Any], groups: int,
+                   packer: Any, nbytes: int, held: bool = False) -> Storage:
+        """:meth:`record` of a dispatch that reads ``inputs`` (a tuple of blocks) and
+        writes one fresh output of ``nbytes`` bytes, allocated here in the same section;
+        returns the output's Storage. The hot path of every elementwise op and
+        reduction: :meth:`record`'s general cases (outputs given, several written, a
+        default packer) cost a dozen tests a call, so this one is written out on its own.
+        """
+        # One section (see _section), written out.
+        if held:
+            on = False
+        else:
+            _acquire()
+            on = _gc_on()
+            if on:
+                _gc_off()
+        try:
+            if self.group is not None:
+                self._drain()
+            # _alloc's hot case, written out: the block freed last fits. (Popped before
+            # it is looked at: another thread's Storage.__del__ may append to
+            # ``released`` at any moment; only a section pops.)
+            released = self.released
+            lost = self._lost_blocks
+            if released and not lost:
+                block = released.pop()
+                if block.nbytes == self._sizes.get(nbytes):
+                    if released:
+                        self.collect()
+                    storage = _new(Storage)  # Storage(block, self), no __init__ frame
+                    storage.block = block
+                    storage.rt = self
+                else:
+                    self.release(block)
+                    storage = self._alloc(nbytes)
+                    block = storage.block
+            else:
+                if lost:
+                    self._check_inputs(inputs)
+                storage = self._alloc(nbytes)
+                block = storage.block
+            blocks = (*inputs, block)
+            slot = self._slots
+            if slot >= self._limit:
+                slot = self._take_slot()
+            packer.pack_into(self._arena_host, slot * SLOT_BYTES, *params)
+            bg = self._bind_groups.get(blocks)
+            if bg is None:
+                bg = self._bind_group(blocks)
+            ptr = self._pass_ptr
+            if ptr is None or bg[2] is not None or groups > 65535:
+                self._dispatch(pipe, bg, slot, groups, blocks, block.nbytes)
+                return storage
+            # _dispatch's common case, written out
+            self._slots = slot + 1
+            self._batch.append(blocks)
+            if pipe is not self._last_pipe:
+                _SET_PIPELINE(ptr, _handle(pipe))
+                self._last_pipe = pipe
+            _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
+            _DISPATCH(ptr, groups, 1, 1)
+            w = self._written + block.nbytes
             self._written = w
             if w >= self._wlimit:
                 self._submit_batch()
@@ -793,6 +823,56 @@ class Runtime:
                 _gc_resume()
             if not held:
                 _release()
+
+    def _check_inputs(self, inputs: Sequence) -> None:
+        """Raise if a block a dispatch reads was lost by a failed batch."""
+        if self._lost_blocks and not self._lost_blocks.isdisjoint(inputs):
+            raise RuntimeError(f"webgpu:{self.index}: an input's data was lost: the "
+                               f"batch of work that computed it failed (the error "
+                               f"raised then)")
+
+    def _take_slot(self) -> int:
+        """The next parameter slot, submitting the batch first where it is full."""
+        slot = self._slots
+        if slot >= self._limit:
+            self._submit_batch()
+            slot = 0
+        return slot
+
+    def _dispatch(self, pipe: Any, bg: tuple, slot: int, groups: int, key: tuple,
+                  nbytes: int) -> None:
+        """Record the dispatch of ``pipe`` with bind group ``bg`` (cached under ``key``)
+        and parameter ``slot`` (packed), writing ``nbytes`` bytes; the batch is
+        submitted where it has written enough."""
+        if bg[2] is not None:  # an array in pieces: the kernel's variant for them
+            pipe = self._variant(pipe, bg[2])
+        self._slots = slot + 1
+        self._batch.append(key)
+        ptr = self._pass_ptr
+        if ptr is None:
+            self._open()
+            ptr = self._pass_ptr
+        if ptr is not None:
+            if pipe is not self._last_pipe:
+                _SET_PIPELINE(ptr, _handle(pipe))
+                self._last_pipe = pipe
+            _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
+            if groups <= 65535:
+                _DISPATCH(ptr, groups, 1, 1)
+            else:
+                _DISPATCH(ptr, *_grid(groups), 1)
+        else:
+            p = self._pass
+            p.set_pipeline(pipe)
+            p.set_bind_group(0, bg[0], (slot * SLOT_BYTES,))
+            if groups <= 65535:
+                p.dispatch_workgroups(groups)
+            else:
+                p.dispatch_workgroups(*_grid(groups))
+        w = self._written + nbytes
+        self._written = w
+        if w >= self._wlimit:
+            self._submit_batch()
 
     def _submit_batch(self) -> None:
         """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write twice

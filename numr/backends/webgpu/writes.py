@@ -43,7 +43,7 @@ def write(name: str, target: GPUArray, value: Any) -> None:
         C.launch(target.rt, "fill", w, operands, d, target.shape, C.rtype(d),
                  into=target)
         return
-    launch(target.rt, "copy", "a", ((value, d),), d, target.shape, into=target)
+    launch(target.rt, "copy", "a", ((value, d),), d, target.shape, target)  # into=target
 
 
 def getitem(x: GPUArray, key: Any) -> GPUArray:

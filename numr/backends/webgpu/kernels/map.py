@@ -449,12 +449,15 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             sig = (name, expr, out, shape, d, None, None, e, None, None)
     elif len(operands) == 1:
         x, d = operands[0]
-        if type(x) is GPUArray:
+        if into is not None:  # a write into a view (setitem, assign)
+            if type(x) is GPUArray:
+                sig = (name, expr, out, shape, d, x.shape, x.strides, into.strides)
+            else:
+                sig = (name, expr, out, shape, d, None, None, into.strides)
+        elif type(x) is GPUArray:
             sig = (name, expr, out, shape, d, x.shape, x.strides)
         else:
             sig = (name, expr, out, shape, d, None, None)
-        if into is not None:  # a write into a view (setitem, assign)
-            sig += (into.strides,)
     else:
         sig = [name, expr, out, shape]
         for x, d in operands:
@@ -530,15 +533,16 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
                 params.append(x if -F32_BIG < x < F32_BIG else f32_value(x))
             else:
                 params += scalar_words(x, part)
+        if into is None:
+            blocks = tuple(blocks)
     if into is None:
         # the output's allocation and the dispatch in one runtime call (one lock a call)
-        held = result is not None
         if plan.vpipe is not None and not odd & 3:
-            st = rt.record(plan.vpipe, blocks, params, plan.vgroups, plan.packer, plan.nbytes,
-                           1, held)
+            st = rt.record_new(plan.vpipe, blocks, params, plan.vgroups, plan.packer,
+                               plan.nbytes, result is not None)
         else:
-            st = rt.record(plan.pipe, blocks, params, plan.groups, plan.packer, plan.nbytes,
-                           1, held)
+            st = rt.record_new(plan.pipe, blocks, params, plan.groups, plan.packer,
+                               plan.nbytes, result is not None)
         if result is None:
             result = _new(GPUArray)  # GPUArray(st, rt, shape, ...), no __init__ frame
             result.rt = rt
