@@ -475,6 +475,8 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
         plan = _plan(rt, sig, name, expr, operands, out, shape, into, vec)
     kind = plan.kind
     # odd: the operands' offsets or'ed (the vec4 kernel needs multiples of four)
+    # (kinds in the order of their frequency: an op of two arrays, a write into a view,
+    # an array and a float, one array, three arrays)
     # (x, y: the operands, unpacked for the signature; kinds 1, 2, 3 and _INTO have one
     # or two)
     if kind == 2:
@@ -485,14 +487,6 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             blocks = (x.storage.block, y.storage.block)
         params = (plan.n, odd, off)
         odd |= off
-    elif kind == 4:
-        x, y, z = operands[0][0], operands[1][0], operands[2][0]
-        try:
-            blocks = (x._storage.block, y._storage.block, z._storage.block)
-        except AttributeError:
-            blocks = (x.storage.block, y.storage.block, z.storage.block)
-        params = (plan.n, x.offset, y.offset, z.offset)
-        odd = params[1] | params[2] | params[3]
     elif kind == _INTO:  # [n, *shape, x's offset, *its strides, into's offset, *strides]
         try:
             blocks = (x._storage.block, into._storage.block)
@@ -502,7 +496,7 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
                                       into.offset & 0xFFFFFFFF, *plan.tail],
                   plan.groups, plan.packer)
         return into
-    elif kind:
+    elif kind == 3 or kind == 1:
         odd = x.offset
         try:
             blocks = (x._storage.block,)
@@ -514,6 +508,14 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             # y: a Python float, packed as a float32 by plan.packer (beyond its range:
             # the infinity)
             params = (plan.n, odd, y if -F32_BIG < y < F32_BIG else f32_value(y))
+    elif kind == 4:
+        x, y, z = operands[0][0], operands[1][0], operands[2][0]
+        try:
+            blocks = (x._storage.block, y._storage.block, z._storage.block)
+        except AttributeError:
+            blocks = (x.storage.block, y.storage.block, z.storage.block)
+        params = (plan.n, x.offset, y.offset, z.offset)
+        odd = params[1] | params[2] | params[3]
     else:
         params = plan.head.copy()
         blocks = []
