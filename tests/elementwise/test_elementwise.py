@@ -666,3 +666,33 @@ def test_integer_and_bool_ops(device):
     b = a > 0
     np.testing.assert_array_equal(to_np(b), bh)
     np.testing.assert_array_equal(to_np(xp.logical_xor(b, ~b)), np.ones(5, bool))
+
+
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+@pytest.mark.parametrize("src", _INTS)
+def test_integer_widening_then_sign_tests(src, device):
+    """An integer widened to 64 bits (astype, or promotion inside a mixed-dtype op) keeps
+    NumPy's value and its sign in the ops after it: sign, floor_divide and remainder of
+    int64 with int8 (on lavapipe, i64 values widened inside one kernel once compared
+    wrongly with 0, and int8 -1 became 4294967295 as uint64)."""
+    h = np.array([-128, -9, -2, -1, 0, 1, 2, 9, 127])
+    h = (h if src[0] == "i" else np.abs(h)).astype(src)
+    a = xp.asarray(h, device=device)
+    for dst in ("int64", "uint64"):
+        w = h.astype(dst)
+        d = getattr(xp, dst)
+        np.testing.assert_array_equal(to_np(xp.astype(a, d)), w)
+        np.testing.assert_array_equal(to_np(xp.sign(xp.astype(a, d))), np.sign(w))
+        np.testing.assert_array_equal(to_np(xp.astype(a, d) > 0), w > 0)
+        np.testing.assert_array_equal(to_np(xp.astype(a, d) // 3), w // np.array(3, dst))
+    if src[0] == "i" and src != "int64":
+        x = np.array([1, 7, -7, -7, 5, 0, -128, 127], dtype=np.int64)
+        xd = xp.asarray(x, device=device)
+        y = np.array([-2, -2, 2, -2, 3, -3, -1, -128], dtype=src)
+        yd = xp.asarray(y, device=device)
+        for f in ("floor_divide", "remainder"):
+            np.testing.assert_array_equal(to_np(getattr(xp, f)(xd, yd)), getattr(np, f)(x, y))
+            np.testing.assert_array_equal(to_np(getattr(xp, f)(yd, xd + 200)),
+                                          getattr(np, f)(y, x + 200))

@@ -780,7 +780,8 @@ _INT_HELPERS = {
     "floor_divide_T": """fn floor_divide_T(x: T, y: T) -> T {
   if (y == T(0)) { return T(0); }
   var q = x / y;
-  if (SIGNED && (x - q * y) != T(0) && ((x < T(0)) != (y < T(0)))) { q = q - T(1); }
+  // (x ^ y) < 0: the signs of x and y differ
+  if (SIGNED && (x - q * y) != T(0) && ((x ^ y) < T(0))) { q = q - T(1); }
   return q;
 }""",
     "remainder_T": """fn remainder_T(x: T, y: T) -> T {
@@ -788,7 +789,7 @@ _INT_HELPERS = {
   // Note: x - (x / y) * y, not x % y: NVIDIA's Vulkan driver computed signed % wrongly
   // for negative x (-128 % 3 gave -1), while / is right.
   var r = x - (x / y) * y;
-  if (SIGNED && r != T(0) && ((r < T(0)) != (y < T(0)))) { r = r + y; }
+  if (SIGNED && r != T(0) && ((r ^ y) < T(0))) { r = r + y; }
   return r;
 }""",
     # Exponentiation by squaring; a negative exponent gives 0 (numr refuses it first

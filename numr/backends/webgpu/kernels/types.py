@@ -118,7 +118,21 @@ def convert(src: DType, dst: DType, v: str) -> str:
         return _i32_to_odd_f32(v, cs == "i32")
     if src.kind == "float" and dst.kind in ("int", "uint"):
         return _float_to_int(cs, dst, cd, v)
+    if cs in ("i32", "u32") and cd in ("i64", "u64"):
+        return _widen_int(cs, cd, v)
     return f"{cd}({v})"
+
+
+def _widen_int(cs: str, cd: str, v: str) -> str:
+    """A 32-bit integer widened to 64 bits as NumPy does (sign-extended from i32, zero-
+    extended from u32), with the high word written out. On lavapipe ``u64(v)`` of an i32
+    zero-extended (int8 -1 became 4294967295 as uint64), and a value of ``i64(v)`` or
+    ``i64(u)`` compared with a constant later in the same kernel came out wrong
+    (sign(int64 from uint8 0) was 1; int64 // int8 truncated); the high word built here
+    compares right."""
+    if cs == "u32":
+        return f"bitcast<{cd}>(u64({v}))"
+    return f"bitcast<{cd}>(u64(bitcast<u32>({v})) | select(0lu, 0xffffffff00000000lu, {v} < 0i))"
 
 
 def _float_to_int(cs: str, dst: DType, cd: str, v: str) -> str:
