@@ -696,3 +696,17 @@ def test_integer_widening_then_sign_tests(src, device):
             np.testing.assert_array_equal(to_np(getattr(xp, f)(xd, yd)), getattr(np, f)(x, y))
             np.testing.assert_array_equal(to_np(getattr(xp, f)(yd, xd + 200)),
                                           getattr(np, f)(y, x + 200))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nextafter_of_equal_operands_is_the_second(dtype, device):
+    """The standard: x1_i == x2_i gives x2_i, so the zeros' signs follow x2 (NumPy's float16
+    loop returns x1)."""
+    d = getattr(xp, dtype)
+    if d not in device.dtypes:
+        pytest.skip(f"{device} holds no {dtype}")
+    a = xp.asarray([-0.0, 0.0, 1.0, -2.0], dtype=d, device=device)
+    b = xp.asarray([0.0, -0.0, 1.0, 3.0], dtype=d, device=device)
+    r = to_np(xp.nextafter(a, b))
+    np.testing.assert_array_equal(np.signbit(r[:2]), [False, True])
+    assert r[2] == 1.0 and r[3] == np.nextafter(np.array(-2.0, dtype), np.array(3.0, dtype))

@@ -13,7 +13,8 @@ dtype) in NumPy 2 and CuPy alike. The departures are fixed here, for both librar
   clip with NaN bounds (CuPy);
 * ceil/floor/trunc of integers (a library may return floats);
 * NumPy returns scalars, not 0-d arrays, when every operand is 0-d;
-* pow of integers to negative integer powers raises a library error in NumPy.
+* pow of integers to negative integer powers raises a library error in NumPy;
+* nextafter of equal float16 operands (NumPy returns the first, the standard the second).
 """
 
 from __future__ import annotations
@@ -224,8 +225,18 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
             raise ValueError("pow: integers to negative integer powers are not allowed")
         return r
 
+    np_nextafter = ops["nextafter"]
+
+    def nextafter(a, b):
+        r = np_nextafter(a, b)
+        if getattr(r, "dtype", None) != xp.float16:
+            return r
+        # NumPy's float16 loop returns a where a == b (nextafter(-0.0, 0.0) is -0.0); the
+        # standard, and its float32/float64 loops, give b.
+        return where(a == b, xp.asarray(b, dtype=r.dtype), r)
+
     ops.update(floor_divide=floor_divide, expm1=expm1, log1p=log1p, tanh=tanh, sign=sign, pow=integer_pow,
-               imag=imag,
+               imag=imag, nextafter=nextafter,
                remainder=remainder,
                ceil=rounding(xp.ceil), floor=rounding(xp.floor), trunc=rounding(xp.trunc),
                round=round, clip=clip)
