@@ -4,7 +4,9 @@ started with, and importing numr reads nothing).
 
 Code asks ``settings().<field>``; the result is one frozen :class:`Settings` object,
 hashed by identity, so a cache may key on it and an :func:`override` (which makes a new
-object) never meets a plan made under other values. Tests switch values in-process with::
+object) never meets a plan made under other values. A hot path that reads a field on
+every call reads ``current.<field>`` instead (no call; see :data:`current`). Tests
+switch values in-process with::
 
     with numr._config.override(NUMR_NN_WEBGPU_BWD_GROUPS=3):
         ...
@@ -154,6 +156,24 @@ _BY_NAME = {v.name: v for v in VARIABLES}
 _current: Optional[Settings] = None
 
 
+class _Unread:
+    """:data:`current` before the first read: reading any field of it reads the
+    environment (as :func:`settings` does) and gives that field."""
+
+    __slots__ = ()
+
+    def __getattr__(self, field: str) -> Any:
+        return getattr(_load(), field)
+
+
+# The settings in force, for hot paths that read them on every call without a call:
+# ``_config.current.webgpu_fuse`` (read through the module: override rebinds it), or
+# ``_config.current`` itself as a cache key (hashed by identity, see Settings). Before
+# the first read it is an _Unread stand-in, so that importing numr still reads nothing
+# (a plan cached under it is made once more under the settings read).
+current: "Settings | _Unread" = _Unread()
+
+
 def _read(environ: Any) -> Settings:
     values = {}
     for var in VARIABLES:
@@ -172,8 +192,8 @@ def settings() -> Settings:
 
 
 def _load() -> Settings:
-    global _current
-    _current = _read(os.environ)
+    global _current, current
+    _current = current = _read(os.environ)
     return _current
 
 
@@ -182,7 +202,7 @@ def override(**values: Any) -> Iterator[Settings]:
     """``with override(NUMR_WEBGPU_MAP_VEC=4, ...):`` the settings with those variables
     set (typed values, or strings as in the environment), restored on exit. An unknown
     name or a bad value is a ValueError naming it."""
-    global _current
+    global _current, current
     prev = settings()
     changes = {}
     for name, v in values.items():
@@ -191,11 +211,11 @@ def override(**values: Any) -> Iterator[Settings]:
             raise ValueError(f"numr._config.override: unknown variable {name!r}; known: "
                              f"{', '.join(_BY_NAME)}")
         changes[var.field] = var.parse(name, v)
-    _current = dataclasses.replace(prev, **changes)
+    _current = current = dataclasses.replace(prev, **changes)
     try:
         yield _current
     finally:
-        _current = prev
+        _current = current = prev
 
 
 # --- switches as functions (for their callers in the backends) ---------------------

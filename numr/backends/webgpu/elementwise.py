@@ -96,12 +96,9 @@ def unary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(x.rt, name, rule, d)
         if k[2] is None:
-            # NUMR_WEBGPU_FUSE: the settings in force read without settings()'s Python
-            # frame on every op (_config._current: None until the first read)
-            mode = (_config._current or _config.settings()).webgpu_fuse
-            if mode:
-                return F.apply(x.rt, name, k[0], d, k[1], ((x, d),), x.shape, k[3], mode)
-            return launch(x.rt, name, k[0], ((x, d),), k[1], x.shape)
+            # NUMR_WEBGPU_FUSE, read without a call on every op
+            return F.apply(x.rt, name, k[0], d, k[1], x, None, x.shape, k[3],
+                           _config.current.webgpu_fuse)
         return C.launch(x.rt, name, C.expression(x.rt, name, d, ("a",)), {"a": (x, d)}, k[1],
                         x.shape, k[2])
     op.__name__ = op.__qualname__ = name
@@ -126,11 +123,8 @@ def binary(name: str, rule: str):
         if k is None:
             k = table[d] = _entry(rt, name, rule, d)
         if k[2] is None:
-            mode = (_config._current or _config.settings()).webgpu_fuse
-            if mode:
-                return F.apply(rt, name, k[0], d, k[1], ((x1, d), (x2, d)), shape, k[3],
-                               mode)
-            return launch(rt, name, k[0], ((x1, d), (x2, d)), k[1], shape)
+            return F.apply(rt, name, k[0], d, k[1], x1, x2, shape, k[3],
+                           _config.current.webgpu_fuse)
         # the tables' operand names: a and b (a complex scalar: a_re, a_im)
         ops1, w1 = C.operand(x1, d, "a")
         ops2, w2 = C.operand(x2, d, "b")
@@ -259,10 +253,9 @@ def astype(x: GPUArray, dtype: dt.DType, copy: bool = True) -> GPUArray:
             e = convert(C.real_of(src), dtype, "a.x")
         return C.launch(rt, "astype", e, {"a": (x, src)}, dtype, x.shape, C.rtype(src))
     e = _conversion(src, dtype)
-    mode = (_config._current or _config.settings()).webgpu_fuse
-    if mode:  # conversions are short: weight 0
-        return F.apply(rt, "astype", e, src, dtype, ((x, src),), x.shape, 0, mode)
-    return launch(rt, "astype", e, ((x, src),), dtype, x.shape)
+    # conversions are short: weight 0
+    return F.apply(rt, "astype", e, src, dtype, x, None, x.shape, 0,
+                   _config.current.webgpu_fuse)
 
 
 @functools.cache

@@ -37,7 +37,9 @@ from .kernels import expressions as wops
 from .kernels import map as M
 from .kernels.types import LAYOUT, bits_expr, bf16_bits, ctype
 from .pieces import Pieces
-from .runtime import SLOT_WORDS, remember, _acquire, _gc_off, _gc_on, _gc_resume, _release
+from .runtime import (SLOT_BYTES, SLOT_WORDS, Storage, remember, _acquire, _gc_off, _gc_on,
+                      _gc_resume, _release, _DISPATCH, _SET_BIND_GROUP, _SET_PIPELINE,
+                      _handle)
 
 # Ops of one kernel at most: the WGSL (one function an op) and its compile time stay
 # small; a longer chain is several kernels of this many ops.
@@ -188,13 +190,13 @@ class Group:
 
     # -- joining -------------------------------------------------------------------
 
-    def join(self, name: str, expr: str, out: DType, operands: Sequence[tuple], w: int
+    def join(self, name: str, expr: str, d: DType, out: DType, x: Any, y: Any, w: int
              ) -> GPUArray | None:
-        """Add an op that consumes ``tail``: its (pending) result, or None where it
-        cannot join (the caller records the group and starts a new one)."""
+        """Add an op (apply's arguments) that consumes ``tail``: its (pending) result,
+        or None where it cannot join (the caller records the group and starts a new
+        one)."""
         tail, leaves = self.tail, self.leaves
-        if (len(operands) == 2 and operands[0][0] is tail
-                and type(operands[1][0]) is not GPUArray):
+        if x is tail and y is not None and type(y) is not GPUArray:
             # The commonest step of a chain, written out: the last result and a Python
             # scalar (a new leaf of 2 parameter words at most, no binding).
             words = self.words + 2
@@ -206,28 +208,28 @@ class Group:
                 step = _child(self.step, key, name, expr, tail.dtype, out, (_TAIL, _SCALAR))
                 if step is None:
                     return None
-            leaves.append(operands[1])
+            leaves.append((y, d))
             self.words = words
         else:
             n0 = len(leaves)
             codes = []
-            for x, d in operands:
-                if x is tail:
+            for v, e in _operands(d, x, y):
+                if v is tail:
                     codes.append(_TAIL)
-                elif type(x) is GPUArray:
+                elif type(v) is GPUArray:
                     for k in range(len(leaves)):
-                        if leaves[k][0] is x:
+                        if leaves[k][0] is v:
                             codes.append(k)
                             break
                     else:
                         for a in self.inter:
-                            if a is x:  # an earlier result, still pending: written first
+                            if a is v:  # an earlier result, still pending: written first
                                 del leaves[n0:]
                                 return None
-                        leaves.append((x, d))
+                        leaves.append((v, e))
                         codes.append(_ARRAY)
                 else:
-                    leaves.append((x, d))
+                    leaves.append((v, e))
                     codes.append(_SCALAR)
             if len(leaves) > n0 and not self._fits(n0):
                 del leaves[n0:]
@@ -269,15 +271,110 @@ class Group:
         return True
 
 
-def _record_one(t: tuple) -> None:
-    """Record a one-op pending state (see apply): the unfused kernel itself."""
-    M.launch(*t[2])
+def _operands(d: DType, x: Any, y: Any) -> tuple:
+    """map.launch's operands of an op of apply's (``y`` None: one operand)."""
+    return ((x, d),) if y is None else ((x, d), (y, d))
+
+
+def _record_one(g: tuple) -> None:
+    """Record a one-op pending state (see apply) as its unfused kernel, inside a runtime
+    section: the hot path of every elementwise op that no next op joins (and, fusion
+    off, of every op). For map.launch's commonest kinds (one or two arrays C-contiguous
+    in the result's shape with their storage, or one and a Python float of a float32
+    op) it goes from the cached plan straight to the dispatch; anything else (no plan
+    yet, a strided, broadcast or pending operand, other scalars) through map.launch.
+
+    Mirrors launch's signature and kinds 1 to 3, and Runtime.record_new's hot case
+    (the alloc of a fresh output, the parameter slot, the bind group, the dispatch):
+    written out, since their frames, argument tuples and general branches were a fifth
+    of a small op's host time; keep them in step."""
+    _, t, rt, name, expr, d, out, x, y, shape, _ = g
+    if type(x) is GPUArray:
+        if y is None:
+            plan = rt.plans.get((name, expr, out, shape, d, x.shape, x.strides))
+        elif type(y) is GPUArray:
+            plan = rt.plans.get((name, expr, out, shape, d, x.shape, x.strides, d,
+                                 y.shape, y.strides))
+        else:
+            plan = rt.plans.get((name, expr, out, shape, d, x.shape, x.strides, d,
+                                 None, None))
+        # (kinds 1 to 3 only: 4 has three operands, _INTO a view to write)
+        if plan is not None and plan.kind and not (plan.vec and M.stale(plan)):
+            kind = plan.kind
+            try:  # the slots themselves (see GPUArray.storage): a pending operand raises
+                xb = x._storage.block
+                yb = y._storage.block if kind == 2 else None
+            except AttributeError:  # ... and launch records its group first
+                kind = 0
+            if kind:
+                # record_new's hot case from here on
+                released = rt.released
+                lost = rt._lost_blocks
+                if released and not lost:
+                    block = released.pop()  # (popped before it is looked at: record_new)
+                    if block.nbytes == rt._sizes.get(plan.nbytes):
+                        if released:
+                            rt.collect()
+                        st = _new(Storage)  # Storage(block, rt), no __init__ frame
+                        st.block = block
+                        st.rt = rt
+                    else:
+                        rt.release(block)
+                        st = rt._alloc(plan.nbytes)
+                        block = st.block
+                else:
+                    if lost:
+                        rt._check_inputs((xb,) if yb is None else (xb, yb))
+                    st = rt._alloc(plan.nbytes)
+                    block = st.block
+                slot = rt._slots
+                if slot >= rt._limit:
+                    slot = rt._take_slot()
+                xo = x.offset
+                if kind == 2:
+                    blocks = (xb, yb, block)
+                    yo = y.offset
+                    plan.packer.pack_into(rt._arena_host, slot * SLOT_BYTES, plan.n, xo, yo)
+                    xo |= yo  # (the vec4 kernel needs offsets that are multiples of four)
+                elif kind == 1:
+                    blocks = (xb, block)
+                    plan.packer.pack_into(rt._arena_host, slot * SLOT_BYTES, plan.n, xo)
+                else:  # y: a Python float, packed as a float32 (beyond: the infinity)
+                    blocks = (xb, block)
+                    plan.packer.pack_into(rt._arena_host, slot * SLOT_BYTES, plan.n, xo,
+                                          y if -M.F32_BIG < y < M.F32_BIG else M.f32_value(y))
+                if plan.vpipe is not None and not xo & 3:
+                    pipe, groups = plan.vpipe, plan.vgroups
+                else:
+                    pipe, groups = plan.pipe, plan.groups
+                bg = rt._bind_groups.get(blocks)
+                if bg is None:
+                    bg = rt._bind_group(blocks)
+                ptr = rt._pass_ptr
+                if ptr is None or bg[2] is not None or groups > 65535:
+                    rt._dispatch(pipe, bg, slot, groups, blocks, block.nbytes)
+                else:
+                    rt._slots = slot + 1
+                    rt._batch.append(blocks)
+                    if pipe is not rt._last_pipe:
+                        _SET_PIPELINE(ptr, _handle(pipe))
+                        rt._last_pipe = pipe
+                    _SET_BIND_GROUP(ptr, 0, bg[1], 1, rt._offset_at[slot])
+                    _DISPATCH(ptr, groups, 1, 1)
+                    w = rt._written + block.nbytes
+                    rt._written = w
+                    if w >= rt._wlimit:
+                        rt._submit_batch()
+                t._storage = st
+                return
+    M.launch(rt, name, expr, _operands(d, x, y), out, shape, None, t)
 
 
 def _group(rt: Any, t: tuple) -> Group | None:
     """The Group of a one-op pending state (a second op joins), or None (the trie is
     full)."""
-    _, tail, (_, name, expr, operands, out, shape, _, _), d, w = t
+    _, tail, _, name, expr, d, out, x, y, shape, w = t
+    operands = _operands(d, x, y)
     g = _new(Group)
     g.rt, g.shape, g.strides, g.size = rt, shape, tail.strides, tail.size
     g.leaves, g.inter, g.tail = [], [], tail
@@ -308,16 +405,16 @@ def _group(rt: Any, t: tuple) -> Group | None:
     return g
 
 
-def _lost(rt: Any, operands: Sequence[tuple]) -> bool:
+def _lost(rt: Any, x: Any, y: Any) -> bool:
     """Whether an operand's data was lost by a failed batch (then the op runs unfused,
     raising now). A pending operand is not: its own operands were asked when it joined.
     Only these are asked, so arrays lost long ago, which a program may still hold, do
     not turn fusion off for the rest of the process."""
     lost = rt._lost_blocks
-    for x, _ in operands:
-        if type(x) is GPUArray:
+    for a in (x, y):
+        if type(a) is GPUArray:
             try:
-                st = x._storage
+                st = a._storage
             except AttributeError:  # pending
                 continue
             if st.block in lost:
@@ -335,22 +432,24 @@ def _shape_meta(shape: tuple) -> tuple:
     return m
 
 
-def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
-          operands: Sequence[tuple], shape: tuple, w: int = 0, mode: int = 1) -> GPUArray:
-    """Elementwise op ``expr`` (map.launch's arguments, ``d`` the operands' dtype, ``w``
-    its weight, ``mode`` NUMR_WEBGPU_FUSE) as a pending result: joined to the runtime's
-    pending group where it consumes the group's last result in the same shape, else the
-    start of a new group (the old one is recorded first).
+def apply(rt: Any, name: str, expr: str, d: DType, out: DType, x: Any, y: Any,
+          shape: tuple, w: int = 0, mode: int = 1) -> GPUArray:
+    """Elementwise op ``expr`` of operands ``x`` and ``y`` of dtype ``d`` (``y`` None
+    for one operand; map.launch's arguments otherwise, ``w`` its weight, ``mode``
+    NUMR_WEBGPU_FUSE) as a pending result: joined to the runtime's pending group where
+    it consumes the group's last result in the same shape, else the start of a new
+    group (the old one is recorded first). With ``mode`` 0 (fusion off) the op is
+    recorded at once, by the path of a pending op recorded alone.
 
-    One op alone waits as a tuple (``_record_one``, its result and its launch
-    arguments), which a plain op (the next op does not consume it) records as the
-    unfused kernel: the hot path of a single op builds no Group.
+    One op alone waits as a tuple (``_record_one``, its result, the op's arguments),
+    which a plain op (the next op does not consume it) records as the unfused kernel:
+    the hot path of a single op builds no Group.
     """
-    if (0 in shape or rt.lost is not None or (rt._lost_blocks and _lost(rt, operands))
+    if (0 in shape or rt.lost is not None or (rt._lost_blocks and _lost(rt, x, y))
             or (w and w > CPU_BUDGET and rt.cpu and mode < 2)):
         # unfused (recording drains the group first); on lost data, so that the op
         # raises now, as unfused
-        return M.launch(rt, name, expr, operands, out, shape)
+        return M.launch(rt, name, expr, _operands(d, x, y), out, shape)
     # One section (see runtime._section), written out: the hot path of every op.
     _acquire()
     on = _gc_on()
@@ -359,23 +458,22 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
     try:
         g = rt.group
         if g is not None:
-            one = type(g) is tuple
-            tail = g[1] if one else g.tail
-            # (one or two operands: the last is the first where there is one)
-            if operands[0][0] is tail or operands[-1][0] is tail:
-                if one and g[2][5] == shape:
+            if type(g) is tuple:
+                if x is not g[1] and y is not g[1]:
+                    # the commonest case: one op, which this one does not join
+                    rt.group = None
+                    _record_one(g)
+                    g = None
+                elif mode and g[9] == shape:  # the second op of a chain: a Group
                     g = _group(rt, g) or g
-                    one = type(g) is tuple
-                if (not one and g.shape == shape and g.step.count < MAX_OPS
+            if g is not None:
+                if (mode and type(g) is Group and (x is g.tail or y is g.tail)
+                        and g.shape == shape and g.step.count < MAX_OPS
                         and (g.weight + w <= CPU_BUDGET or not rt.cpu or mode > 1)):
-                    r = g.join(name, expr, out, operands, w)
+                    r = g.join(name, expr, d, out, x, y, w)
                     if r is not None:
                         return r
-            rt.group = None
-            if one:  # _record_one, written out
-                M.launch(*g[2])
-            else:
-                g.record()
+                rt._drain()  # the group, recorded first
         meta = _meta.get(shape)
         if meta is None:
             meta = _shape_meta(shape)
@@ -387,9 +485,11 @@ def apply(rt: Any, name: str, expr: str, d: DType, out: DType,
         t.dtype = out
         t.size = meta[1]
         t.readonly = False
-        # the result, map.launch's arguments (into None, result t), d and w for a
-        # joining op
-        rt.group = (_record_one, t, (rt, name, expr, operands, out, shape, None, t), d, w)
+        g = (_record_one, t, rt, name, expr, d, out, x, y, shape, w)
+        if mode:
+            rt.group = g
+        else:
+            _record_one(g)
         return t
     finally:
         if on:
@@ -418,7 +518,7 @@ class Plan:
     outputs' byte sizes (the written intermediates, then the last result)."""
 
     __slots__ = ("pipe", "make", "vpipe", "head", "parts", "groups", "vgroups", "nbytes",
-                 "packer")
+                 "packer", "vec")
 
 
 def _fix(d: DType, v: str) -> str:
@@ -573,7 +673,7 @@ def _plan(rt: Any, g: Group, live: tuple) -> Plan:
         sig.append((x.shape, x.strides) if type(x) is GPUArray else None)
     sig = tuple(sig)
     plan = rt.plans.get(sig)
-    if plan is not None:
+    if plan is not None and not (plan.vec and M.stale(plan)):
         return plan
     shape, n = g.shape, g.size
     nd = len(shape)
@@ -608,9 +708,10 @@ def _plan(rt: Any, g: Group, live: tuple) -> Plan:
         return rt.pipeline(key, lambda: source(ops, specs_t, outs, ndim), nbuf, len(outs))
 
     vpipe, vgroups = None, 0
-    vec = _config.settings().webgpu_map_vec
-    if n >= 4 * vec * M.WG and all(M._word(d) for d in dts) and all(
-            lay == "k" or (lay == "c" and M._word(d)) for d, lay in specs):
+    vec = _config.current.webgpu_map_vec
+    can = n >= 4 * M.WG and all(M._word(d) for d in dts) and all(
+        lay == "k" or (lay == "c" and M._word(d)) for d, lay in specs)
+    if can and n >= 4 * vec * M.WG:
         vkey = ("fused-vec4", g.step, specs_t, outs, vec)
         vpipe = rt.pipeline(vkey, lambda: vec_source(ops, specs_t, outs, vec), nbuf,
                             len(outs))
@@ -632,4 +733,5 @@ def _plan(rt: Any, g: Group, live: tuple) -> Plan:
     plan.groups = -(-(-(-n // per)) // M.WG)
     plan.nbytes = [n * d.itemsize for d in dts]
     plan.packer = struct.Struct("<" + codes)
+    plan.vec = vec if can else 0  # as map.Plan's (see map.stale)
     return remember(rt, sig, plan)

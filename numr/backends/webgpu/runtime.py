@@ -54,6 +54,8 @@ try:
     _DISPATCH = _lib.wgpuComputePassEncoderDispatchWorkgroups
 except Exception:  # another wgpu-py backend or layout: the public API
     _ffi = None
+    # (importable, never called: without ffi a pass has no native pointer)
+    _handle = _SET_PIPELINE = _SET_BIND_GROUP = _DISPATCH = None
 
 # Features numr asks for where the adapter has them (dtypes and faster reductions).
 WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
@@ -758,7 +760,8 @@ class Runtime:
         writes one fresh output of ``nbytes`` bytes, allocated here in the same section;
         returns the output's Storage. The hot path of every elementwise op and
         reduction: :meth:`record`'s general cases (outputs given, several written, a
-        default packer) cost a dozen tests a call, so this one is written out on its own.
+        default packer) cost a dozen tests a call, so this one is written out on its own
+        (and its hot case once more in fusion._record_one: keep the two in step).
         """
         # One section (see _section), written out.
         if held:

@@ -271,3 +271,62 @@ def test_the_switch_turns_fusion_off(device):
     with _config.override(NUMR_WEBGPU_FUSE=0):
         _, n = _dispatches(device, lambda: ((x + 1.0) * 2.0 - 3.0) / 4.0)
     assert n == 4
+
+
+def _vec_of(rt, pipe):
+    """The NUMR_WEBGPU_MAP_VEC a vec4 pipeline was compiled for (its key's last entry)."""
+    keys = [k for k, p in list(rt._pipelines.items()) if p is pipe]
+    assert keys and keys[0][0] in ("map-vec4", "fused-vec4")
+    return keys[0][-1]
+
+
+def test_plans_follow_the_map_vec_setting(device):
+    """A launch plan made under one NUMR_WEBGPU_MAP_VEC is not reused under another
+    (plans are cached by signature, which leaves the setting out): the vec4 kernel of
+    the setting in force runs, unfused and fused."""
+    rt = _rt(device)
+    n = 4 * 256 * 4 * 3 + 8  # a vec4 kernel under each setting; a size of its own
+    rng = np.random.default_rng(11)
+    ha, hb = (rng.standard_normal(n).astype(np.float32) for _ in range(2))
+    a, b = numr.asarray(ha, device=device), numr.asarray(hb, device=device)
+    for vec in (1, 4, 2, 1):
+        with _config.override(NUMR_WEBGPU_MAP_VEC=vec):
+            np.testing.assert_array_equal(to_np(a * b), ha * hb)
+            plans = [p for k, p in list(rt.plans.items())
+                     if type(k) is tuple and k[:1] == ("multiply",) and k[3] == (n,)]
+            assert plans and all(_vec_of(rt, p.vpipe) == vec for p in plans)
+            np.testing.assert_array_equal(to_np(a * b + 1.0), ha * hb + np.float32(1.0))
+            fused = [p for k, p in list(rt.plans.items())
+                     if type(k) is tuple and len(k) > 2 and k[2] == (n,)
+                     and type(k[0]).__name__ == "Step"]
+            assert fused and all(_vec_of(rt, p.vpipe) == vec for p in fused)
+
+
+@pytest.mark.parametrize("fuse", [0, 1])
+def test_single_ops_of_every_layout(device, fuse):
+    """An op that no other joins is recorded from its cached plan directly where its
+    operands are contiguous arrays (or one and a float32 scalar), and through the
+    general launch otherwise (a view at an odd offset, a broadcast, a scalar first, an
+    int scalar, a pending operand): the same values either way, fusion on or off."""
+    rng = np.random.default_rng(12)
+    ha = rng.standard_normal(1030).astype(np.float32)
+    hb = rng.standard_normal(1030).astype(np.float32)
+    hm = rng.standard_normal((5, 6)).astype(np.float32)
+    hi = rng.integers(-50, 50, 40).astype(np.int32)
+    a, b = numr.asarray(ha, device=device), numr.asarray(hb, device=device)
+    m, i = numr.asarray(hm, device=device), numr.asarray(hi, device=device)
+    one = np.float32(1.0)
+    cases = [
+        (lambda: a + b, ha + hb), (lambda: a * 2.5, ha * np.float32(2.5)),
+        (lambda: numr.negative(a), -ha), (lambda: a[1:] + b[:-1], ha[1:] + hb[:-1]),
+        (lambda: a[3:] * 3.0, ha[3:] * np.float32(3.0)), (lambda: 2.0 - a, 2 - ha),
+        (lambda: m + m[0], hm + hm[0]), (lambda: m.T * 2.0, hm.T * np.float32(2.0)),
+        (lambda: i + 7, hi + 7), (lambda: a * 3e38 * 3e38, ha * np.float32(np.inf)),
+        (lambda: (a + 1.0) + (b + 1.0), (ha + one) + (hb + one)),
+        (lambda: numr.astype(a, numr.int32), ha.astype(np.int32)),
+    ]
+    with _config.override(NUMR_WEBGPU_FUSE=fuse):
+        for k in range(2):  # the first call makes the plans, the second uses them
+            results = [(f(), want) for f, want in cases]
+            for r, want in results:
+                np.testing.assert_array_equal(to_np(r), want)

@@ -213,8 +213,8 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
 
 
 # vec4 words per operand and invocation in the fast path: NUMR_WEBGPU_MAP_VEC
-# (numr/_config.py, read when a launch plan is made), so a GPU can be swept without code
-# edits. A 256M float32 add on the H200, as a share of CuPy's copy bandwidth
+# (numr/_config.py, read when a launch plan is made, and a plan made under another
+# setting is made again: see stale), so a GPU can be swept without code edits. A 256M float32 add on the H200, as a share of CuPy's copy bandwidth
 # (2026-11-30): 2 words 0.888 and 0.849, 4 words 0.834, 8 words 0.834.
 # Below one workgroup's block (4 * vec * WG elements) the scalar kernel serves: speed
 # cannot differ there on a GPU, and on lavapipe the vec4 kernel's bounds loop cost ~3 µs
@@ -304,7 +304,7 @@ class Plan:
     ``Runtime.plans``, so a repeated op builds no WGSL, key, collapsed layout or size."""
 
     __slots__ = ("pipe", "head", "parts", "tail", "groups", "vpipe", "vgroups", "n",
-                 "nbytes", "strides", "packer", "kind")
+                 "nbytes", "strides", "packer", "kind", "vec")
 
     def __init__(self, pipe: Any, head: list, parts: list, tail: tuple, groups: int,
                  vpipe: Any, vgroups: int, n: int, nbytes: int, strides: tuple,
@@ -329,6 +329,9 @@ class Plan:
         # parameters are [n, offsets..., scalar]: no strided operand, no collapsed
         # shape); else 0.
         self.kind = _KINDS.get(tuple(parts), 0) if len(head) == 1 and not tail else 0
+        # The NUMR_WEBGPU_MAP_VEC it was made under, where that decides its vec4 kernel
+        # (see stale); 0 where no setting would give it one.
+        self.vec = 0
 
 
 _F32_SCALAR = "f32"
@@ -380,8 +383,9 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
     pipe = rt.pipeline(key, lambda: source(name, expr, specs_t, out, ndim, strided_out),
                        nbuf)
     vpipe, vgroups = None, 0
-    vec = _config.settings().webgpu_map_vec
-    if vec_ok and n >= 4 * vec * WG and vectorizable(specs_t, out, strided_out):
+    vec = _config.current.webgpu_map_vec
+    can = vec_ok and n >= 4 * WG and vectorizable(specs_t, out, strided_out)
+    if can and n >= 4 * vec * WG:
         # Note: the key keeps the expression third, where complex.py's runtime wrapper
         # looks for it.
         vkey = ("map-vec4", name, expr, specs_t, out.name, vec)
@@ -405,7 +409,18 @@ def _plan(rt: Any, sig: tuple, name: str, expr: str, operands: Sequence[tuple[An
                 n * out.itemsize, c_strides(shape), struct.Struct("<" + codes))
     if strided_out:  # kinds 1 to 4 are for fresh outputs (launch relies on it)
         plan.kind = _INTO if len(parts) == 1 and type(parts[0]) is tuple else 0
+    if can:
+        plan.vec = vec
     return remember(rt, sig, plan)
+
+
+def stale(plan: Any) -> bool:
+    """Whether ``plan`` (map's or fusion.py's, its ``vec`` nonzero) was made under
+    another NUMR_WEBGPU_MAP_VEC than the one in force. Plans are cached by signature,
+    which leaves the setting out (read on every launch, it would cost each small op);
+    callers ask only where ``plan.vec`` is set, one attribute for the plans no setting
+    concerns."""
+    return plan.vec != _config.current.webgpu_map_vec
 
 
 def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
@@ -469,7 +484,7 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
             sig.append(into.strides)
         sig = tuple(sig)
     plan = rt.plans.get(sig)
-    if plan is None:
+    if plan is None or plan.vec and stale(plan):
         if 0 in shape:  # (never a plan: asked only on a miss)
             return new(rt, shape, out) if into is None else into
         plan = _plan(rt, sig, name, expr, operands, out, shape, into, vec)
@@ -478,7 +493,8 @@ def launch(rt: Any, name: str, expr: str, operands: Sequence[tuple[Any, DType]],
     # (kinds in the order of their frequency: an op of two arrays, a write into a view,
     # an array and a float, one array, three arrays)
     # (x, y: the operands, unpacked for the signature; kinds 1, 2, 3 and _INTO have one
-    # or two)
+    # or two) (fusion._record_one writes the signature and kinds 1 to 3 out once more,
+    # for an op recorded from the pending state: keep them in step)
     if kind == 2:
         odd, off = x.offset, y.offset
         try:  # the slot itself (see GPUArray.storage): a pending operand raises
