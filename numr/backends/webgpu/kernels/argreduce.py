@@ -25,6 +25,7 @@ from typing import Any
 from .... import _config
 from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
+from ..runtime import packer
 from . import reduce as R
 from .reduce import _decode
 from .template import HEADER, WG
@@ -329,7 +330,8 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple[int, ...], strides: tuple[
     pipe, vpipe, scalar = (None, make(True), lambda: make(False)) if vec else \
         (make(False), None, None)
     first = R.Stage(pipe, params, -(-nout * C // (WG // T)),
-                    nout * C * (index.itemsize if C == 1 else 4), vpipe, scalar)
+                    nout * C * (index.itemsize if C == 1 else 4), vpipe, scalar,
+                    packer(len(params)))
     if C == 1:
         return done._replace(stages=(first,))
     Tm = min(WG, R._pow2(-(-C // 4)))  # the merge compares C winners, 4 a lane
@@ -337,7 +339,7 @@ def _build(rt: Any, kind: str, d: DType, shape: tuple[int, ...], strides: tuple[
     pipe = rt.pipeline(("argreduce", kind, name, idx, nk, nr, Tm, False, True, shm),
                        lambda: source(kind, d, idx, nk, nr, Tm, False, True, shm), 3)
     merge = R.Stage(pipe, [nout, *params[1:]], -(-nout // (WG // Tm)),
-                    nout * index.itemsize)
+                    nout * index.itemsize, packer=packer(len(params)))
     return done._replace(stages=(first, merge))
 
 
@@ -348,7 +350,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
     split into chunks as kernels/reduce.py plans a reduction of the same shape; the
     launch of each signature is cached in ``rt.plans``."""
     sig = ("argreduce", kind, x.dtype, x.shape, x.strides, axes, index,
-           _config.settings())  # the switches in force (hashed by identity)
+           _config.current)  # the switches in force (hashed by identity)
     lp = rt.plans.get(sig)
     if lp is None:
         lp = _build(rt, kind, x.dtype, x.shape, x.strides, axes, index)
@@ -367,13 +369,13 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
     pipe = st.pipe
     if st.vpipe is not None:
         pipe = st.scalar() if x.offset & 3 else st.vpipe
-    storage = rt.record(pipe, [block], first, st.groups, None, st.nbytes)
+    storage = rt.record_new(pipe, (block,), first, st.groups, st.packer, st.nbytes)
     if len(stages) == 2:
         m = stages[1]
         params = m.params
         if x.offset:
             params = params.copy()
             params[2] = x.offset & 0xFFFFFFFF
-        storage = rt.record(m.pipe, [block, storage.block], params, m.groups, None,
-                            m.nbytes)
+        storage = rt.record_new(m.pipe, (block, storage.block), params, m.groups, m.packer,
+                                m.nbytes)
     return GPUArray(storage, rt, lp.shape, lp.strides, 0, lp.dtype, lp.size)

@@ -456,7 +456,7 @@ class Stage(NamedTuple):
     nbytes: int
     vpipe: Any = None  # the vec4 kernel, where vectorizable: used at offsets 4 k
     scalar: Any = None  # with vpipe: makes the scalar kernel (pipe is None) when needed
-    packer: Any = None  # the parameters' struct (None: Runtime.record finds it)
+    packer: Any = None  # the parameters' struct
 
 
 class Launch(NamedTuple):
@@ -537,7 +537,7 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
     if type(axes) is not tuple:
         axes = tuple(axes)
     sig = ("reduce", kind, x.dtype, x.shape, x.strides, axes, mean,
-           _config.settings())  # the switches in force (hashed by identity)
+           _config.current)  # the switches in force (hashed by identity)
     lp = rt.plans.get(sig)
     if lp is None:
         count = math.prod(x.shape[k] for k in axes) if mean else None
@@ -551,19 +551,20 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
         block = x._storage.block
     except AttributeError:  # ... unset while x is pending: computed now
         block = x.storage.block
-    storage = None
     off = x.offset
-    for k, st in enumerate(lp.stages):
-        params = st.params
-        if k == 0 and off:
-            params = params.copy()
-            params[2] = off & 0xFFFFFFFF
-        pipe = st.pipe
-        if st.vpipe is not None:
-            pipe = st.scalar() if k == 0 and off & 3 else st.vpipe
+    # the first stage reads x (at its offset: the vec4 kernel needs a multiple of four)
+    st = lp.stages[0]
+    params = st.params
+    if off:
+        params = params.copy()
+        params[2] = off & 0xFFFFFFFF
+    pipe = st.pipe if st.vpipe is None else st.scalar() if off & 3 else st.vpipe
+    storage = rt.record_new(pipe, (block,), params, st.groups, st.packer, st.nbytes)
+    for st in lp.stages[1:]:
         # ``storage`` (the previous stage's output) stays referenced until this records
-        storage = rt.record(pipe, (block,), params, st.groups, st.packer, st.nbytes)
-        block = storage.block
+        pipe = st.pipe if st.vpipe is None else st.vpipe
+        storage = rt.record_new(pipe, (storage.block,), st.params, st.groups, st.packer,
+                                st.nbytes)
     r = _new(GPUArray)  # GPUArray(storage, rt, lp.shape, ...), no __init__ frame
     r._storage = storage
     r.rt = rt
