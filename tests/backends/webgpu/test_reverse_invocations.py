@@ -24,14 +24,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 WG = 64
 
 
-def _run(device, code: str, n: int) -> np.ndarray:
-    """``code`` (one u32 output binding ``o``) run over ``n`` invocations; o as NumPy."""
+def _run(device, code: str, n: int, salt: int = 0) -> np.ndarray:
+    """``code`` (one u32 output binding ``o``) run over ``n`` invocations (``p(0u)``; the
+    parameter ``p(1u)`` is ``salt``); o as NumPy."""
     out = numr.zeros(n, dtype=numr.uint32, device=device)._data
     rt = out.rt
     key = ("test-reverse", code)
     # compiled as given, also where the whole run reverses every kernel
     with _config.override(NUMR_TEST_REVERSE_INVOCATIONS=False):
-        rt.dispatch(key, lambda: code, [out.storage.block], [n], n // WG)
+        rt.dispatch(key, lambda: code, [out.storage.block], [n, salt], n // WG)
     return device.ops.to_host(out)
 
 
@@ -63,17 +64,20 @@ def test_a_missing_barrier_is_caught(device):
     if "llvmpipe" not in str(numr.zeros(1, device=device)._data.rt.adapter.info):
         pytest.skip("the schedule is lavapipe's (in index order); another adapter's "
                     "order decides whether this race shows")
-    # Values that differ between workgroups: lavapipe reuses one workgroup's memory for
-    # the next, so a race on the same values would read a stale but equal word.
-    racy = "  s[l] = g.x + 1u;\n  {barrier}\n  o[g.x] = select(0u, s[l - 1u], l > 0u);"
+    # Values that differ between workgroups and between runs (the salt): lavapipe
+    # reuses a thread's workgroup memory for the next workgroup it runs, so a race would
+    # read a stale but equal word where the same workgroup of an earlier run (same salt)
+    # left it there.
+    racy = ("  s[l] = g.x + 1u + p(1u);\n  {barrier}\n"
+            "  o[g.x] = select(0u, s[l - 1u] - p(1u), l > 0u);")
     ids = ("@builtin(global_invocation_id) g: vec3<u32>, "
            "@builtin(local_invocation_index) l: u32")
     want = np.where(np.arange(WG * 2) % WG > 0, np.arange(WG * 2), 0)
     bad = _kernel(racy.format(barrier=""), ids)
     good = _kernel(racy.format(barrier="workgroupBarrier();"), ids)
     assert (_run(device, bad, 2 * WG) == want).all()
-    assert (_run(device, reverse.reverse(bad), 2 * WG) != want).any()
-    assert (_run(device, reverse.reverse(good), 2 * WG) == want).all()
+    assert (_run(device, reverse.reverse(bad), 2 * WG, salt=1000) != want).any()
+    assert (_run(device, reverse.reverse(good), 2 * WG, salt=2000) == want).all()
 
 
 # The kernels of every template that keeps data in workgroup memory, in tests that are
