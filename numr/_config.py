@@ -22,7 +22,7 @@ import contextlib
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: hashed by identity (a cheap cache key)
@@ -153,9 +153,6 @@ VARIABLES = (
 )
 _BY_NAME = {v.name: v for v in VARIABLES}
 
-_current: Optional[Settings] = None
-
-
 class _Unread:
     """:data:`current` before the first read: reading any field of it reads the
     environment (as :func:`settings` does) and gives that field."""
@@ -185,16 +182,14 @@ def _read(environ: Any) -> Settings:
 def settings() -> Settings:
     """The settings in force: the environment's, read at the first call, or an
     :func:`override`'s inside its block."""
-    s = _current
-    if s is None:
-        s = _load()
-    return s
+    s = current
+    return s if type(s) is Settings else _load()
 
 
 def _load() -> Settings:
-    global _current, current
-    _current = current = _read(os.environ)
-    return _current
+    global current
+    s = current = _read(os.environ)
+    return s
 
 
 @contextlib.contextmanager
@@ -202,7 +197,7 @@ def override(**values: Any) -> Iterator[Settings]:
     """``with override(NUMR_WEBGPU_MAP_VEC=4, ...):`` the settings with those variables
     set (typed values, or strings as in the environment), restored on exit. An unknown
     name or a bad value is a ValueError naming it."""
-    global _current, current
+    global current
     prev = settings()
     changes = {}
     for name, v in values.items():
@@ -211,11 +206,11 @@ def override(**values: Any) -> Iterator[Settings]:
             raise ValueError(f"numr._config.override: unknown variable {name!r}; known: "
                              f"{', '.join(_BY_NAME)}")
         changes[var.field] = var.parse(name, v)
-    _current = current = dataclasses.replace(prev, **changes)
+    current = new = dataclasses.replace(prev, **changes)
     try:
-        yield _current
+        yield new
     finally:
-        _current = current = prev
+        current = prev
 
 
 # --- switches as functions (for their callers in the backends) ---------------------

@@ -56,7 +56,7 @@ def test_override_sets_and_restores():
 def test_read_lazily_not_at_import():
     """A bad value does not stop `import numr`; the first use names it."""
     code = ("import numr, numr._config as c\n"
-            "assert c._current is None\n"
+            "assert type(c.current) is not c.Settings\n"
             "try:\n    c.settings()\nexcept ValueError as e:\n    print(e)\n")
     env = dict(os.environ, NUMR_WEBGPU_MAP_VEC="lots")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
