@@ -214,8 +214,9 @@ def source(name: str, expr: str, specs: tuple, out: DType, ndim: int,
 
 # vec4 words per operand and invocation in the fast path: NUMR_WEBGPU_MAP_VEC
 # (numr/_config.py, read when a launch plan is made, and a plan made under another
-# setting is made again: see stale), so a GPU can be swept without code edits. A 256M float32 add on the H200, as a share of CuPy's copy bandwidth
-# (2026-11-30): 2 words 0.888 and 0.849, 4 words 0.834, 8 words 0.834.
+# setting is made again: see stale), so a GPU can be swept without code edits. A 256M
+# float32 add on the H200, as a share of CuPy's copy bandwidth (2026-11-30): 2 words
+# 0.888 and 0.849, 4 words 0.834, 8 words 0.834.
 # Below one workgroup's block (4 * vec * WG elements) the scalar kernel serves: speed
 # cannot differ there on a GPU, and on lavapipe the vec4 kernel's bounds loop cost ~3 µs
 # per tiny dispatch.
