@@ -704,7 +704,7 @@ def test_nextafter_of_equal_operands_is_the_second(dtype, device):
     loop returns x1)."""
     d = getattr(xp, dtype)
     if d not in device.dtypes:
-        pytest.skip(f"{device} holds no {dtype}")
+        pytest.skip(reason=f"{device} holds no {dtype}")
     a = xp.asarray([-0.0, 0.0, 1.0, -2.0], dtype=d, device=device)
     b = xp.asarray([0.0, -0.0, 1.0, 3.0], dtype=d, device=device)
     r = to_np(xp.nextafter(a, b))
