@@ -24,6 +24,11 @@ from ..backends.webgpu.array import GPUArray, c_strides
 from ..backends.webgpu.runtime import runtime
 
 WG = 64
+# Workgroup size per kernel: the plain words and uniforms are bound by the writes, and
+# 256 invocations a workgroup wrote 256M float32 uniforms in 0.41 ms on the H100 where
+# 64 took 0.68 ms (torch.rand 0.42; benchmarks/random.py --kernels); the normals are
+# bound by their arithmetic and ran no faster at 256 (1.14 against 1.12 ms).
+_WG = {"u32": 256, "f32": 256, "f64": 256}
 
 _HEAD = """
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
@@ -211,6 +216,7 @@ def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPU
                              f"webgpu can address (2^32)")
         kfmt = "n32w" if fmt == "n32" and "shader-f64" in rt.features else fmt
         int64 = "shader-int64" in rt.features
-        pipe = rt.pipeline(("random_philox", kfmt), lambda: source(kfmt, int64), 1)
-        rt.record(pipe, (out.block,), [*key, *counter, nblocks], math.ceil(nblocks / WG))
+        wg = _WG.get(kfmt, WG)
+        pipe = rt.pipeline(("random_philox", kfmt), lambda: source(kfmt, int64, wg), 1)
+        rt.record(pipe, (out.block,), [*key, *counter, nblocks], math.ceil(nblocks / wg))
     return GPUArray(out, rt, (n,), c_strides((n,)), 0, dtype, n)
