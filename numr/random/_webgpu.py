@@ -131,10 +131,9 @@ _PIO2 = (1.5707963267341256, 6.077100506303966e-11, 2.0222662487111665e-21)  # 3
 # float32 Box-Muller in float64, as numr.random._cpu's _fill_n32 rounds it: log1p, cos and
 # sin computed in float64 and rounded once to float32, r = sqrt(-2 l) rounded once from
 # the float64 root (exact: a float32's root is never within 2^-50 of a float32
-# midpoint; computed as the float32 root corrected to it, see sqrt_rn),
-# t = fl32(fl32(2 pi) v). The functions are float64 polynomials accurate to ~1e-13, so
-# their float32 roundings are the CPU's but where the exact value lies within ~1e-13 of
-# a float32 midpoint: over every u and every v of the 2^24 grid on lavapipe one
+# midpoint), t = fl32(fl32(2 pi) v). The functions are float64 polynomials accurate to
+# ~1e-13, so their float32 roundings are the CPU's but where the exact value lies within
+# ~1e-13 of a float32 midpoint: over every u and every v of the 2^24 grid on lavapipe one
 # pair in 16.7M differs (by 2 ULP). Plain multiply-adds with no double-word steps, so
 # nothing a driver's contraction (NVIDIA fuses, lavapipe splits fma) or reassociation
 # does moves a result by more than ~1e-16; the float32 steps are exact or one IEEE
@@ -152,7 +151,7 @@ _BOX_MULLER32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
           - f64(4503599627371520.0);       // 2^52 + 1024
   let f = m - f64(1.0);                     // exact (Sterbenz)
   let l = f32(fma(e, f64(%(ln2)r), f * %(logq)s));
-  let r = sqrt_rn(abs(-2.0 * l));           // abs: log1p(-0) is -0, its root +0
+  let r = f32(sqrt(widen(abs(-2.0 * l))));  // abs: log1p(-0) is -0, its root +0
   let t = widen(6.2831854820251465 * v);
   let k = round(t * f64(%(tpi)r));
   // k mod 4 from the bits of 1.5 2^52 + k (not from the fma of that rounding: lavapipe's
@@ -167,26 +166,6 @@ _BOX_MULLER32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
   let sn = f32(select(sv, -sv, n >= 2u));
   let cs = f32(select(cv, -cv, n == 1u || n == 2u));
   return vec2<f32>(r * cs, r * sn);
-}
-// The correctly rounded float32 square root of x >= 0 (normal or zero), as the float64
-// root rounded once gives it: WGSL lets sqrt be 1/inverseSqrt (a few ULP), so the
-// hardware root r moves to a neighbour q where x lies beyond their midpoint m. As
-// m^2 = r q + (r - q)^2 / 4 and x - r q is a multiple of (r - q)^2 (or 0), x > m^2 exactly
-// where x > r q (q above r) or x <= r q (q below), a product exact in float64 (not an fma:
-// lavapipe splits it). Two steps, each up to one ULP. The float64 sqrt this replaces took
-// a quarter of the kernel's time on the H100 (1.13 against 0.87 ms for 256M normals).
-fn sqrt_rn(x: f32) -> f32 {
-  var r = sqrt(x);
-  if (x == 0.0) { return 0.0; }
-  let xw = widen(x);
-  for (var i = 0; i < 2; i = i + 1) {
-    let rb = bitcast<u32>(r);
-    let dn = bitcast<f32>(rb - 1u);
-    let up = bitcast<f32>(rb + 1u);
-    let rw = widen(r);
-    if (rw * widen(dn) >= xw) { r = dn; } else if (rw * widen(up) < xw) { r = up; }
-  }
-  return r;
 }
 // a float32 >= 0 (normal or zero) as float64, from its bits: a conversion instruction
 // has a quarter of the float64 units' rate on the H200

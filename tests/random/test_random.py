@@ -568,35 +568,3 @@ def test_exact_normals_across_devices(device):
     # 1 ULP off. Within 1 ULP, and rarely off at all.
     np.testing.assert_array_max_ulp(got, want, maxulp=1)
     assert np.count_nonzero(got != want) <= 20
-
-
-@pytest.mark.parametrize("start", [-2, -1, 0, 1, 2])
-def test_webgpu_correctly_rounded_root(device, start):
-    """The float32 normals' root (numr.random._webgpu's sqrt_rn): from a hardware root
-    up to 2 ULP off (WGSL allows sqrt a few ULP), the correctly rounded root, against
-    NumPy's, over 2^20 consecutive floats at binade edges and in the normals' range."""
-    if device.kind != "webgpu":
-        pytest.skip("a WGSL function (the kernel of numr.random on webgpu)")
-    need(xp.float64, device)  # sqrt_rn decides with float64 products
-    from numr.backends.webgpu.kernels.template import HEADER
-    from numr.random import _webgpu as w
-
-    fns = w._BOX_MULLER32[w._BOX_MULLER32.index("fn sqrt_rn"):]
-    fns = fns.replace("var r = sqrt(x);",
-                      "var r = bitcast<f32>(bitcast<u32>(sqrt(x)) + p(2u));")
-    code = (f"{HEADER}\n@group(0) @binding(1) var<storage, read_write> o: array<u32>;\n"
-            f"{fns}\n@compute @workgroup_size(64)\n"
-            "fn main(@builtin(global_invocation_id) g: vec3<u32>) {\n"
-            "  if (g.x >= p(0u)) { return; }\n"
-            "  o[g.x] = bitcast<u32>(sqrt_rn(bitcast<f32>(p(1u) + g.x)));\n}")
-    n = 1 << 20
-    for first in (np.float32(1.0), np.float32(4.0) - n // 2 * np.float32(4.0) * 2.0 ** -24,
-                  np.float32(1.2e-7), np.float32(20.0)):
-        bits = np.asarray(first, np.float32).view(np.uint32).item()
-        out = xp.zeros(n, dtype=xp.uint32, device=device)._data
-        out.rt.dispatch(("test-sqrt-rn", code), lambda: code, [out.storage.block],
-                        [n, bits, start & 0xFFFFFFFF], n // 64)
-        got = device.ops.to_host(out).view(np.float32)
-        x = (bits + np.arange(n, dtype=np.uint32)).view(np.float32)
-        want = np.sqrt(x.astype(np.float64)).astype(np.float32)
-        np.testing.assert_array_equal(got, want)
