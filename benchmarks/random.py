@@ -21,7 +21,6 @@ at the end.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import sys
@@ -140,54 +139,11 @@ def gpu(kind: str, n: int, reps: int) -> None:
         row(f"numr {name}", t, nbytes, bw, best, page=True)
 
 
-# An experiment (--kernels, "n32f"): the float32 Box-Muller in float32 alone, plain
-# polynomials (log1p(f) = f + f^2 q(f), q fitted; Taylor sin and cos) and WGSL's sqrt: what
-# float64 costs the shipped kernel. Not shipped: against numr.random._cpu over the 2^24
-# grid on lavapipe 23% of its normals differ, by up to 4 ULP (the tolerance).
-_F32_LQ = (-0.49999988079071045, 0.33333325386047363, -0.25001585483551025, 0.20002062618732452,
-       -0.166091188788414, 0.1418020874261856, -0.1324101686477661, 0.12913544476032257,
-       -0.07637512683868408)
-_F32_SQ = tuple((-1) ** (n + 1) / math.factorial(2 * n + 3) for n in range(4))
-_F32_CQ = tuple((-1) ** n / math.factorial(2 * n + 4) for n in range(4))
-
-
-def _poly32(cs, z: str) -> str:
-    e = f"{cs[-1]!r}"
-    for c in reversed(cs[:-1]):
-        e = f"fma({z}, {e}, {c!r})"
-    return e
-
-
-_BM_F32_ONLY = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
-  let y = 1.0 - u;
-  let yb = bitcast<u32>(y);
-  let big = (yb & 0x7fffffu) > 0x3504f3u;
-  let m = bitcast<f32>((yb & 0x7fffffu) | select(0x3f800000u, 0x3f000000u, big));
-  let e = f32(i32(yb >> 23u) - select(127, 126, big));
-  let f = m - 1.0;
-  let lp = fma(f * f, %(lq)s, f);
-  let l = fma(e, 0.693145751953125, fma(e, 1.4286068203094172e-06, lp));
-  let r = sqrt(-2.0 * l);
-  let t = 6.2831854820251465 * v;
-  let k = round(t * 0.6366197723675814);
-  let a = fma(-k, 6.223371969669989e-14, fma(-k, -8.706138032721356e-10, fma(-k, -4.453584551811218e-06, fma(-k, 1.57080078125, t))));
-  let z = a * a;
-  let s = fma(a * z, %(sq)s, a);
-  let c = fma(z * z, %(cq)s, fma(z, -0.5, 1.0));
-  let n = u32(k) & 3u;
-  let sv = select(s, c, (n & 1u) == 1u);
-  let cv = select(c, s, (n & 1u) == 1u);
-  let sn = select(sv, -sv, n >= 2u);
-  let cs = select(cv, -cv, n == 1u || n == 2u);
-  return vec2<f32>(r * cs, r * sn);
-}
-""" % {"lq": _poly32(_F32_LQ, "f"), "sq": _poly32(_F32_SQ, "z"), "cq": _poly32(_F32_CQ, "z")}
-
-
 def kernels(n: int, reps: int) -> None:
     """The WGSL kernels of numr.random alone (no allocation), each fmt with the adapter's
     multiply and at two workgroup sizes, the uniforms also with the multiply of adapters
-    without shader-int64, and the float32 normals of adapters without shader-f64."""
+    without shader-int64; float32 normals through float64 ("n32w") and in float32 alone
+    ("n32f", the kernel of adapters without shader-f64)."""
     from numr.backends.webgpu.runtime import runtime
     from numr.random import _webgpu as w
 
@@ -204,14 +160,10 @@ def kernels(n: int, reps: int) -> None:
                 ("u32", i64, 256, 4), ("f32", i64, 64, 1), ("f32", i64, 256, 1),
                 ("f32", i64, 256, 4), ("f32", i64, 128, 8), ("n32w", i64, 64, 1),
                 ("n32w", i64, 256, 1), ("n32w", i64, 256, 4), ("n32f", i64, 64, 1),
-                ("n64", i64, 64, 1), ("n32", i64, 64, 1)]
+                ("n32f", i64, 256, 1), ("n64", i64, 64, 1)]
     for fmt, m64, wg, per in variants:
-        def src(fmt=fmt, m64=m64, wg=wg, per=per):
-            if fmt == "n32f":
-                return w.source("n32w", m64, wg, per).replace(w._BOX_MULLER32, _BM_F32_ONLY)
-            return w.source(fmt, m64, wg, per)
-
-        pipe = rt.pipeline(("bench_random", fmt, m64, wg, per), src, 1)
+        pipe = rt.pipeline(("bench_random", fmt, m64, wg, per),
+                           lambda: w.source(fmt, m64, wg, per), 1)
         t = timed(lambda: rt.record(pipe, (out.block,), [1, 2, 3, 0, 0, 0, nb],
                                     -(-nb // (wg * per))), lambda: xp.synchronize(dev), reps)
         row(f"{fmt} int64={m64} wg={wg} per={per}", t, 16 * nb, bw)

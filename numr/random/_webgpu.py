@@ -11,12 +11,14 @@ bandwidth with them). The rounds are unrolled here, each
 round's key words literals added to the key. The uniform-float forms convert as
 numr.random._cpu does (exact: an integer of at most 27 bits times a power of two), so
 their floats are bit-identical too. Normals come from one kernel as well (``NORMALS``),
-see :data:`_BOX_MULLER32` and ``_STORE["n64"]``.
+see :data:`_BOX_MULLER32` (float32 through float64), :data:`_BOX_MULLER_F32` (float32
+alone, adapters without shader-f64) and ``_STORE["n64"]``.
 """
 
 from __future__ import annotations
 
 import math
+import struct
 from typing import Any
 
 from .. import _dtypes as dt
@@ -91,15 +93,6 @@ _STORE = {
             "  O[b] = (vec2<f64>(hi.x, hi.z) * f64(67108864.0) + vec2<f64>(lo.y, lo.w))"
             " * f64(1.1102230246251565e-16);"),
 }
-# Box-Muller as numr.random.Generator._std_normal composes it, with numr's own WGSL
-# log1p, sqrt, cos and sin (the functions the composite's dispatches run) and each
-# product a lone multiply, so the one kernel rounds every step as the composite does.
-# float32 this way is the path of adapters without shader-f64 (slow: double-word float32
-# arithmetic with fences against contraction, 7 ms for 256M on the H200).
-_STORE["n32"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
-  let r0 = sqrt_f32(-2.0 * log1p_f32(-w.x)); let r1 = sqrt_f32(-2.0 * log1p_f32(-w.z));
-  let t0 = 6.283185307179586 * w.y; let t1 = 6.283185307179586 * w.w;
-  O[b] = vec4<f32>(r0 * cos_f32(t0), r0 * sin_f32(t0), r1 * cos_f32(t1), r1 * sin_f32(t1));""")
 _STORE["n64"] = ("vec2<f64>", """let hi = vec4<f64>(x >> vec4<u32>(5u)); let lo = vec4<f64>(x >> vec4<u32>(6u));
   let w = (vec2<f64>(hi.x, hi.z) * f64(67108864.0) + vec2<f64>(lo.y, lo.w)) * f64(1.1102230246251565e-16);
   let r = sqrt_f64(f64(-2.0) * log1p_f64(-w.x));
@@ -179,6 +172,77 @@ fn widen(x: f32) -> f64 {
 _STORE["n32w"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
   O[b] = vec4<f32>(box_muller(w.x, w.y), box_muller(w.z, w.w));""")
 
+# float32 Box-Muller in float32 alone: the kernel of adapters without shader-f64 (in
+# place of numr's double-word log1p, cos and sin, which took 5.6 ms for 256M on the
+# H100 against 1.1 for the float64 kernel above; on lavapipe 4M took 230 ms against
+# 22). Each function is rounded about once from a compensated value: log(1 - u) =
+# e ln2 + f - f^2/2 + f^3 q(f) with the leading terms carried as hi + lo (two_sum; the
+# square's error from an fma, lost where a driver splits fma, as lavapipe does), q
+# fitted on [sqrt(1/2) - 1, sqrt(2) - 1]; t - k pi/2 as hi + lo (pi/2 = P1 + Q2 + Q3,
+# k Q2 exact with Q2's 22 bits), Taylor sin and cos with that low part and the error of
+# 1 - z/2 added last. Against the CPU's roundings (float64 functions rounded once),
+# emulated over every u and every v of the 2^24 grid with fused and with split fma
+# (tools/normals_f32_grid.py): log, cos and sin within 1 ULP (2-3% differ), r within 1
+# ULP, the normals within 3 ULP (4% differ), one more where WGSL's sqrt (which may be
+# 1/inverseSqrt) is a ULP off; the fences keep compilers from folding the compensations
+# away (see expressions.fence_T). u = 0 gives l = +0, r = +0, as the CPU's sqrt(-2 * -0).
+_LQ32 = (0.3333333134651184, -0.2500030994415283, 0.20000770688056946, -0.16640789806842804,
+         0.14222517609596252, -0.1301344335079193, 0.12563398480415344, -0.07778052240610123)
+_PIO2_32 = (1.57080078125, -4.454455847735517e-06, 7.443547731314504e-13)
+
+
+def _f32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _poly32(cs, z: str) -> str:
+    """c0 + z (c1 + z (...)) as nested float32 fma, c0 first."""
+    e = f"{cs[-1]!r}"
+    for c in reversed(cs[:-1]):
+        e = f"fma({z}, {e}, {c!r})"
+    return e
+
+
+_BOX_MULLER_F32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
+  let y = 1.0 - u;                          // exact: u is a multiple of 2^-24 in [0, 1)
+  let yb = bitcast<u32>(y);                 // y = 2^e m, m in [sqrt(1/2), sqrt(2)]
+  let big = (yb & 0x7fffffu) > 0x3504f3u;
+  let m = bitcast<f32>((yb & 0x7fffffu) | select(0x3f800000u, 0x3f000000u, big));
+  let e = f32(i32(yb >> 23u) - select(127, 126, big));
+  let f = m - 1.0;                          // exact (Sterbenz)
+  let hf = -0.5 * f;                        // exact
+  let h = fence_f32(hf * f);                // -f^2/2, rounded
+  let hl = fma(hf, f, -h);                  // its error (0 where fma is split)
+  let lh = two_sum_f32(f, h);
+  let tail = fma(f * f * f, %(lq)s, hl + lh.y);
+  let s1 = two_sum_f32(e * 0.693145751953125, lh.x);   // e ln2_hi exact
+  let l = s1.x + fma(e, 1.4286068203094172e-06, s1.y + tail);
+  let r = sqrt(abs(-2.0 * l));
+  let t = 6.2831854820251465 * v;           // fl32(fl32(2 pi) v), as the CPU rounds it
+  let k = round(t * 0.6366197723675814);
+  let a1 = fma(-k, %(p1)r, t);              // exact
+  let a2 = two_sum_f32(a1, -k * %(p2)r);    // k Q2 exact
+  let ah = a2.x;
+  let al = fma(-k, %(p3)r, a2.y);
+  let z = ah * ah;
+  let s = ah + fma(ah * z, %(sq)s, al);
+  let hc = fence_f32(fma(z, -0.5, 1.0));
+  let hce = fma(z, -0.5, fence_f32(1.0 - hc));         // 1 - z/2 - hc, exact
+  let c = hc + fma(z * z, %(cq)s, fma(-al, ah, hce));
+  let n = u32(k) & 3u;
+  let sv = select(s, c, (n & 1u) == 1u);
+  let cv = select(c, s, (n & 1u) == 1u);
+  let sn = select(sv, -sv, n >= 2u);
+  let cs = select(cv, -cv, n == 1u || n == 2u);
+  return vec2<f32>(r * cs, r * sn);
+}
+""" % {"lq": _poly32(_LQ32, "f"), "p1": _PIO2_32[0], "p2": _PIO2_32[1], "p3": _PIO2_32[2],
+       "sq": _poly32(tuple(_f32((-1) ** (n + 1) / math.factorial(2 * n + 3))
+                           for n in range(4)), "z"),
+       "cq": _poly32(tuple(_f32((-1) ** n / math.factorial(2 * n + 4)) for n in range(4)),
+                     "z")}
+_STORE["n32f"] = _STORE["n32w"]
+
 _DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
           "n32": (dt.float32, 4), "n64": (dt.float64, 2)}
 # Generator._std_normal takes its normals from the "n32"/"n64" kernels here.
@@ -186,7 +250,8 @@ NORMALS = True
 
 
 def source(fmt: str, int64: bool, wg: int = WG, per: int = 1) -> str:
-    """The kernel of ``fmt`` ("n32w": float32 normals through float64), ``int64``: the
+    """The kernel of ``fmt`` (float32 normals: "n32w" through float64, "n32f" in float32
+    alone; fill's "n32" is one of them), ``int64``: the
     adapter has shader-int64; ``wg`` invocations a workgroup, each making ``per`` blocks
     a grid's width apart (benchmarks/random.py --kernels times other choices; a launch
     of ``per`` > 1 dispatches ceil(nblocks / (wg per)) workgroups)."""
@@ -195,8 +260,10 @@ def source(fmt: str, int64: bool, wg: int = WG, per: int = 1) -> str:
     t, store = _STORE[fmt]
     if fmt == "n32w":
         extra = _BOX_MULLER32
-    elif fmt[0] == "n":
-        extra = helpers(store, "f64" if fmt == "n64" else "f32")
+    elif fmt == "n32f":
+        extra = _BOX_MULLER_F32 + helpers(_BOX_MULLER_F32, "f32")
+    elif fmt == "n64":
+        extra = helpers(store, "f64")
     else:
         extra = ""
     main = (_MAIN.replace("{wg}", str(wg)).replace("{per}", str(per))
@@ -214,7 +281,10 @@ def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPU
         if nblocks >= 1 << 32:
             raise ValueError(f"numr.random: {nblocks} blocks in one draw is more than "
                              f"webgpu can address (2^32)")
-        kfmt = "n32w" if fmt == "n32" and "shader-f64" in rt.features else fmt
+        if fmt == "n32":
+            kfmt = "n32w" if "shader-f64" in rt.features else "n32f"
+        else:
+            kfmt = fmt
         int64 = "shader-int64" in rt.features
         wg = _WG.get(kfmt, WG)
         pipe = rt.pipeline(("random_philox", kfmt), lambda: source(kfmt, int64, wg), 1)

@@ -568,3 +568,31 @@ def test_exact_normals_across_devices(device):
     # 1 ULP off. Within 1 ULP, and rarely off at all.
     np.testing.assert_array_max_ulp(got, want, maxulp=1)
     assert np.count_nonzero(got != want) <= 20
+
+
+def test_webgpu_float32_normals_without_float64(device):
+    """The float32 normals of adapters without shader-f64 (numr.random._webgpu's "n32f",
+    float32 arithmetic alone), run on this adapter whatever it has: within the 4 ULP of
+    the cross-device guarantee of the CPU's, and equal to them for most draws
+    (tools/normals_f32_grid.py, over every u and v of the 2^24 grid with a correctly
+    rounded root: within 3 ULP, 4% differ; WGSL's sqrt may be 1 ULP off)."""
+    if device.kind != "webgpu":
+        pytest.skip("a WGSL kernel (numr.random on webgpu adapters without shader-f64)")
+    from numr.backends.webgpu.array import GPUArray, c_strides
+    from numr.backends.webgpu.runtime import runtime
+    from numr.random import _cpu
+    from numr.random import _webgpu as w
+
+    rt = runtime(device.index)
+    nb = 1 << 18
+    for key, ctr in (((0x12345678, 0x9ABCDEF0), (5, 6, 7, 8)), ((1, 2), (0, 0, 0, 0))):
+        src = w.source("n32f", "shader-int64" in rt.features, 64)
+        pipe = rt.pipeline(("test-n32f", src), lambda: src, 1)
+        out = rt.alloc(16 * nb)
+        rt.record(pipe, (out.block,), [*key, *ctr, nb], nb // 64)
+        got = device.ops.to_host(GPUArray(out, rt, (4 * nb,), c_strides((4 * nb,)), 0,
+                                          xp.float32, 4 * nb))
+        want = _cpu.fill(None, key, ctr, nb, "n32")
+        assert np.all(np.isfinite(got))
+        assert np.all(np.abs(got.astype(np.float64) - want) <= 4 * np.spacing(np.abs(want)))
+        assert np.count_nonzero(got != want) <= 0.08 * got.size
