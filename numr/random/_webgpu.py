@@ -100,11 +100,13 @@ _STORE["n64"] = ("vec2<f64>", """let hi = vec4<f64>(x >> vec4<u32>(5u)); let lo 
   O[b] = vec2<f64>(r * cos_f64(t), r * sin_f64(t));""")
 
 
-def _poly(cs, z: str) -> str:
-    """c0 + z (c1 + z (...)) as nested fma, c0 first."""
-    e = f"f64({cs[-1]!r})"
+def _poly(cs, z: str, t: str = "f64") -> str:
+    """c0 + z (c1 + z (...)) as nested fma, c0 first, the constants of type ``t`` (f32:
+    plain literals, which WGSL takes as the other operands' f32)."""
+    lit = (lambda c: f"f64({c!r})") if t == "f64" else repr  # noqa: E731
+    e = lit(cs[-1])
     for c in reversed(cs[:-1]):
-        e = f"fma({z}, {e}, f64({c!r}))"
+        e = f"fma({z}, {e}, {lit(c)})"
     return e
 
 
@@ -195,14 +197,6 @@ def _f32(x: float) -> float:
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-def _poly32(cs, z: str) -> str:
-    """c0 + z (c1 + z (...)) as nested float32 fma, c0 first."""
-    e = f"{cs[-1]!r}"
-    for c in reversed(cs[:-1]):
-        e = f"fma({z}, {e}, {c!r})"
-    return e
-
-
 _BOX_MULLER_F32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
   let y = 1.0 - u;                          // exact: u is a multiple of 2^-24 in [0, 1)
   let yb = bitcast<u32>(y);                 // y = 2^e m, m in [sqrt(1/2), sqrt(2)]
@@ -236,11 +230,12 @@ _BOX_MULLER_F32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
   let cs = select(cv, -cv, n == 1u || n == 2u);
   return vec2<f32>(r * cs, r * sn);
 }
-""" % {"lq": _poly32(_LQ32, "f"), "p1": _PIO2_32[0], "p2": _PIO2_32[1], "p3": _PIO2_32[2],
-       "sq": _poly32(tuple(_f32((-1) ** (n + 1) / math.factorial(2 * n + 3))
-                           for n in range(4)), "z"),
-       "cq": _poly32(tuple(_f32((-1) ** n / math.factorial(2 * n + 4)) for n in range(4)),
-                     "z")}
+""" % {"lq": _poly(_LQ32, "f", "f32"), "p1": _PIO2_32[0], "p2": _PIO2_32[1],
+       "p3": _PIO2_32[2],
+       "sq": _poly(tuple(_f32((-1) ** (n + 1) / math.factorial(2 * n + 3)) for n in range(4)),
+                   "z", "f32"),
+       "cq": _poly(tuple(_f32((-1) ** n / math.factorial(2 * n + 4)) for n in range(4)),
+                   "z", "f32")}
 _STORE["n32f"] = _STORE["n32w"]
 
 _DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
