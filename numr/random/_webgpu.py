@@ -276,11 +276,11 @@ def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPU
         if nblocks >= 1 << 32:
             raise ValueError(f"numr.random: {nblocks} blocks in one draw is more than "
                              f"webgpu can address (2^32)")
-        if fmt == "n32":
-            kfmt = "n32w" if "shader-f64" in rt.features else "n32f"
+        int64 = "shader-int64" in rt.features
+        if fmt == "n32":  # n32w takes float64 bits apart as u64 words
+            kfmt = "n32w" if int64 and "shader-f64" in rt.features else "n32f"
         else:
             kfmt = fmt
-        int64 = "shader-int64" in rt.features
         wg = _WG.get(kfmt, WG)
         pipe = rt.pipeline(("random_philox", kfmt), lambda: source(kfmt, int64, wg), 1)
         rt.record(pipe, (out.block,), [*key, *counter, nblocks], math.ceil(nblocks / wg))
