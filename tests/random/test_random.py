@@ -577,7 +577,7 @@ def test_webgpu_float32_normals_without_float64(device):
     (tools/normals_f32_grid.py, over every u and v of the 2^24 grid with a correctly
     rounded root: within 3 ULP, 4% differ; WGSL's sqrt may be 1 ULP off)."""
     if device.kind != "webgpu":
-        pytest.skip("a WGSL kernel (numr.random on webgpu adapters without shader-f64)")
+        pytest.skip(reason="a WGSL kernel (numr.random on webgpu adapters without shader-f64)")
     from numr.backends.webgpu.array import GPUArray, c_strides
     from numr.backends.webgpu.runtime import runtime
     from numr.random import _cpu
