@@ -179,24 +179,6 @@ def _devices(spec: str) -> list[str]:
     return out
 
 
-def _count_reads() -> None:
-    """--submit-reads: every WebGPU reduction and arg-reduction adds the bytes of its
-    input to the pending batch's written bytes, submitting it where the runtime's
-    byte limit is reached (as Runtime.record does for the bytes a dispatch writes)."""
-    from numr.backends.webgpu.kernels import argreduce, reduce
-
-    def counting(launch):
-        def counted(rt, kind, x, *args, **kwargs):
-            r = launch(rt, kind, x, *args, **kwargs)
-            rt._written += x.size * x.dtype.itemsize
-            if rt._written >= rt._wlimit:
-                rt._submit_batch()
-            return r
-        return counted
-    reduce.launch = counting(reduce.launch)
-    argreduce.launch = counting(argreduce.launch)
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default="webgpu", help="webgpu, cuda, cpu, a device "
@@ -216,11 +198,6 @@ def main() -> None:
     # an experiment: every WebGPU map kernel one element an invocation, as numr.special's
     # are (their float32 erfinv ran 4.8x faster so on the H200): do exp, sin, log gain too?
     p.add_argument("--map-scalar", action="store_true")
-    # an experiment: the runtime submits a batch early once its dispatches write
-    # FIRST_BYTES (then twice that), but a reduction writes a few bytes, so a loop of
-    # them is submitted only at the sync and the device idles while Python records it:
-    # does counting the bytes a reduction reads toward that limit pay on the H200?
-    p.add_argument("--submit-reads", action="store_true")
     _results.add_flag(p)
     a = p.parse_args()
     results_page = _results.start(a, "ops", a.device)
@@ -228,8 +205,6 @@ def main() -> None:
         from numr.backends.webgpu.kernels import map as wmap
 
         wmap.vectorizable = lambda *args: False
-    if a.submit_reads:
-        _count_reads()
     devs = _devices(a.device)
     mm = [int(k) for k in a.matmul.split(",")]
     cp = _cupy() if any(d != "cpu" for d in devs) else None

@@ -107,8 +107,9 @@ VARIABLES = (
              "WebGPU dispatches recorded before a submit (read when a device starts)"),
     Variable("NUMR_WEBGPU_FIRST_BATCH", "webgpu_first_batch", _int(1), 64, "int >= 1",
              "the first batch after a sync point (then doubling up to the above)"),
-    Variable("NUMR_WEBGPU_FIRST_BYTES", "webgpu_first_bytes", _int(1), 32 * 2**20,
-             "int >= 1", "... or sooner, once that batch's dispatches write this many bytes"),
+    Variable("NUMR_WEBGPU_FIRST_BYTES", "webgpu_first_bytes", _int(1), 64 * 2**20,
+             "int >= 1", "... or sooner, once that batch's dispatches bind (read and write) "
+             "this many bytes"),
     Variable("NUMR_WEBGPU_PIECE_BYTES", "webgpu_piece_bytes", _int(0), 0,
              "int >= 0", "tests: at most this many bytes (rounded down to a power of two) "
              "per buffer of a large WebGPU array, so ordinary tests cross pieces (0: the "

@@ -351,8 +351,10 @@ def _record_one(g: tuple) -> None:
                 if bg is None:
                     bg = rt._bind_group(blocks)
                 ptr = rt._pass_ptr
+                moved = block.nbytes + xb.nbytes if yb is None else \
+                    block.nbytes + xb.nbytes + yb.nbytes
                 if ptr is None or bg[2] is not None or groups > 65535:
-                    rt._dispatch(pipe, bg, slot, groups, blocks, block.nbytes)
+                    rt._dispatch(pipe, bg, slot, groups, blocks, moved)
                 else:
                     rt._slots = slot + 1
                     rt._batch.append(blocks)
@@ -361,7 +363,7 @@ def _record_one(g: tuple) -> None:
                         rt._last_pipe = pipe
                     _SET_BIND_GROUP(ptr, 0, bg[1], 1, rt._offset_at[slot])
                     _DISPATCH(ptr, groups, 1, 1)
-                    w = rt._written + block.nbytes
+                    w = rt._written + moved
                     rt._written = w
                     if w >= rt._wlimit:
                         rt._submit_batch()

@@ -76,13 +76,15 @@ SUBMIT_EVERY = 128                  # dispatches recorded before a submit (<= AR
 # float16 rms norm forward at 4096x4096 on the H200: 26-28 us a call, 20-21 us with
 # batches of a constant size; benchmarks/RESULTS.md, ninth session).
 FIRST_BATCH = 64
-# ... or sooner where the recorded dispatches write this many bytes (doubling each
-# batch, while the count stays capped): an op on large arrays keeps the device busy
-# longer than its submit takes on the host, so waiting for 64 of them left the device
-# idle while Python recorded them (numr.nn forward on 4096x4096 float16 on the H200:
-# 37 us a call in a loop of 100 right after a sync, 30 us with a submit after the
-# first call).
-FIRST_BYTES = 32 * 2**20
+# ... or sooner where the recorded dispatches bind this many bytes (the buffers they read
+# and write; doubling each batch, while the count stays capped): an op on large arrays
+# keeps the device busy longer than its submit takes on the host, so waiting for 64 of
+# them left the device idle while Python recorded them (numr.nn forward on 4096x4096
+# float16 on the H200: 37 us a call in a loop of 100 right after a sync, 30 us with a
+# submit after the first call). Read bytes count too: a reduction writes almost nothing,
+# so counting written bytes alone never submitted a loop of full sums of 16M float32
+# before the sync (the H100 idled while Python recorded them: 53 us a call).
+FIRST_BYTES = 64 * 2**20
 # Free buffers kept for reuse; beyond this the least recently freed are dropped. A fresh
 # buffer is expensive (a 1 GiB one cost ~50 ms on the H200: allocation and WebGPU's
 # zero fill), so the pool must hold a few of the largest arrays a loop makes; an alloc
@@ -323,8 +325,8 @@ class Runtime:
         self.first_batch = cfg.webgpu_first_batch
         self.first_bytes = cfg.webgpu_first_bytes
         self._limit = min(self.first_batch, self.submit_every)  # this batch's size
-        self._wlimit = self.first_bytes                # ... or the bytes it may write
-        self._written = 0                              # bytes the pending batch writes
+        self._wlimit = self.first_bytes                # ... or the bytes it may bind
+        self._written = 0                              # bytes the pending batch binds
         self._encoder = None
         self._pass = None
         self._pass_ptr = None                        # the open pass's native handle
@@ -732,8 +734,11 @@ class Runtime:
             if bg is None:
                 bg = self._bind_group(blocks, written)
             ptr = self._pass_ptr
+            moved = 0
+            for b in blocks:
+                moved += b.nbytes
             if ptr is None or bg[2] is not None or groups > 65535:
-                self._dispatch(pipe, bg, slot, groups, key, blocks[-1].nbytes)
+                self._dispatch(pipe, bg, slot, groups, key, moved)
                 return None
             # _dispatch's common case, written out (as in record_new)
             self._slots = slot + 1
@@ -743,7 +748,7 @@ class Runtime:
                 self._last_pipe = pipe
             _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
             _DISPATCH(ptr, groups, 1, 1)
-            w = self._written + blocks[-1].nbytes
+            w = self._written + moved
             self._written = w
             if w >= self._wlimit:
                 self._submit_batch()
@@ -805,8 +810,11 @@ class Runtime:
             if bg is None:
                 bg = self._bind_group(blocks)
             ptr = self._pass_ptr
+            moved = block.nbytes
+            for b in inputs:
+                moved += b.nbytes
             if ptr is None or bg[2] is not None or groups > 65535:
-                self._dispatch(pipe, bg, slot, groups, blocks, block.nbytes)
+                self._dispatch(pipe, bg, slot, groups, blocks, moved)
                 return storage
             # _dispatch's common case, written out
             self._slots = slot + 1
@@ -816,7 +824,7 @@ class Runtime:
                 self._last_pipe = pipe
             _SET_BIND_GROUP(ptr, 0, bg[1], 1, self._offset_at[slot])
             _DISPATCH(ptr, groups, 1, 1)
-            w = self._written + block.nbytes
+            w = self._written + moved
             self._written = w
             if w >= self._wlimit:
                 self._submit_batch()
@@ -845,8 +853,8 @@ class Runtime:
     def _dispatch(self, pipe: Any, bg: tuple, slot: int, groups: int, key: tuple,
                   nbytes: int) -> None:
         """Record the dispatch of ``pipe`` with bind group ``bg`` (cached under ``key``)
-        and parameter ``slot`` (packed), writing ``nbytes`` bytes; the batch is
-        submitted where it has written enough."""
+        and parameter ``slot`` (packed), binding buffers of ``nbytes`` bytes in all; the
+        batch is submitted where it has bound enough (see FIRST_BYTES)."""
         if bg[2] is not None:  # an array in pieces: the kernel's variant for them
             pipe = self._variant(pipe, bg[2])
         self._slots = slot + 1

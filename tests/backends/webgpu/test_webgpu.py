@@ -88,12 +88,13 @@ def test_dispatches_batch_until_a_sync_point():
     assert r.stats["submits"] == before + 1
 
 
-def test_large_writes_submit_early():
-    """After a sync point, recorded dispatches that write first_bytes are submitted at
-    once (the device starts on them), and each later batch may write twice as much."""
+def test_large_batches_submit_early():
+    """After a sync point, recorded dispatches that bind first_bytes (the buffers they
+    read and write) are submitted at once (the device starts on them), and each later
+    batch may bind twice as much."""
     r = rt()
     saved = r.first_bytes
-    r.first_bytes = 1024  # bytes: a 256-element float32 array's buffer
+    r.first_bytes = 2048  # bytes: a 256-element float32 op, read and written
     # every op its own dispatch (fused, the chain would be one: tests/.../test_fusion.py)
     unfused = _config.override(NUMR_WEBGPU_FUSE=0)
     unfused.__enter__()
@@ -101,15 +102,33 @@ def test_large_writes_submit_early():
         x = xp.ones((256,), device=D, dtype=xp.float32)
         r.wait()  # a sync point: the next batch starts small
         before = r.stats["submits"]
-        y = x + 1.0                                   # writes 1 KiB: submitted
+        y = x + 1.0                                   # binds 2 KiB: submitted
         assert not r.pending() and r.stats["submits"] == before + 1
-        y = y + 1.0                                   # 1 KiB of the next 2 KiB: recorded
+        y = y + 1.0                                   # 2 KiB of the next 4 KiB: recorded
         assert r.pending() and r.stats["submits"] == before + 1
-        y = y + 1.0                                   # 2 KiB: submitted
+        y = y + 1.0                                   # 4 KiB: submitted
         assert not r.pending() and r.stats["submits"] == before + 2
         np.testing.assert_array_equal(to_np(y), np.full(256, 4.0, np.float32))
     finally:
         unfused.__exit__(None, None, None)
+        r.first_bytes = saved
+        r.wait()
+
+
+def test_reductions_count_what_they_read():
+    """A reduction writes a few bytes but reads its whole input: a loop of sums over a
+    large array is submitted while Python records it, not only at the sync."""
+    r = rt()
+    saved = r.first_bytes
+    r.first_bytes = 4096 * 4
+    try:
+        x = xp.ones((4096,), device=D, dtype=xp.float32)
+        r.wait()
+        before = r.stats["submits"]
+        s = xp.sum(x)                                  # reads 16 KiB: submitted
+        assert not r.pending() and r.stats["submits"] >= before + 1
+        assert float(s) == 4096.0
+    finally:
         r.first_bytes = saved
         r.wait()
 
