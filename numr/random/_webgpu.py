@@ -185,8 +185,9 @@ _STORE["n32w"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
 # 1 - z/2 added last. Against the CPU's roundings (float64 functions rounded once),
 # emulated over every u and every v of the 2^24 grid with fused and with split fma
 # (tools/normals_f32_grid.py): log, cos and sin within 1 ULP (2-3% differ), r within 1
-# ULP, the normals within 3 ULP (4% differ), one more where WGSL's sqrt (which may be
-# 1/inverseSqrt) is a ULP off; the fences keep compilers from folding the compensations
+# ULP, the normals within 3 ULP (4% differ), with WGSL's root (which may be
+# 1/inverseSqrt) corrected to the correctly rounded one; the fences keep compilers from
+# folding the compensations
 # away (see expressions.fence_T). u = 0 gives l = +0, r = +0, as the CPU's sqrt(-2 * -0).
 _LQ32 = (0.3333333134651184, -0.2500030994415283, 0.20000770688056946, -0.16640789806842804,
          0.14222517609596252, -0.1301344335079193, 0.12563398480415344, -0.07778052240610123)
@@ -211,7 +212,15 @@ _BOX_MULLER_F32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
   let tail = fma(f * f * f, %(lq)s, hl + lh.y);
   let s1 = two_sum_f32(e * 0.693145751953125, lh.x);   // e ln2_hi exact
   let l = s1.x + fma(e, 1.4286068203094172e-06, s1.y + tail);
-  let r = sqrt(abs(-2.0 * l));
+  let q = abs(-2.0 * l);
+  // WGSL's sqrt need not round correctly (2.5 ULP; with the H100's root more than 8%%
+  // of the normals differed from the CPU's): one correction by the exact residual
+  // q - r0^2 (two_prod: no fma, which lavapipe splits) gives the correctly rounded root
+  // but for near-halfway cases; where r0 is that already, the correction leaves it.
+  let r0 = sqrt(q);
+  let pp = two_prod_f32(r0, r0);
+  let d = fence_f32(q - pp.x) - pp.y;       // q - pp.x exact (Sterbenz)
+  let r = select(r0 + d * (0.5 / r0), r0, r0 == 0.0);
   let t = 6.2831854820251465 * v;           // fl32(fl32(2 pi) v), as the CPU rounds it
   let k = round(t * 0.6366197723675814);
   let a1 = fma(-k, %(p1)r, t);              // exact

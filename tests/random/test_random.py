@@ -575,7 +575,7 @@ def test_webgpu_float32_normals_without_float64(device):
     float32 arithmetic alone), run on this adapter whatever it has: within the 4 ULP of
     the cross-device guarantee of the CPU's, and equal to them for most draws
     (tools/normals_f32_grid.py, over every u and v of the 2^24 grid with a correctly
-    rounded root: within 3 ULP, 4% differ; WGSL's sqrt may be 1 ULP off)."""
+    rounded root, which the kernel corrects WGSL's to: within 3 ULP, 4% differ)."""
     if device.kind != "webgpu":
         pytest.skip(reason="a WGSL kernel (numr.random on webgpu adapters without shader-f64)")
     from numr.backends.webgpu.array import GPUArray, c_strides
