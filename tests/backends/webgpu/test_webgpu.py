@@ -115,6 +115,35 @@ def test_large_batches_submit_early():
         r.wait()
 
 
+def test_same_parameters_are_not_uploaded_again():
+    """A batch whose parameters are those the device's arena holds skips the upload;
+    other parameters are uploaded, and every result is the one computed from its own."""
+    r = rt()
+    unfused = _config.override(NUMR_WEBGPU_FUSE=0)
+    unfused.__enter__()
+    try:
+        x = xp.asarray(np.arange(256, dtype=np.float32), device=D)
+        r.wait()
+        y = x + 1.0
+        r.wait()                                      # x + 1.0's parameters uploaded
+        before = r.stats["param_uploads"]
+        z = x + 1.0                                   # the same op in the same slot
+        r.wait()
+        assert r.stats["param_uploads"] == before
+        w = x[:100] + 2.0                             # another shape and scalar
+        r.wait()
+        assert r.stats["param_uploads"] == before + 1
+        v = x[:50] * 3.0
+        r.wait()
+        host = np.arange(256, dtype=np.float32)
+        np.testing.assert_array_equal(to_np(y), host + 1)
+        np.testing.assert_array_equal(to_np(z), host + 1)
+        np.testing.assert_array_equal(to_np(w), host[:100] + 2)
+        np.testing.assert_array_equal(to_np(v), host[:50] * 3)
+    finally:
+        unfused.__exit__(None, None, None)
+
+
 def test_reductions_count_what_they_read():
     """A reduction writes a few bytes but reads its whole input: a loop of sums over a
     large array is submitted while Python records it, not only at the sync."""
