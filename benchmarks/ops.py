@@ -90,6 +90,9 @@ def rows(n: int, s: int, mm: list[int]) -> dict:
         "add": ("x y", 3 * f4 * n, lambda S: S.m.add(S.A["x"], S.A["y"])),
         "multiply by scalar": ("x", 2 * f4 * n, lambda S: S.A["x"] * 1.5),
         "exp": ("x", 2 * f4 * n, lambda S: S.m.exp(S.A["x"])),
+        # numr's own transcendental functions on WebGPU (log: double words, 0.51 ULP)
+        "log": ("p", 2 * f4 * n, lambda S: S.m.log(S.A["p"])),
+        "tanh": ("x", 2 * f4 * n, lambda S: S.m.tanh(S.A["x"])),
         "sum": ("x", f4 * n, lambda S: S.m.sum(S.A["x"])),
         "max": ("x", f4 * n, lambda S: S.m.max(S.A["x"])),
         "mean": ("x", f4 * n, lambda S: S.m.mean(S.A["x"])),
@@ -117,6 +120,7 @@ def host_arrays(n: int, s: int, mm: list[int], adam: int) -> dict:
     h = {"x": rng.standard_normal(n, dtype=np.float32),
          "y": rng.standard_normal(n, dtype=np.float32),
          "c": rng.random(n) < 0.5,
+         "p": rng.uniform(0.1, 4.0, n).astype(np.float32),
          "M": rng.standard_normal((s, s), dtype=np.float32)}
     for k in mm:
         h[f"A{k}"] = rng.standard_normal((k, k), dtype=np.float32)
