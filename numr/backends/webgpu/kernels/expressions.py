@@ -238,10 +238,32 @@ _FLOAT_HELPERS = {
 }""",
     # 0 < x < inf, by bits (float32 subnormals included).
     "logregular_T": "fn logregular_T(x: T) -> bool { return bitcast<U>(x) - U(1) < EXPO - U(1); }",
+    # log(x) rounded once: logdd_T's reduction, but only the leading terms in double
+    # words. 2 atanh(s) = 2s + 2t, t = s z P(z): |t| < 0.0007 |s| (|s| <= 0.045), so t in
+    # one word (P short) adds < 2^-34 of the result, and the low parts are summed in one
+    # word: within 0.501 ULP, at about half logdd_T's arithmetic (which pow, log1p and
+    # log2 keep: they need the low word).
     "log_T": """fn log_T(x: T) -> T {
   if (!logregular_T(x)) { return logedge_T(x); }
-  let l = logdd_T(x);
-  return l.x + l.y;
+  let fr = frexp1_T(x);
+  var m = fr.x;
+  var e = i32(fr.y);
+  if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
+  let j = i32(round(m * T(8.0)));
+  let c = T(j) * T(0.125);
+  LOGC_SELECT
+  let num = m - c;
+  let den = two_sum_T(m, c);
+  let sh = num / den.x;
+  let q = two_prod_T(sh, den.x);
+  let sl = fence_T(fence_T(fence_T(num - q.x) - q.y) - sh * den.y) / den.x;
+  let z = fence_T(sh * sh);
+  let t = fence_T(sh * fence_T(z * (LOGR_P)));
+  let ef = T(e);
+  let a = two_sum_T(ef * LN2_C1, lc.x);
+  let b = two_sum_T(a.x, T(2.0) * sh);
+  let d = two_sum_T(b.x, ef * LOG_C2);
+  return d.x + fence_T(fence_T(a.y + b.y + d.y) + fence_T(fence_T(T(2.0) * fence_T(sl + t) + lc.y) + ef * LOG_C3));
 }""",
     # log(1 + x): 1 + x = u + d exactly, log(u + d) = log u + d / u.
     "log1p_T": """fn log1p_T(x: T) -> T {
@@ -1031,6 +1053,9 @@ def _consts(ct: str) -> dict:
     c["ASINQ"] = _horner(_ASINQ, "z", ct)
     c["ATANQ"] = _horner(_ATANQ, "z", ct)
     c["ATANHQ"] = _horner([1 / (2 * k + 5) for k in range(8)], "z.x", ct)  # (P - 1/3) / z
+    # log_T's P(z) = (atanh(s) - s) / s^3, z = s^2 <= 0.002: 3 terms leave < 2^-29 of P
+    # (f32), 9 < 2^-80 (f64)
+    c["LOGR_P"] = _horner([1 / (2 * k + 3) for k in range(3 if ct == "f32" else 9)], "z", ct)
     if f64:
         c.update(EXP_HI=_lit(709.782712893384, ct), EXP_LO=_lit(-745.1332191019412, ct),
                  EXPM1_BIG=_lit(40.0, ct), EMAX="1023", EMIN="-1022",
