@@ -56,6 +56,7 @@ NR_FN f64 log_f64(f64 x);
 NR_FN nrvec2<f64> logdd_f64(f64 x);
 NR_FN f64 logedge_f64(f64 x);
 NR_FN bool logregular_f64(f64 x);
+NR_FN nrvec2<f64> logw_f64(f64 x);
 NR_FN f64 nan_f64();
 NR_FN f64 negb_f64(f64 x);
 NR_FN f64 pow_f64(f64 x, f64 y);
@@ -235,36 +236,14 @@ NR_FN f64 log1p_f64(f64 x) {
   if (!(x >= f64(-1.0))) { return nan_f64(); }
   if (isinf_f64(x) || tiny_f64(x)) { return x; }
   const auto u = two_sum_f64(f64(1.0), x);
-  const auto l = logdd_f64(u.x);
+  const auto l = logw_f64(u.x);
   return l.x + fence_f64(l.y + divr_f64(u.y, u.x));
 }
 
 NR_FN f64 log_f64(f64 x) {
   if (!logregular_f64(x)) { return logedge_f64(x); }
-  const auto fr = frexp1_f64(x);
-  auto m = fr.x;
-  auto e = i32(fr.y);
-  if (m > f64(1.4142135623730951)) { m = m * f64(0.5); e = e + 1; }
-  const auto j = i32(rint(m * f64(8.0)));
-  const auto c = f64(j) * f64(0.125);
-  auto lc = nrvec2<f64>(f64(0.0), f64(0.0));
-  if (j == 6) { lc = nrvec2<f64>(f64(-0.2876820724517809), f64(-2.607160616442564e-17)); }
-  if (j == 7) { lc = nrvec2<f64>(f64(-0.13353139262452263), f64(3.664457663660085e-18)); }
-  if (j == 9) { lc = nrvec2<f64>(f64(0.11778303565638346), f64(-1.1971685747593677e-18)); }
-  if (j == 10) { lc = nrvec2<f64>(f64(0.22314355131420976), f64(-9.091270597324799e-18)); }
-  if (j == 11) { lc = nrvec2<f64>(f64(0.3184537311185346), f64(2.7114779367326236e-17)); }
-  const auto num = m - c;
-  const auto den = two_sum_f64(m, c);
-  const auto sh = num / den.x;
-  const auto q = two_prod_f64(sh, den.x);
-  const auto sl = fence_f64(fence_f64(fence_f64(num - q.x) - q.y) - sh * den.y) / den.x;
-  const auto z = fence_f64(sh * sh);
-  const auto t = fence_f64(sh * fence_f64(z * (f64(0.3333333333333333) + z * (f64(0.2) + z * (f64(0.14285714285714285) + z * (f64(0.1111111111111111) + z * (f64(0.09090909090909091) + z * (f64(0.07692307692307693) + z * (f64(0.06666666666666667) + z * (f64(0.058823529411764705) + z * (f64(0.05263157894736842))))))))))));
-  const auto ef = f64(e);
-  const auto a = two_sum_f64(ef * f64(0.6931471805598903), lc.x);
-  const auto b = two_sum_f64(a.x, f64(2.0) * sh);
-  const auto d = two_sum_f64(b.x, ef * f64(5.4979230187085024e-14));
-  return d.x + fence_f64(fence_f64(a.y + b.y + d.y) + fence_f64(fence_f64(f64(2.0) * fence_f64(sl + t) + lc.y) + ef * f64(-1.3124698417785257e-27)));
+  const auto l = logw_f64(x);
+  return l.x + l.y;
 }
 
 NR_FN nrvec2<f64> logdd_f64(f64 x) {
@@ -307,6 +286,33 @@ NR_FN f64 logedge_f64(f64 x) {
 }
 
 NR_FN bool logregular_f64(f64 x) { return nrbitcast<u64>(x) - u64(1) < 0x7ff0000000000000lu - u64(1); }
+
+NR_FN nrvec2<f64> logw_f64(f64 x) {
+  const auto fr = frexp1_f64(x);
+  auto m = fr.x;
+  auto e = i32(fr.y);
+  if (m > f64(1.4142135623730951)) { m = m * f64(0.5); e = e + 1; }
+  const auto j = i32(rint(m * f64(8.0)));
+  const auto c = f64(j) * f64(0.125);
+  auto lc = nrvec2<f64>(f64(0.0), f64(0.0));
+  if (j == 6) { lc = nrvec2<f64>(f64(-0.2876820724517809), f64(-2.607160616442564e-17)); }
+  if (j == 7) { lc = nrvec2<f64>(f64(-0.13353139262452263), f64(3.664457663660085e-18)); }
+  if (j == 9) { lc = nrvec2<f64>(f64(0.11778303565638346), f64(-1.1971685747593677e-18)); }
+  if (j == 10) { lc = nrvec2<f64>(f64(0.22314355131420976), f64(-9.091270597324799e-18)); }
+  if (j == 11) { lc = nrvec2<f64>(f64(0.3184537311185346), f64(2.7114779367326236e-17)); }
+  const auto num = m - c;
+  const auto den = two_sum_f64(m, c);
+  const auto sh = num / den.x;
+  const auto q = two_prod_f64(sh, den.x);
+  const auto sl = fence_f64(fence_f64(fence_f64(num - q.x) - q.y) - sh * den.y) / den.x;
+  const auto z = fence_f64(sh * sh);
+  const auto t = fence_f64(sh * fence_f64(z * (f64(0.3333333333333333) + z * (f64(0.2) + z * (f64(0.14285714285714285) + z * (f64(0.1111111111111111) + z * (f64(0.09090909090909091) + z * (f64(0.07692307692307693) + z * (f64(0.06666666666666667) + z * (f64(0.058823529411764705) + z * (f64(0.05263157894736842))))))))))));
+  const auto ef = f64(e);
+  const auto a = two_sum_f64(ef * f64(0.6931471805598903), lc.x);
+  const auto b = two_sum_f64(a.x, f64(2.0) * sh);
+  const auto d = two_sum_f64(b.x, ef * f64(5.4979230187085024e-14));
+  return nrvec2<f64>(d.x, fence_f64(fence_f64(a.y + b.y + d.y) + fence_f64(fence_f64(f64(2.0) * fence_f64(sl + t) + lc.y) + ef * f64(-1.3124698417785257e-27))));
+}
 
 NR_FN f64 nan_f64() { return nrbitcast<f64>(0x7ff0000000000000lu | u64(1)); }
 

@@ -170,6 +170,24 @@ def test_unary_ulp(device, name, dt):
     assert err.max() <= bound, (f"{name} {dt}: {err.max():.2f} ULP at x={x[worst]!r}")
 
 
+# Binades of float32 where log's and log1p's reductions are tightest: every mantissa.
+_DENSE = {"log": [(0, 126), (0, 127)], "log1p": [(0, 126), (1, 124), (0, 110)]}
+
+
+@pytest.mark.parametrize("name", sorted(_DENSE))
+def test_float32_log_every_mantissa(device, name):
+    """log and log1p over every float32 of the binades where the reduced argument's
+    terms are largest (numr's log carries only the leading terms in double words)."""
+    mant = np.arange(2**23, dtype=np.uint32)
+    for sign, ex in _DENSE[name]:
+        x = ((np.uint32(sign) << np.uint32(31)) | (np.uint32(ex) << np.uint32(23))
+             | mant).view(np.float32)
+        err, _, _ = _measure(device, name, "float32", x)
+        worst = int(np.argmax(err))
+        assert err.max() <= BOUNDS[name][0], (f"{name}: {err.max():.4f} ULP at "
+                                              f"x={x[worst]!r}")
+
+
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 @pytest.mark.parametrize("name", BINARY)
 def test_binary_ulp(device, name, dt):

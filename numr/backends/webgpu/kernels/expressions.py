@@ -238,13 +238,12 @@ _FLOAT_HELPERS = {
 }""",
     # 0 < x < inf, by bits (float32 subnormals included).
     "logregular_T": "fn logregular_T(x: T) -> bool { return bitcast<U>(x) - U(1) < EXPO - U(1); }",
-    # log(x) rounded once: logdd_T's reduction, but only the leading terms in double
-    # words. 2 atanh(s) = 2s + 2t, t = s z P(z): |t| < 0.0007 |s| (|s| <= 0.045), so t in
-    # one word (P short) adds < 2^-34 of the result, and the low parts are summed in one
-    # word: within 0.501 ULP, at about half logdd_T's arithmetic (which pow, log1p and
-    # log2 keep: they need the low word).
-    "log_T": """fn log_T(x: T) -> T {
-  if (!logregular_T(x)) { return logedge_T(x); }
+    # log(x) as hi + lo for finite x > 0, the pair within 2^-34 (f32) / 2^-63 (f64) of
+    # the result: logdd_T's reduction with only the leading terms in double words.
+    # 2 atanh(s) = 2s + 2t, t = s z P(z): |t| < 0.0007 |s| (|s| <= 0.045), so t in one
+    # word (P short) and the low parts summed in one word add < 2^-34 of the result, at
+    # about half logdd_T's arithmetic (which pow and log2 keep: they need its 2^-45).
+    "logw_T": """fn logw_T(x: T) -> vec2<T> {
   let fr = frexp1_T(x);
   var m = fr.x;
   var e = i32(fr.y);
@@ -263,7 +262,13 @@ _FLOAT_HELPERS = {
   let a = two_sum_T(ef * LN2_C1, lc.x);
   let b = two_sum_T(a.x, T(2.0) * sh);
   let d = two_sum_T(b.x, ef * LOG_C2);
-  return d.x + fence_T(fence_T(a.y + b.y + d.y) + fence_T(fence_T(T(2.0) * fence_T(sl + t) + lc.y) + ef * LOG_C3));
+  return vec2<T>(d.x, fence_T(fence_T(a.y + b.y + d.y) + fence_T(fence_T(T(2.0) * fence_T(sl + t) + lc.y) + ef * LOG_C3)));
+}""",
+    # log(x) rounded once: within 0.5017 ULP (f32, every mantissa checked).
+    "log_T": """fn log_T(x: T) -> T {
+  if (!logregular_T(x)) { return logedge_T(x); }
+  let l = logw_T(x);
+  return l.x + l.y;
 }""",
     # log(1 + x): 1 + x = u + d exactly, log(u + d) = log u + d / u.
     "log1p_T": """fn log1p_T(x: T) -> T {
@@ -271,7 +276,7 @@ _FLOAT_HELPERS = {
   if (!(x >= T(-1.0))) { return nan_T(); }
   if (isinf_T(x) || tiny_T(x)) { return x; }
   let u = two_sum_T(T(1.0), x);
-  let l = logdd_T(u.x);
+  let l = logw_T(u.x);
   return l.x + fence_T(l.y + divr_T(u.y, u.x));
 }""",
     # log(1 + f), f in [-0.29, 0.41], in one word (kept for callers of the earlier name).
