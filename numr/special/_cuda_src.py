@@ -61,6 +61,7 @@ NR_FN f64 nan_f64();
 NR_FN f64 negb_f64(f64 x);
 NR_FN f64 pow_f64(f64 x, f64 y);
 NR_FN f64 powcore_f64(f64 ax, f64 y);
+NR_FN nrvec2<f64> powlog_f64(f64 x);
 NR_FN nrvec3<f64> rempio2_f64(f64 x);
 NR_FN nrvec3<f64> rempio2big_f64(f64 x);
 NR_FN f64 round_f64(f64 a);
@@ -347,12 +348,14 @@ NR_FN f64 pow_f64(f64 x, f64 y) {
 }
 
 NR_FN f64 powcore_f64(f64 ax, f64 y) {
-  const auto l = logdd_f64(ax);
+  const auto l = powlog_f64(ax);
   const auto p = two_prod_f64(y, l.x);
   if (fabs(p.x) > f64(1500.0)) { return nrsel(f64(0.0), nrbitcast<f64>(0x7ff0000000000000lu), p.x > f64(0.0)); }
   const auto z = fast_two_sum_f64(p.x, p.y + y * l.y);
   return expdd_f64(z.x, z.y);
 }
+
+NR_FN nrvec2<f64> powlog_f64(f64 x) { return logdd_f64(x); }
 
 NR_FN nrvec3<f64> rempio2_f64(f64 x) {
   if (fabs(x) >= f64(1647099.0)) { return rempio2big_f64(x); }

@@ -574,12 +574,16 @@ _FLOAT_HELPERS = {
     # |x|^y for finite x > 0 and finite y != 0: exp(y log x), y log x as hi + lo (so the
     # result keeps its precision up to the overflow threshold).
     "powcore_T": """fn powcore_T(ax: T, y: T) -> T {
-  let l = logdd_T(ax);
+  let l = powlog_T(ax);
   let p = two_prod_T(y, l.x);
   if (abs(p.x) > POW_SAT) { return select(T(0.0), bitcast<T>(EXPO), p.x > T(0.0)); }
   let z = fast_two_sum_T(p.x, p.y + y * l.y);
   return expdd_T(z.x, z.y);
 }""",
+    # pow's log x as hi + lo: |y log x| reaches 745 in float64, so its 2^-73 are needed
+    # there; in float32 (|y log x| < 104 where the result is finite and nonzero) log_T's
+    # pair, within 2^-34, adds at most 2^-27.3 to the result's relative error.
+    "powlog_T": "fn powlog_T(x: T) -> vec2<T> { return logdd_T(x); }",
     # pow with the C99 / Array API special cases.
     "pow_T": """fn pow_T(x: T, y: T) -> T {
   let ux = bitcast<U>(x) & ABS;
@@ -784,6 +788,7 @@ _TYPED_HELPERS["f32"].update({
 
 # |v| = m * 2^e with m in [1, 2), as vec2(m, e), for finite v != 0 (by bits; see logdd_T;
 # float32 subnormals normalised by their leading zeros, float64 ones scaled by 2^54).
+_TYPED_HELPERS["f32"]["powlog_T"] = "fn powlog_T(x: T) -> vec2<T> { return logw_T(x); }"
 _TYPED_HELPERS["f32"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
   let u = bitcast<u32>(v) & 0x7fffffffu;
   if (u < 0x800000u) {
