@@ -26,7 +26,8 @@ isinf, div and sqrt (correctly rounded), divr (a / b within a hair of 0.5 ULP, f
 normal operands), absb / negb (by bits), tiny (|x| so small that f(x) = x (1 + O(x))
 rounds to x), scale / scaledd (v 2^k, subnormal results rounded by bits), ldexpb,
 frexp1; and the double-word pieces two_sum, fast_two_sum, two_prod (vec2: hi, lo),
-logdd (log x as hi + lo), expdd (exp of hi + lo), sinr/cosr (sin/cos of r + e for
+logdd (log x as hi + lo, within 2^-45 / 2^-73), logw (the
+cheaper pair log_T and log1p_T round, within 2^-34 / 2^-63), expdd (exp of hi + lo), sinr/cosr (sin/cos of r + e for
 |r| <= pi/4) and rempio2 (x = k pi/2 + r: vec3 r hi, r lo, k). Kernels of other
 modules can add helpers of their own with :func:`add_helpers`.
 """
