@@ -45,6 +45,7 @@ NR_FN f64 divr_f64(f64 a, f64 b);
 NR_FN f64 exp_f64(f64 x);
 NR_FN f64 expdd_f64(f64 a, f64 b);
 NR_FN f64 expm1_f64(f64 x);
+NR_FN f64 expq1_f64(f64 r);
 NR_FN f64 expq_f64(f64 r);
 NR_FN nrvec2<f64> fast_two_sum_f64(f64 a0, f64 b0);
 NR_FN f64 fence_f64(f64 v);
@@ -196,14 +197,24 @@ NR_FN f64 expm1_f64(f64 x) {
   if (isnan_f64(x) || tiny_f64(x)) { return x; }
   if (x > f64(40.0)) { return exp_f64(x); }
   if (x < -f64(40.0)) { return f64(-1.0); }
-  if (fabs(x) < f64(0.34657359027997264)) { return x + x * x * expq_f64(x); }
+  if (fabs(x) < f64(0.5)) {
+    const auto h = two_prod_f64(x, x);
+    const auto a = two_sum_f64(x, f64(0.5) * h.x);
+    return a.x + fence_f64(a.y + fence_f64(f64(0.5) * h.y + fence_f64(h.x * fence_f64(x * expq1_f64(x)))));
+  }
   const auto k = rint(x * f64(1.4426950408889634));
   const auto r = two_sum_f64(x - k * f64(0.6931471805598903), -(k * f64(5.497923018708371e-14)));
   const auto p = fast_two_sum_f64(r.x, r.y + r.x * r.x * expq_f64(r.x));
   const auto ki = i32(k);
+  if (ki >= 53) {
+    const auto s = two_sum_f64(ldexp(f64(1.0), ki), ldexp(p.x, ki));
+    return s.x + fence_f64(fence_f64(s.y - f64(1.0)) + ldexp(p.y, ki));
+  }
   const auto s = two_sum_f64(ldexp(f64(1.0), ki) - f64(1.0), ldexp(p.x, ki));
   return s.x + fence_f64(s.y + ldexp(p.y, ki));
 }
+
+NR_FN f64 expq1_f64(f64 r) { return f64(0.16666666666666666) + r * (f64(0.041666666666666664) + r * (f64(0.008333333333333333) + r * (f64(0.001388888888888889) + r * (f64(0.0001984126984126984) + r * (f64(2.48015873015873e-05) + r * (f64(2.7557319223985893e-06) + r * (f64(2.755731922398589e-07) + r * (f64(2.505210838544172e-08) + r * (f64(2.08767569878681e-09) + r * (f64(1.6059043836821613e-10) + r * (f64(1.1470745597729725e-11) + r * (f64(7.647163731819816e-13) + r * (f64(4.779477332387385e-14) + r * (f64(2.8114572543455206e-15) + r * (f64(1.5619206968586225e-16)))))))))))))))); }
 
 NR_FN f64 expq_f64(f64 r) { return f64(0.5) + r * (f64(0.16666666666666666) + r * (f64(0.041666666666666664) + r * (f64(0.008333333333333333) + r * (f64(0.001388888888888889) + r * (f64(0.0001984126984126984) + r * (f64(2.48015873015873e-05) + r * (f64(2.7557319223985893e-06) + r * (f64(2.755731922398589e-07) + r * (f64(2.505210838544172e-08) + r * (f64(2.08767569878681e-09) + r * (f64(1.6059043836821613e-10) + r * (f64(1.1470745597729725e-11))))))))))))); }
 

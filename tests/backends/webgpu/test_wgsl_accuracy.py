@@ -170,14 +170,18 @@ def test_unary_ulp(device, name, dt):
     assert err.max() <= bound, (f"{name} {dt}: {err.max():.2f} ULP at x={x[worst]!r}")
 
 
-# Binades of float32 where log's and log1p's reductions are tightest: every mantissa.
-_DENSE = {"log": [(0, 126), (0, 127)], "log1p": [(0, 126), (1, 124), (0, 110)]}
+# Binades of float32 (sign, biased exponent) where the formulas are tightest: every
+# mantissa. log, log1p: the reduced argument's terms largest (numr's log carries only the
+# leading terms in double words); expm1: [1/4, 1/2) of both signs, where 1 + 2p once
+# cancelled (1.03 ULP), and [16, 32), where 2^k - 1 was inexact (1.06 ULP).
+_DENSE = {"log": [(0, 126), (0, 127)], "log1p": [(0, 126), (1, 124), (0, 110)],
+          "expm1": [(0, 125), (1, 125), (0, 131)]}
 
 
 @pytest.mark.parametrize("name", sorted(_DENSE))
-def test_float32_log_every_mantissa(device, name):
-    """log and log1p over every float32 of the binades where the reduced argument's
-    terms are largest (numr's log carries only the leading terms in double words)."""
+def test_float32_every_mantissa(device, name):
+    """log, log1p and expm1 over every float32 of the binades where they are tightest,
+    within their bounds."""
     mant = np.arange(2**23, dtype=np.uint32)
     for sign, ex in _DENSE[name]:
         x = ((np.uint32(sign) << np.uint32(31)) | (np.uint32(ex) << np.uint32(23))
@@ -186,6 +190,19 @@ def test_float32_log_every_mantissa(device, name):
         worst = int(np.argmax(err))
         assert err.max() <= BOUNDS[name][0], (f"{name}: {err.max():.4f} ULP at "
                                               f"x={x[worst]!r}")
+
+
+def test_float64_expm1_where_its_formulas_meet(device):
+    """float64 expm1 around |x| = 1/2 (the series' edge) and from 2^53 (2^k - 1
+    inexact), within 1 ULP of the exact value (long double, not rounded to float64
+    first: 1.18 ULP at 37.087 before -1 joined the low part)."""
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(-0.6, 0.6, 400_000), rng.uniform(36.7, 40, 800_000),
+                        [37.08686973616023, 37.11467696833324, 0.34878388591655146]])
+    got = np.asarray(xp.expm1(xp.asarray(x, device=device)).to_device("cpu"))
+    ref = np.expm1(x.astype(np.longdouble))
+    err = np.abs(got.astype(np.longdouble) - ref) / np.spacing(ref.astype(np.float64))
+    assert err.max() <= 1, (float(err.max()), x[int(np.argmax(err))])
 
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
