@@ -39,6 +39,7 @@ NR_FN u32 nrmax(u32 a, u32 b) { return a > b ? a : b; }
 HELPERS = r"""NR_CONST u32 TWO_OVER_PI_TAB[38] = {0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x6492eeau, 0x9d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu, 0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u, 0x56033046u, 0xfc7b6babu};
 NR_FN f64 copysign_f64(f64 x, f64 y);
 NR_FN f64 cosr_f64(f64 r, f64 e);
+NR_FN nrvec2<f64> cosrp_f64(f64 r, f64 e);
 NR_FN nrvec2<f64> ddadd_f64(nrvec2<f64> a, nrvec2<f64> b);
 NR_FN nrvec2<f64> ddmul_f64(nrvec2<f64> a, nrvec2<f64> b);
 NR_FN f64 divr_f64(f64 a, f64 b);
@@ -54,9 +55,12 @@ NR_FN bool isinf_f64(f64 x);
 NR_FN bool isnan_f64(f64 x);
 NR_FN f64 log1p_f64(f64 x);
 NR_FN f64 log_f64(f64 x);
+NR_FN nrvec2<f64> logc_f64(f64 m);
 NR_FN nrvec2<f64> logdd_f64(f64 x);
 NR_FN f64 logedge_f64(f64 x);
+NR_FN nrvec2<f64> logm_f64(f64 x);
 NR_FN bool logregular_f64(f64 x);
+NR_FN nrvec2<f64> logs_f64(f64 m);
 NR_FN nrvec2<f64> logw_f64(f64 x);
 NR_FN f64 nan_f64();
 NR_FN f64 negb_f64(f64 x);
@@ -70,6 +74,7 @@ NR_FN f64 scale_f64(f64 v, i32 k);
 NR_FN f64 scaledd_f64(f64 v, f64 lo, i32 k);
 NR_FN bool signbit_f64(f64 x);
 NR_FN f64 sinr_f64(f64 r, f64 e);
+NR_FN f64 sinrt_f64(f64 r, f64 e);
 NR_FN nrvec2<f64> spagm_f64(f64 m);
 NR_FN nrvec2<f64> spalogx_f64(f64 a, f64 x);
 NR_FN f64 spbeta_f64(f64 a0, f64 b0);
@@ -161,11 +166,13 @@ NR_FN nrvec2<f64> two_sum_f64(f64 a0, f64 b0);
 
 NR_FN f64 copysign_f64(f64 x, f64 y) { return nrbitcast<f64>((nrbitcast<u64>(x) & 0x7ffffffffffffffflu) | (nrbitcast<u64>(y) & 0x8000000000000000lu)); }
 
-NR_FN f64 cosr_f64(f64 r, f64 e) {
+NR_FN f64 cosr_f64(f64 r, f64 e) { const auto p = cosrp_f64(r, e); return p.x + p.y; }
+
+NR_FN nrvec2<f64> cosrp_f64(f64 r, f64 e) {
   const auto z = r * r;
   const auto hz = f64(0.5) * z;
   const auto w = fence_f64(f64(1.0) - hz);
-  return w + fence_f64(fence_f64(fence_f64(f64(1.0) - w) - hz) + (z * z * (f64(0.041666666666666664) + z * (f64(-0.001388888888888889) + z * (f64(2.48015873015873e-05) + z * (f64(-2.755731922398589e-07) + z * (f64(2.08767569878681e-09) + z * (f64(-1.1470745597729725e-11) + z * (f64(4.779477332387385e-14) + z * (f64(-1.5619206968586225e-16) + z * (f64(4.110317623312165e-19)))))))))) - r * e));
+  return nrvec2<f64>(w, fence_f64(fence_f64(fence_f64(f64(1.0) - w) - hz) + (z * z * (f64(0.041666666666666664) + z * (f64(-0.001388888888888889) + z * (f64(2.48015873015873e-05) + z * (f64(-2.755731922398589e-07) + z * (f64(2.08767569878681e-09) + z * (f64(-1.1470745597729725e-11) + z * (f64(4.779477332387385e-14) + z * (f64(-1.5619206968586225e-16) + z * (f64(4.110317623312165e-19)))))))))) - r * e)));
 }
 
 NR_FN nrvec2<f64> ddadd_f64(nrvec2<f64> a, nrvec2<f64> b) {
@@ -258,32 +265,29 @@ NR_FN f64 log_f64(f64 x) {
   return l.x + l.y;
 }
 
-NR_FN nrvec2<f64> logdd_f64(f64 x) {
-  // frexp by bits: NVIDIA's compiler (NVVM) fails on a float64 frexp, as lavapipe's LLVM
-  // did elsewhere; and float32 subnormals must not meet arithmetic (frexp1_f64).
-  const auto fr = frexp1_f64(x);
-  auto m = fr.x;
-  auto e = i32(fr.y);
-  if (m > f64(1.4142135623730951)) { m = m * f64(0.5); e = e + 1; }
+NR_FN nrvec2<f64> logc_f64(f64 m) {
   const auto j = i32(rint(m * f64(8.0)));
-  const auto c = f64(j) * f64(0.125);
   auto lc = nrvec2<f64>(f64(0.0), f64(0.0));
   if (j == 6) { lc = nrvec2<f64>(f64(-0.2876820724517809), f64(-2.607160616442564e-17)); }
   if (j == 7) { lc = nrvec2<f64>(f64(-0.13353139262452263), f64(3.664457663660085e-18)); }
   if (j == 9) { lc = nrvec2<f64>(f64(0.11778303565638346), f64(-1.1971685747593677e-18)); }
   if (j == 10) { lc = nrvec2<f64>(f64(0.22314355131420976), f64(-9.091270597324799e-18)); }
   if (j == 11) { lc = nrvec2<f64>(f64(0.3184537311185346), f64(2.7114779367326236e-17)); }
-  const auto num = m - c;
-  const auto den = two_sum_f64(m, c);
-  const auto sh = num / den.x;
-  const auto q = two_prod_f64(sh, den.x);
-  const auto sl = fence_f64(fence_f64(fence_f64(num - q.x) - q.y) - sh * den.y) / den.x;
+  return lc;
+}
+
+NR_FN nrvec2<f64> logdd_f64(f64 x) {
+  const auto me = logm_f64(x);
+  const auto s = logs_f64(me.x);
+  const auto lc = logc_f64(me.x);
+  const auto sh = s.x;
+  const auto sl = s.y;
+  const auto ef = me.y;
   const auto zz = two_prod_f64(sh, sh);
   const auto z = fast_two_sum_f64(zz.x, zz.y + f64(2.0) * sh * sl);
   const auto p = fast_two_sum_f64(f64(0.3333333333333333), f64(1.850371707708594e-17) + z.x * (f64(0.2) + z.x * (f64(0.14285714285714285) + z.x * (f64(0.1111111111111111) + z.x * (f64(0.09090909090909091) + z.x * (f64(0.07692307692307693) + z.x * (f64(0.06666666666666667) + z.x * (f64(0.058823529411764705) + z.x * (f64(0.05263157894736842))))))))));
   const auto t = ddmul_f64(nrvec2<f64>(sh, sl), ddmul_f64(z, p));
   const auto lm = ddadd_f64(nrvec2<f64>(sh, sl), t);
-  const auto ef = f64(e);
   const auto a = two_sum_f64(ef * f64(0.6931471805598903), lc.x);
   const auto b = two_sum_f64(a.x, f64(2.0) * lm.x);
   const auto d = two_sum_f64(b.x, ef * f64(5.4979230187085024e-14));
@@ -297,29 +301,32 @@ NR_FN f64 logedge_f64(f64 x) {
   return nan_f64();
 }
 
+NR_FN nrvec2<f64> logm_f64(f64 x) {
+  const auto fr = frexp1_f64(x);
+  if (fr.x > f64(1.4142135623730951)) { return nrvec2<f64>(fr.x * f64(0.5), fr.y + f64(1.0)); }
+  return fr;
+}
+
 NR_FN bool logregular_f64(f64 x) { return nrbitcast<u64>(x) - u64(1) < 0x7ff0000000000000lu - u64(1); }
 
-NR_FN nrvec2<f64> logw_f64(f64 x) {
-  const auto fr = frexp1_f64(x);
-  auto m = fr.x;
-  auto e = i32(fr.y);
-  if (m > f64(1.4142135623730951)) { m = m * f64(0.5); e = e + 1; }
-  const auto j = i32(rint(m * f64(8.0)));
-  const auto c = f64(j) * f64(0.125);
-  auto lc = nrvec2<f64>(f64(0.0), f64(0.0));
-  if (j == 6) { lc = nrvec2<f64>(f64(-0.2876820724517809), f64(-2.607160616442564e-17)); }
-  if (j == 7) { lc = nrvec2<f64>(f64(-0.13353139262452263), f64(3.664457663660085e-18)); }
-  if (j == 9) { lc = nrvec2<f64>(f64(0.11778303565638346), f64(-1.1971685747593677e-18)); }
-  if (j == 10) { lc = nrvec2<f64>(f64(0.22314355131420976), f64(-9.091270597324799e-18)); }
-  if (j == 11) { lc = nrvec2<f64>(f64(0.3184537311185346), f64(2.7114779367326236e-17)); }
+NR_FN nrvec2<f64> logs_f64(f64 m) {
+  const auto c = rint(m * f64(8.0)) * f64(0.125);
   const auto num = m - c;
   const auto den = two_sum_f64(m, c);
   const auto sh = num / den.x;
   const auto q = two_prod_f64(sh, den.x);
-  const auto sl = fence_f64(fence_f64(fence_f64(num - q.x) - q.y) - sh * den.y) / den.x;
+  return nrvec2<f64>(sh, fence_f64(fence_f64(fence_f64(num - q.x) - q.y) - sh * den.y) / den.x);
+}
+
+NR_FN nrvec2<f64> logw_f64(f64 x) {
+  const auto me = logm_f64(x);
+  const auto s = logs_f64(me.x);
+  const auto lc = logc_f64(me.x);
+  const auto sh = s.x;
+  const auto sl = s.y;
+  const auto ef = me.y;
   const auto z = fence_f64(sh * sh);
   const auto t = fence_f64(sh * fence_f64(z * (f64(0.3333333333333333) + z * (f64(0.2) + z * (f64(0.14285714285714285) + z * (f64(0.1111111111111111) + z * (f64(0.09090909090909091) + z * (f64(0.07692307692307693) + z * (f64(0.06666666666666667) + z * (f64(0.058823529411764705) + z * (f64(0.05263157894736842))))))))))));
-  const auto ef = f64(e);
   const auto a = two_sum_f64(ef * f64(0.6931471805598903), lc.x);
   const auto b = two_sum_f64(a.x, f64(2.0) * sh);
   const auto d = two_sum_f64(b.x, ef * f64(5.4979230187085024e-14));
@@ -440,9 +447,11 @@ NR_FN f64 scaledd_f64(f64 v, f64 lo, i32 k) { return scale_f64(v, k); }
 
 NR_FN bool signbit_f64(f64 x) { return (nrbitcast<u64>(x) & 0x8000000000000000lu) != u64(0); }
 
-NR_FN f64 sinr_f64(f64 r, f64 e) {
+NR_FN f64 sinr_f64(f64 r, f64 e) { return r + sinrt_f64(r, e); }
+
+NR_FN f64 sinrt_f64(f64 r, f64 e) {
   const auto z = r * r;
-  return r + fence_f64(e * (f64(1.0) - f64(0.5) * z) + r * z * (f64(-0.16666666666666666) + z * (f64(0.008333333333333333) + z * (f64(-0.0001984126984126984) + z * (f64(2.7557319223985893e-06) + z * (f64(-2.505210838544172e-08) + z * (f64(1.6059043836821613e-10) + z * (f64(-7.647163731819816e-13) + z * (f64(2.8114572543455206e-15) + z * (f64(-8.22063524662433e-18)))))))))));
+  return fence_f64(e * (f64(1.0) - f64(0.5) * z) + r * z * (f64(-0.16666666666666666) + z * (f64(0.008333333333333333) + z * (f64(-0.0001984126984126984) + z * (f64(2.7557319223985893e-06) + z * (f64(-2.505210838544172e-08) + z * (f64(1.6059043836821613e-10) + z * (f64(-7.647163731819816e-13) + z * (f64(2.8114572543455206e-15) + z * (f64(-8.22063524662433e-18)))))))))));
 }
 
 NR_FN nrvec2<f64> spagm_f64(f64 m) {

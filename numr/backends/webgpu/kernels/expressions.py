@@ -218,27 +218,40 @@ _FLOAT_HELPERS = {
     # |s| <= 0.045, s as hi + lo and 2 atanh(s) = 2s + 2s z P(z), z = s^2, in double-word
     # arithmetic (P's tail in one word). No table: a dynamically indexed const array is
     # copied per invocation by some drivers (lavapipe: 4x slower).
-    "logdd_T": """fn logdd_T(x: T) -> vec2<T> {
-  // frexp by bits: NVIDIA's compiler (NVVM) fails on a float64 frexp, as lavapipe's LLVM
-  // did elsewhere; and float32 subnormals must not meet arithmetic (frexp1_T).
+    # logdd_T's and logw_T's reduction: x = 2^e m, m in [0.707, 1.414], as (m, e). frexp
+    # by bits: NVIDIA's compiler (NVVM) fails on a float64 frexp, as lavapipe's LLVM did
+    # elsewhere; and float32 subnormals must not meet arithmetic (frexp1_T).
+    "logm_T": """fn logm_T(x: T) -> vec2<T> {
   let fr = frexp1_T(x);
-  var m = fr.x;
-  var e = i32(fr.y);
-  if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
+  if (fr.x > T(1.4142135623730951)) { return vec2<T>(fr.x * T(0.5), fr.y + T(1.0)); }
+  return fr;
+}""",
+    # c = j / 8 nearest m: log c as hi + lo; s = (m - c) / (m + c) as hi + lo (m - c exact).
+    "logc_T": """fn logc_T(m: T) -> vec2<T> {
   let j = i32(round(m * T(8.0)));
-  let c = T(j) * T(0.125);
   LOGC_SELECT
+  return lc;
+}""",
+    "logs_T": """fn logs_T(m: T) -> vec2<T> {
+  let c = round(m * T(8.0)) * T(0.125);
   let num = m - c;
   let den = two_sum_T(m, c);
   let sh = num / den.x;
   let q = two_prod_T(sh, den.x);
-  let sl = fence_T(fence_T(fence_T(num - q.x) - q.y) - sh * den.y) / den.x;
+  return vec2<T>(sh, fence_T(fence_T(fence_T(num - q.x) - q.y) - sh * den.y) / den.x);
+}""",
+    "logdd_T": """fn logdd_T(x: T) -> vec2<T> {
+  let me = logm_T(x);
+  let s = logs_T(me.x);
+  let lc = logc_T(me.x);
+  let sh = s.x;
+  let sl = s.y;
+  let ef = me.y;
   let zz = two_prod_T(sh, sh);
   let z = fast_two_sum_T(zz.x, zz.y + T(2.0) * sh * sl);
   let p = fast_two_sum_T(THIRD, THIRD_LO + z.x * (ATANHQ));
   let t = ddmul_T(vec2<T>(sh, sl), ddmul_T(z, p));
   let lm = ddadd_T(vec2<T>(sh, sl), t);
-  let ef = T(e);
   let a = two_sum_T(ef * LN2_C1, lc.x);
   let b = two_sum_T(a.x, T(2.0) * lm.x);
   let d = two_sum_T(b.x, ef * LOG_C2);
@@ -260,21 +273,14 @@ _FLOAT_HELPERS = {
     # word (P short) and the low parts summed in one word add < 2^-34 of the result, at
     # about half logdd_T's arithmetic (which pow and log2 keep: they need its 2^-45).
     "logw_T": """fn logw_T(x: T) -> vec2<T> {
-  let fr = frexp1_T(x);
-  var m = fr.x;
-  var e = i32(fr.y);
-  if (m > T(1.4142135623730951)) { m = m * T(0.5); e = e + 1; }
-  let j = i32(round(m * T(8.0)));
-  let c = T(j) * T(0.125);
-  LOGC_SELECT
-  let num = m - c;
-  let den = two_sum_T(m, c);
-  let sh = num / den.x;
-  let q = two_prod_T(sh, den.x);
-  let sl = fence_T(fence_T(fence_T(num - q.x) - q.y) - sh * den.y) / den.x;
+  let me = logm_T(x);
+  let s = logs_T(me.x);
+  let lc = logc_T(me.x);
+  let sh = s.x;
+  let sl = s.y;
+  let ef = me.y;
   let z = fence_T(sh * sh);
   let t = fence_T(sh * fence_T(z * (LOGR_P)));
-  let ef = T(e);
   let a = two_sum_T(ef * LN2_C1, lc.x);
   let b = two_sum_T(a.x, T(2.0) * sh);
   let d = two_sum_T(b.x, ef * LOG_C2);
@@ -387,16 +393,20 @@ _FLOAT_HELPERS = {
   return vec3<T>(r.x, r.y, k);
 }""",
     # sin(r + e) for |r| <= pi/4, e tiny: Taylor to r^19 (the error term is < 2^-60 r).
-    "sinr_T": """fn sinr_T(r: T, e: T) -> T {
+    "sinr_T": "fn sinr_T(r: T, e: T) -> T { return r + sinrt_T(r, e); }",
+    # sin(r + e) - r, the tail sinr_T adds to r (tan_T keeps the two apart).
+    "sinrt_T": """fn sinrt_T(r: T, e: T) -> T {
   let z = r * r;
-  return r + fence_T(e * (T(1.0) - T(0.5) * z) + r * z * (SINQ));
+  return fence_T(e * (T(1.0) - T(0.5) * z) + r * z * (SINQ));
 }""",
     # cos(r + e): 1 - z/2 rounded, plus its rounding error (exact), plus the rest.
-    "cosr_T": """fn cosr_T(r: T, e: T) -> T {
+    "cosr_T": "fn cosr_T(r: T, e: T) -> T { let p = cosrp_T(r, e); return p.x + p.y; }",
+    # cos(r + e) as 1 - z/2 rounded and the rest, unsummed (tan_T keeps the two apart).
+    "cosrp_T": """fn cosrp_T(r: T, e: T) -> vec2<T> {
   let z = r * r;
   let hz = T(0.5) * z;
   let w = fence_T(T(1.0) - hz);
-  return w + fence_T(fence_T(fence_T(T(1.0) - w) - hz) + (z * z * (COSQ) - r * e));
+  return vec2<T>(w, fence_T(fence_T(fence_T(T(1.0) - w) - hz) + (z * z * (COSQ) - r * e)));
 }""",
     "sin_T": """fn sin_T(x: T) -> T {
   if (tiny_T(x) || isnan_T(x)) { return x; }
@@ -421,12 +431,9 @@ _FLOAT_HELPERS = {
   if (tiny_T(x) || isnan_T(x)) { return x; }
   if (isinf_T(x)) { return nan_T(); }
   let q = rempio2_T(x);
-  let r = q.x;
-  let z = r * r;
-  let s = fast_two_sum_T(r, fence_T(q.y * (T(1.0) - T(0.5) * z) + r * z * (SINQ)));
-  let hz = T(0.5) * z;
-  let w = fence_T(T(1.0) - hz);
-  let c = fast_two_sum_T(w, fence_T(fence_T(fence_T(T(1.0) - w) - hz) + (z * z * (COSQ) - r * q.y)));
+  let s = fast_two_sum_T(q.x, sinrt_T(q.x, q.y));
+  let cp = cosrp_T(q.x, q.y);
+  let c = fast_two_sum_T(cp.x, cp.y);
   let odd = (i32(q.z) & 1) == 1;
   let a = select(s, -c, odd);
   let b = select(c, s, odd);
