@@ -29,6 +29,11 @@ EXPR = {
     "i0": "spi0_T(a)", "i0e": "spi0e_T(a)", "i1": "spi1_T(a)", "i1e": "spi1e_T(a)",
 }
 
+# float32 functions computed in float64 by another algorithm than float64's own (an
+# accuracy float32 needs only; numr/special/_webgpu.py, F64_FOR_F32)
+WIDE = {"ndtri": "spndtriwide_T(a)", "erfinv": "sperfinvwide_T(a)",
+        "erfcinv": "sperfcinvwide_T(a)"}
+
 
 def specialise(e: str, ct: str) -> str:
     """``e`` for the compute type ``ct`` (f32, f64)."""

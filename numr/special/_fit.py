@@ -20,17 +20,19 @@ mp.mp.dps = 40
 TOL = 3e-17
 
 
-def cheb_fit(f, lo: float, hi: float, n: int = 48, absolute: bool = False) -> list[float]:
+def cheb_fit(f, lo: float, hi: float, n: int = 48, absolute: bool = False,
+             tol: float = TOL) -> list[float]:
     """Chebyshev coefficients (float64) of f on [lo, hi], in t = (2v - lo - hi)/(hi - lo),
-    truncated where the rest is below TOL of the function's smallest value (``absolute``:
-    of its largest, for functions with zeros inside, whose error is absolute there)."""
+    truncated where the rest is below ``tol`` of the function's smallest value
+    (``absolute``: of its largest, for functions with zeros inside, whose error is
+    absolute there)."""
     nodes = [mp.cos(mp.pi * (k + mp.mpf(0.5)) / n) for k in range(n)]
     vals = [f((mp.mpf(hi) - lo) / 2 * t + (mp.mpf(hi) + lo) / 2) for t in nodes]
     coeffs = []
     for j in range(n):
         s = mp.fsum(vals[k] * mp.cos(j * mp.pi * (k + mp.mpf(0.5)) / n) for k in range(n))
         coeffs.append(s * (1 if j else mp.mpf(1) / 2) * 2 / n)
-    floor = TOL * (max if absolute else min)(abs(v) for v in vals)
+    floor = tol * (max if absolute else min)(abs(v) for v in vals)
     if abs(coeffs[-1]) + abs(coeffs[-2]) > floor / 100:
         raise RuntimeError(f"no fit of degree < {n} on [{lo}, {hi}]")
     m = n
@@ -74,7 +76,31 @@ def tables() -> dict:
     t["ZETA_MID"] = [(lo, lo + 0.5, cheb_fit(lambda x: (x - 1) * mp.zeta(x) if x != 1
                                              else mp.mpf(1), lo, lo + 0.5))
                      for lo in (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)]
+    _ndtri(t)
     return t
+
+
+def _ndtri(t: dict) -> None:
+    """ndtri for float32 results computed in float64 (numr/special/_wgsl.py, spndtriw_T),
+    to 1e-12 relative (float32's eps is 6e-8): x = q g(q^2) for |q| = |p - 1/2| <= 0.425,
+    g(s) = ndtri(1/2 + sqrt s) / sqrt s; beyond, -ndtri(p) for p = exp(-r^2) <= 0.075 as a
+    function of r in two pieces up to r = 10.25 (p = 2^-151, below float32's least)."""
+    mp.mp.dps = 50
+
+    def g(s):
+        q = mp.sqrt(s)
+        return mp.sqrt(2) * mp.erfinv(2 * q) / q if s else mp.sqrt(2 * mp.pi)
+
+    def tail(r):
+        r = mp.mpf(r)
+        return mp.findroot(lambda x: mp.log(mp.erfc(x / mp.sqrt(2)) / 2) + r * r,
+                           r * mp.sqrt(2) * mp.mpf(0.9))
+
+    t["NDTRI_MID"] = cheb_fit(g, 0.0, 0.425 ** 2, 40, tol=1e-12)
+    r0 = float(mp.sqrt(-mp.log(mp.mpf(0.075))))
+    t["NDTRI_TAIL"] = [(lo, hi, cheb_fit(tail, lo, hi, 40, tol=1e-12))
+                       for lo, hi in ((r0, 4.0), (4.0, 10.25))]
+    mp.mp.dps = 40
 
 
 def _bessel(t: dict) -> None:

@@ -17,7 +17,7 @@ from ..backends.webgpu.kernels import map as M
 from ..backends.webgpu.kernels.types import ctype
 from ..backends.webgpu.runtime import runtime
 from . import _wgsl  # noqa: F401  (registers the helpers)
-from ._exprs import EXPR, specialise
+from ._exprs import EXPR, WIDE, specialise
 
 HALF_NATIVE = True
 
@@ -26,9 +26,11 @@ HALF_NATIVE = True
 # Stirling powers: 21; polygamma's sums 7.3, gammaincc's continued fraction 5.2 (6.8 on
 # NVIDIA's driver), chdtrc 6.7, stdtr 5.1 there; zeta's powers 2.7, 1.29 with its sum compensated; rzeta, Riemann's, 2.57): on adapters with float64 their float32
 # arguments compute in float64 and round once (as on CUDA, where every function does),
-# elsewhere in float32.
+# elsewhere in float32. ndtri, erfinv and erfcinv take float64 for speed: fits accurate to
+# float32's needs alone (_exprs.WIDE) in place of float32 Halley steps.
 F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc",
-                         "gammaincc", "chdtr", "chdtrc", "stdtr", "zeta", "rzeta", "beta"})
+                         "gammaincc", "chdtr", "chdtrc", "stdtr", "zeta", "rzeta", "beta",
+                         *WIDE})
 
 
 @functools.cache
@@ -37,7 +39,8 @@ def _expression(name: str, ct: str, widen: bool) -> str:
     ``widen``: float64 inside a float32 kernel, each operand widened as it is loaded and
     the result rounded once as it is stored, as astype would."""
     if widen:
-        return "f32(" + re.sub(r"\b([abc])\b", r"f64(\1)", specialise(EXPR[name], "f64")) + ")"
+        e = specialise(WIDE.get(name, EXPR[name]), "f64")
+        return "f32(" + re.sub(r"\b([abc])\b", r"f64(\1)", e) + ")"
     return specialise(EXPR[name], ct)
 
 
