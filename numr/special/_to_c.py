@@ -21,8 +21,13 @@ writes it is nearly C++ already; the translation is textual:
 
 The kernels are compiled without contraction (``--fmad=false``): numr's double-word
 arithmetic (two_sum, two_prod) needs every product and sum rounded as written, as on
-WebGPU, and then CUDA gives the bits lavapipe gives (up to the order of NVRTC's
-evaluation, which C++ fixes as WGSL does). ``tests/special/test_cuda_source.py`` checks
+WebGPU. C++ without fast-math neither contracts (with that flag) nor reassociates, so
+the building blocks that exist on WebGPU only to stop a driver from doing so take their
+C forms (:data:`NATIVE`): ``fence`` is the value itself, two_sum and fast_two_sum lose
+their fences, and two_prod's error is ``fma(a, b, -p)`` (exact; Dekker's split product,
+written for lavapipe, which splits fma, costs 6 fences and 7 operations more); exp, expm1,
+log, log1p and pow, rounded once at the end of a special function's double-word steps,
+are CUDA's libm. ``tests/special/test_cuda_source.py`` checks
 that the committed file is this generator's output and runs it, compiled for the host
 by the system's C++ compiler, against SciPy and mpmath.
 """
@@ -36,6 +41,32 @@ import re
 FUNCTIONS = {"gammainc": 2, "gammaincc": 2, "chdtr": 2, "chdtrc": 2, "betainc": 3,
              "betaincc": 3, "stdtr": 2, "ellipe": 1,
              "j0": 1, "j1": 1, "y0": 1, "y1": 1, "zeta": 2, "rzeta": 1, "beta": 2}
+
+# The C bodies of helpers whose WGSL guards against a driver's reassociation or lacks a
+# correctly fused multiply-add (see the module's docstring); their results are the exact
+# sum and product errors, as the WGSL's.
+NATIVE = {
+    "fence_f64": "return v;",
+    "two_sum_f64": """
+  const f64 s = a0 + b0;
+  const f64 v = s - a0;
+  return nrvec2<f64>(s, (a0 - (s - v)) + (b0 - v));""",
+    "fast_two_sum_f64": """
+  const f64 s = a0 + b0;
+  return nrvec2<f64>(s, b0 - (s - a0));""",
+    "two_prod_f64": """
+  const f64 p = a0 * b0;
+  return nrvec2<f64>(p, fma(a0, b0, -p));""",
+    # The library's own functions where a result is rounded once at the end: CUDA's
+    # (within 1 ulp; pow 2) cost a fraction of numr's double-word ones, which exist for
+    # WGSL, whose float64 has no exp or log at all; the special functions' own
+    # double-word steps (logdd, expdd, ...) stay numr's.
+    "exp_f64": "return exp(x);",
+    "expm1_f64": "return expm1(x);",
+    "log_f64": "return log(x);",
+    "log1p_f64": "return log1p(x);",
+    "pow_f64": "return pow(x, y);",
+}
 
 # Types, vec2 and the WGSL built-ins the helpers use, for NVRTC and a host compiler alike
 # (NR_FN: __device__ there, inline here).
@@ -77,7 +108,7 @@ NR_FN u32 nrmax(u32 a, u32 b) { return a > b ? a : b; }
 
 _BUILTINS = {"select": "nrsel", "abs": "fabs", "min": "nrmin", "max": "nrmax",
              "round": "rint"}
-_KNOWN = {"sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "nrmin", "nrmax", "rint",
+_KNOWN = {"fma", "exp", "expm1", "log", "log1p", "pow", "sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "nrmin", "nrmax", "rint",
           "nrsel", "nrvec2", "nrvec3", "nrbitcast", "if", "for", "while", "return", "f64", "f32",
           "u64", "u32", "i32", "bool", "break", "continue", "else"}
 
@@ -178,7 +209,7 @@ def translate(wgsl: str) -> str:
     for name, params, ret, body in fns:
         sig = f"NR_FN {_type(ret) if ret != 'void' else 'void'} {name}({_params(params)})"
         protos.append(sig + ";")
-        cb = _body(body)
+        cb = NATIVE[name] + "\n" if name in NATIVE else _body(body)
         code = re.sub(r"//[^\n]*", "", cb)
         for call in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", code)):
             if call not in names and call not in _KNOWN:

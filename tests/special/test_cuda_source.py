@@ -17,7 +17,8 @@ import pytest
 from numr.special import _cuda_src as src
 from tests.special import test_special as T
 
-_STD = ("sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "fmin", "fmax", "rint")
+_STD = ("sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "fmin", "fmax", "rint", "fma", "exp",
+        "expm1", "log", "log1p", "pow")
 
 
 def test_cuda_source_is_the_generators_output():

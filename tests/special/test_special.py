@@ -831,6 +831,10 @@ def _worst(host, got, ref, floor):
 def test_float32_without_float64(device, name):
     from tests.helpers import flushes_subnormals, narrow_twin
 
+    if name in ("ndtri", "erfinv", "erfcinv") and device.kind != "webgpu":
+        pytest.skip(f"{name}: its float32 Halley steps serve WebGPU adapters without "
+                    f"shader-f64; cpu and cuda take SciPy's and cupyx's loops either way")
+
     dev = narrow_twin(device)
     args, floor = _samples(name)
     with np.errstate(all="ignore"):
@@ -841,7 +845,8 @@ def test_float32_without_float64(device, name):
     fl = floor(host) if callable(floor) else floor
     if flushes_subnormals(device):
         fl = np.maximum(fl, np.finfo(np.float32).tiny / np.finfo(np.float32).eps)
-    ref = _with_mpmath(name, host, got, _reference(name, host), np.float32, fl)
+    ref = _with_mpmath(name, host, got, _device_reference(name, host, got, device, numr.float32),
+                       np.float32, fl)
     err, bad = _error(name, got, ref, np.float32, fl)
     assert not len(bad), f"{name} float32 on {dev} without float64: special values differ"
     assert err <= NARROW_BOUNDS[name], (f"{name} float32 without float64 on {device}: "
@@ -853,12 +858,16 @@ def test_float32_without_float64(device, name):
 # (the samples above missed logit's 1.56 eps on [1/8, 1/4), where log p - log1p(-p)
 # rounded twice): logit from one logarithm of the quotient as a pair; ndtri, erfinv and
 # erfcinv from float64 fits. Bounds in float32 ULP of the exact value per device: SciPy's
-# float32 logit (the CPU's) measured 1.86 there, cupyx / numr's CUDA C unmeasured
-# before this test (their BOUNDS).
+# float32 logit (the CPU's) measured 1.86 there.
 _DENSE = {"logit": [124, 125, -124], "ndtri": [100, 125, -125], "erfinv": [90, 126, -125],
           "erfcinv": [80, 127, -125]}
 _DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1},
-                 "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1}}
+                 "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1},
+                 # cupyx's float32 loops (numr.special's choice for these on CUDA: within
+                 # a few eps, at cupyx's speed), measured on the H100: 3.11, 2.49, 2.87;
+                 # logit numr's float CUDA C: 1.39 at 0.24996 (computed in double instead
+                 # it took 0.190 ms for 16M against cupyx's 0.084, so float stays)
+                 "cuda": {"logit": 1.5, "ndtri": 3.25, "erfinv": 2.5, "erfcinv": 3}}
 
 
 def _dense_reference(name: str, x: np.ndarray) -> np.ndarray:
