@@ -859,10 +859,15 @@ def test_float32_without_float64(device, name):
 # rounded twice): logit from one logarithm of the quotient as a pair; ndtri, erfinv and
 # erfcinv from float64 fits. Bounds in float32 ULP of the exact value per device: SciPy's
 # float32 logit (the CPU's) measured 1.86 there.
-_DENSE = {"logit": [124, 125, -124], "ndtri": [100, 125, -125], "erfinv": [90, 126, -125],
-          "erfcinv": [80, 127, -125]}
-_DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1},
-                 "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1},
+# (sign, biased exponent, mirrored: 1 - x, or 2 - x for erfcinv, exact in float32)
+_DENSE = {"logit": [(0, 124, 0), (0, 125, 0), (0, 124, 1)],
+          "ndtri": [(0, 100, 0), (0, 125, 0), (0, 125, 1)],
+          "erfinv": [(0, 90, 0), (0, 126, 0), (0, 125, 1)],
+          "erfcinv": [(0, 80, 0), (0, 127, 0), (0, 125, 1)],
+          # expit: e and 1 + e rounded apart cost 2.40 ULP at -4.157
+          "expit": [(1, 128, 0), (1, 129, 0), (0, 129, 0)]}
+_DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 0.75},
+                 "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 1},
                  # cupyx's float32 loops (numr.special's choice for these on CUDA: within
                  # a few eps, at cupyx's speed), measured on the H100: 3.11, 2.49, 2.87;
                  # logit numr's float CUDA C: 1.39 at 0.24996 (computed in double instead
@@ -873,6 +878,8 @@ _DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1
 def _dense_reference(name: str, x: np.ndarray) -> np.ndarray:
     import scipy.special as ss
 
+    if name == "expit":
+        return 1 / (1 + np.exp(-x.astype(np.longdouble)))
     if name != "logit":
         return getattr(ss, name)(x.astype(np.float64)).astype(np.longdouble)
     xl = x.astype(np.longdouble)   # 2x - 1 and 1 - x exact in long double
@@ -886,10 +893,11 @@ def test_float32_dense_binades(device, name):
     mant = np.arange(2**23, dtype=np.uint32)
     bound = _DENSE_BOUNDS.get(device.kind, {}).get(name)
     if bound is None:
-        bound = BOUNDS[name][device.kind][0]
-    for e in _DENSE[name]:
-        x = ((np.uint32(abs(e)) << np.uint32(23)) | mant).view(np.float32)
-        if e < 0:  # the mirror binade: 1 - x (2 - x for erfcinv), exact in float32
+        bound = BOUNDS.get(name, {}).get(device.kind, _DEFAULT)[0]
+    for sign, ex, mirror in _DENSE[name]:
+        x = ((np.uint32(sign) << np.uint32(31)) | (np.uint32(ex) << np.uint32(23))
+             | mant).view(np.float32)
+        if mirror:
             x = np.unique(((2.0 if name == "erfcinv" else 1.0) - x).astype(np.float32))
         got = np.asarray(getattr(special, name)(numr.asarray(x, device=device)).to_device("cpu"))
         ref = _dense_reference(name, x)
