@@ -84,7 +84,8 @@ def _ndtri(t: dict) -> None:
     """ndtri for float32 results computed in float64 (numr/special/_wgsl.py, spndtriw_T),
     to 1e-12 relative (float32's eps is 6e-8): x = q g(q^2) for |q| = |p - 1/2| <= 0.425,
     g(s) = ndtri(1/2 + sqrt s) / sqrt s; beyond, -ndtri(p) for p = exp(-r^2) <= 0.075 as a
-    function of r in two pieces up to r = 10.25 (p = 2^-151, below float32's least)."""
+    function of r in pieces up to r = 10.25 (p = 2^-151, below float32's least) and 27.5
+    (below float64's least): float32's values, and float64's first guesses."""
     mp.mp.dps = 50
 
     def g(s):
@@ -99,7 +100,7 @@ def _ndtri(t: dict) -> None:
     t["NDTRI_MID"] = cheb_fit(g, 0.0, 0.425 ** 2, 40, tol=1e-12)
     r0 = float(mp.sqrt(-mp.log(mp.mpf(0.075))))
     t["NDTRI_TAIL"] = [(lo, hi, cheb_fit(tail, lo, hi, 40, tol=1e-12))
-                       for lo, hi in ((r0, 4.0), (4.0, 10.25))]
+                       for lo, hi in ((r0, 4.0), (4.0, 10.25), (10.25, 27.5))]
     mp.mp.dps = 40
 
 

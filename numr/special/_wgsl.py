@@ -264,37 +264,61 @@ H["spgammaln_T"] = f"""fn spgammaln_T(x: T) -> T {{
 
 
 # -- inverses of the normal distribution and erf -------------------------------------------
-# x >= 0 with Q(x) = erfc(x / sqrt 2) / 2 = p, 0 < p <= 1/4: Abramowitz & Stegun 26.2.23
-# (absolute error < 4.5e-4) refined by Halley's method (cubic: two steps reach the
-# precision; float64 takes a third, as in two its ndtri measured 2.81 eps on lavapipe
-# against 2.15). u = (p - Q(x)) / phi(x) = sqrt(2 pi) exp(log p + x^2 / 2) - sqrt(pi / 2)
-# erfcx(x / sqrt 2) never under- or overflows; the step is x - u / (1 + x u / 2).
+# Chebyshev fits of ndtri to 1e-12 (_fit._ndtri): ndtri(1/2 + q) = q g(q^2) for |q| <=
+# 0.425 (spndtrim_T); beyond, -+x(r), r = sqrt(-log min(p, 1 - p)), x(r) in pieces
+# (spndtrix_T: to r = 10.25, float32's least p; spndtrixx_T: to 27.5, float64's).
+# float32 on an adapter with float64 takes them in float64 alone, rounded once
+# (spndtriw_T, in a widened kernel: _exprs.WIDE): q = p - 1/2 and min(p, 1 - p) come exact
+# from a float32 operand, so no Halley step (each an exp and an erfcx in double words) is
+# needed; on lavapipe 1M float32 ndtri took 202 ms with them. Elsewhere they are the
+# first guess of one Halley step (spqinv_T, sperfinvc_T).
+H.update({f"spndtrit{k}_T": cheb(f"spndtrit{k}_T", cf)
+          for k, (_lo, _hi, cf) in enumerate(tb.NDTRI_TAIL)})
+H["spndtrim_T"] = cheb("spndtrim_T", tb.NDTRI_MID)
+_tail = tb.NDTRI_TAIL
+
+
+def _tail_piece(k: int, r: str) -> str:
+    lo, hi = _tail[k][0], _tail[k][1]
+    return f"spndtrit{k}_T({r} * T({2 / (hi - lo)!r}) - T({(hi + lo) / (hi - lo)!r}))"
+
+
+H["spndtrimid_T"] = f"""fn spndtrimid_T(q: T) -> T {{
+  return q * spndtrim_T(q * q * T({2 / 0.425 ** 2!r}) - T(1.0));
+}}"""
+H["spndtrix_T"] = f"""fn spndtrix_T(r: T) -> T {{
+  if (r < T({_tail[0][1]!r})) {{ return {_tail_piece(0, "r")}; }}
+  return {_tail_piece(1, f"min(r, T({_tail[1][1]!r}))")};
+}}"""
+H["spndtrixx_T"] = f"""fn spndtrixx_T(r: T) -> T {{
+  if (r < T({_tail[1][1]!r})) {{ return spndtrix_T(r); }}
+  return {_tail_piece(2, f"min(r, T({_tail[2][1]!r}))")};
+}}"""
+H["spndtriw_T"] = """fn spndtriw_T(q: T, pt: T) -> T {
+  if (abs(q) <= T(0.425)) { return spndtrimid_T(q); }
+  let x = spndtrix_T(sqrt_T(-log_T(pt)));
+  return select(x, -x, q < T(0.0));
+}"""
+# x >= 0 with Q(x) = erfc(x / sqrt 2) / 2 = p, 0 < p <= 1/4: the fits' first guess
+# (1e-12; float32 arithmetic about 1e-6) refined by one Halley step (cubic: far below
+# either eps; from Abramowitz & Stegun 26.2.23's 4.5e-4 it took two, float64 three).
+# u = (p - Q(x)) / phi(x) = sqrt(2 pi) exp(log p + x^2 / 2) - sqrt(pi / 2) erfcx(x / sqrt 2)
+# never under- or overflows; the step is x - u / (1 + x u / 2).
 H["spqinv_T"] = f"""fn spqinv_T(p: T) -> T {{
   let lp = log_T(p);
-  let t = sqrt_T(T(-2.0) * lp);
-  var x = t - (T(2.515517) + t * (T(0.802853) + t * T(0.010328)))
-            / (T(1.0) + t * (T(1.432788) + t * (T(0.189269) + t * T(0.001308))));
-  for (var k = 0; k < select(2, 3, MANT_BITS > 30u); k++) {{
-    let u = T({math.sqrt(2 * math.pi)!r}) * exp_T(lp + T(0.5) * x * x)
-          - T({math.sqrt(math.pi / 2)!r}) * sperfcx_T(x * T({1 / math.sqrt(2)!r}));
-    x = x - u / (T(1.0) + T(0.5) * x * u);
-  }}
-  return x;
+  var x = -spndtrimid_T(p - T(0.5));
+  if (p < T(0.075)) {{ x = spndtrixx_T(sqrt_T(-lp)); }}
+  let u = T({math.sqrt(2 * math.pi)!r}) * exp_T(lp + T(0.5) * x * x)
+        - T({math.sqrt(math.pi / 2)!r}) * sperfcx_T(x * T({1 / math.sqrt(2)!r}));
+  return x - u / (T(1.0) + T(0.5) * x * u);
 }}"""
-# erfinv(y) for |y| <= 1/2: its Taylor series to y^9 (relative error < 2e-4), then Halley
-# on erf(x) - y: x - u / (1 + x u), u = (erf(x) - y) / (2 / sqrt(pi) exp(-x^2)): one
-# step in float32 ((2e-4)^3 is far below its eps; lavapipe 1.63 eps for erfinv against
-# 2.5 in two), two in float64.
-_EI = [1.0, math.pi / 12, 7 * math.pi ** 2 / 480, 127 * math.pi ** 3 / 40320,
-       4369 * math.pi ** 4 / 5806080]
+# erfinv(y) for |y| <= 1/2: ndtri's fit at q = y/2 over sqrt 2, then one Halley step on
+# erf(x) - y: x - u / (1 + x u), u = (erf(x) - y) / (2 / sqrt(pi) exp(-x^2)) (from the
+# Taylor series to y^9, 2e-4, float64 took two).
 H["sperfinvc_T"] = f"""fn sperfinvc_T(y: T) -> T {{
-  let z = y * y;
-  var x = y * T({SQRTPI / 2!r}) * ({horner(_EI, 'z')});
-  for (var k = 0; k < select(1, 2, MANT_BITS > 30u); k++) {{
-    let u = (sperf_T(x) - y) * T({SQRTPI / 2!r}) * spexpsq_T(x);
-    x = x - u / (T(1.0) + x * u);
-  }}
-  return x;
+  let x = spndtrimid_T(T(0.5) * y) * T({1 / math.sqrt(2)!r});
+  let u = (sperf_T(x) - y) * T({SQRTPI / 2!r}) * spexpsq_T(x);
+  return x - u / (T(1.0) + x * u);
 }}"""
 H["spndtri_T"] = f"""fn spndtri_T(p: T) -> T {{
   if (isnan_T(p)) {{ return p; }}
@@ -326,28 +350,6 @@ H["sperfcinv_T"] = f"""fn sperfcinv_T(z: T) -> T {{
   return sperfinvc_T(T(1.0) - z);
 }}"""
 
-# float32's ndtri, erfinv and erfcinv where the adapter has float64 (spndtriw_T, in a
-# widened kernel: _exprs.WIDE): Chebyshev fits to 1e-12 (_fit._ndtri) in float64 of
-# the float32 argument, rounded once. q = p - 1/2 and pt = min(p, 1 - p) come exact from
-# a float32 operand, so no Halley step (each an exp and an erfcx, in float32's
-# double-word arithmetic) is needed: on lavapipe 1M float32 ndtri took 202 ms that way.
-# ndtri(1/2 + q) = q g(q^2) for |q| <= 0.425; beyond, -+x(r), r = sqrt(-log pt).
-_pieces = {f"spndtrit{k}_T": cheb(f"spndtrit{k}_T", cf)
-           for k, (_lo, _hi, cf) in enumerate(tb.NDTRI_TAIL)}
-H.update(_pieces)
-H["spndtrim_T"] = cheb("spndtrim_T", tb.NDTRI_MID)
-_tail = tb.NDTRI_TAIL
-H["spndtriw_T"] = f"""fn spndtriw_T(q: T, pt: T) -> T {{
-  if (abs(q) <= T(0.425)) {{ return q * spndtrim_T(q * q * T({2 / 0.425 ** 2!r}) - T(1.0)); }}
-  let r = sqrt_T(-log_T(pt));
-  var x = T(0.0);
-  if (r < T({_tail[0][1]!r})) {{
-    x = spndtrit0_T(r * T({2 / (_tail[0][1] - _tail[0][0])!r}) - T({(_tail[0][1] + _tail[0][0]) / (_tail[0][1] - _tail[0][0])!r}));
-  }} else {{
-    x = spndtrit1_T(min(r, T({_tail[1][1]!r})) * T({2 / (_tail[1][1] - _tail[1][0])!r}) - T({(_tail[1][1] + _tail[1][0]) / (_tail[1][1] - _tail[1][0])!r}));
-  }}
-  return select(x, -x, q < T(0.0));
-}}"""
 # Their edges as spndtri_T's, sperfinv_T's and sperfcinv_T's, written out: calling those
 # for the edges inlined their Halley steps, which lavapipe ran for every element (1M
 # float32 ndtri: 161 ms against 25).
