@@ -77,6 +77,8 @@ def tables() -> dict:
                                              else mp.mpf(1), lo, lo + 0.5))
                      for lo in (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)]
     _ndtri(t)
+    # Gamma on [1, 2], to 1e-12: float32 gamma computed in float64 (spgammawide_T)
+    t["GAMMA12"] = cheb_fit(mp.gamma, 1.0, 2.0, 40, tol=1e-12)
     return t
 
 

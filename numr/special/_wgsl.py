@@ -459,6 +459,39 @@ H["spgamma_T"] = """fn spgamma_T(x: T) -> T {
   return select(r, -r, odd);
 }"""
 
+# float32 gamma in float64 (a widened kernel: _exprs.WIDE), to float32's needs: Gamma on
+# [1, 2] by a Chebyshev fit to 1e-12 (_fit, GAMMA12) times the recurrence's factors x - j
+# (exact in float64 for a float32 x; at most 34 roundings: float32 overflows from 35.04),
+# Gamma(x) = Gamma(1 + x) / x below 1, and pi / (sin(pi x) Gamma(1 - x)) below 0 (|Gamma|
+# underflows float32 below -45: a signed zero). The float64 algorithm (Stirling's powers
+# and lgamma's series in double words) took float32 14.5x cupyx's time on the H100.
+H["spgamma12_T"] = cheb("spgamma12_T", tb.GAMMA12)
+H["spgammaw_T"] = """fn spgammaw_T(x: T) -> T {
+  var z = x;
+  var p = T(1.0);
+  if (z < T(1.0)) { p = T(1.0) / z; z = z + T(1.0); }
+  loop {
+    if (z < T(2.0)) { break; }
+    z = z - T(1.0);
+    p = p * z;
+  }
+  return p * spgamma12_T(T(2.0) * z - T(3.0));
+}"""
+H["spgammawide_T"] = """fn spgammawide_T(x: T) -> T {
+  if (isnan_T(x)) { return x; }
+  if (isinf_T(x)) { return select(nan_T(), x, x > T(0.0)); }
+  if (x == T(0.0)) { return select(bitcast<T>(EXPO), -bitcast<T>(EXPO), signbit_T(x)); }
+  if (x < T(0.0) && x == floor(x)) { return nan_T(); }
+  if (x > T(36.0)) { return bitcast<T>(EXPO); }
+  if (x > T(0.0)) { return spgammaw_T(x); }
+  let n = round_T(x);
+  let odd = T(0.5) * n - floor(T(0.5) * n) != T(0.0);
+  let s = spsincospi_T(x - n).x;
+  let r = select(s, -s, odd);  // sin(pi x)
+  if (x < T(-45.0)) { return select(T(0.0), -T(0.0), r < T(0.0)); }
+  return PI / (r * spgammaw_T(T(1.0) - x));
+}"""
+
 # -- incomplete gamma --------------------------------------------------------------------
 # log(1 + s) - s without cancellation: w = s / (2 + s), log(1 + s) = 2 atanh(w), so the
 # difference is -w s + 2 w^3 (1/3 + w^2 / 5 + ...) (|s| <= 1/2: w^2 <= 1/25).
