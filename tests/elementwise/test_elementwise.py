@@ -300,6 +300,22 @@ def test_sign(device):
     assert_array(xp.sign(arr([-3, 0, 5], device, xp.int16)), [-1, 0, 1], dtype=xp.int16)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_maximum_minimum_of_signed_zeros_as_numpy(dtype, device):
+    """Equal operands (+0 and -0) give the second, as NumPy's maximum and minimum do
+    (webgpu gave the first)."""
+    if dtype == "float64" and xp.float64 not in device.dtypes:
+        pytest.skip(f"{device} has no float64")
+    a = np.array([-0.0, 0.0, -0.0, 0.0, 1.0, np.nan], dtype)
+    b = np.array([0.0, -0.0, -0.0, 0.0, np.nan, 1.0], dtype)
+    x, y = xp.asarray(a, device=device), xp.asarray(b, device=device)
+    for f in ("maximum", "minimum"):
+        got = to_np(getattr(xp, f)(x, y))
+        want = getattr(np, f)(a, b)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=f)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=f)
+
+
 def test_pow_negative_integer_exponent_is_numrs_error(device):
     x = arr([1, 2, 3], device, xp.int32)
     with pytest.raises(ValueError, match="^pow"):

@@ -69,8 +69,9 @@ FLOAT_BINARY = {
     "greater": "a > b", "greater_equal": "a >= b",
     "floor_divide": "floor_divide_T(a, b)", "remainder": "remainder_T(a, b)",
     "hypot": "hypot_T(a, b)", "logaddexp": "logaddexp_T(a, b)",
-    "maximum": "select(select(b, a, a >= b), a + b, isnan_T(a) || isnan_T(b))",
-    "minimum": "select(select(b, a, a <= b), a + b, isnan_T(a) || isnan_T(b))",
+    # equal operands (+0 and -0) give b, as NumPy does
+    "maximum": "select(select(b, a, a > b), a + b, isnan_T(a) || isnan_T(b))",
+    "minimum": "select(select(b, a, a < b), a + b, isnan_T(a) || isnan_T(b))",
     "nextafter": "nextafter_T(a, b)", "pow": "pow_T(a, b)",
 }
 INT_UNARY = {
