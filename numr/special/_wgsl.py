@@ -30,14 +30,41 @@ def horner(coeffs: list, var: str) -> str:
     return text
 
 
-def cheb(name: str, coeffs: list) -> str:
-    """``fn name_T(t: T) -> T``: the Chebyshev series sum c_k T_k(t) (Clenshaw)."""
+# float32's shorter Chebyshev series (name -> WGSL), registered for f32 alone: the tables
+# are fitted for float64 (to 3e-17 of the function's least value); where that least value
+# is bounded away from 0 by the coefficients themselves (|c0| - sum |c_k|), float32 drops
+# the trailing terms whose sum stays below 1e-9 of it (0.02 of float32's half ULP): erfcx's
+# pieces keep 8-12 of 14-21 terms, i0e's and i1e's asymptotic fits 8 of 24. Fits with
+# zeros inside (J0 on [2, 8], ...) keep every term: their error is absolute.
+_F32: dict[str, str] = {}
+_F32_TOL = 1e-9
+
+
+def _f32_terms(coeffs: list) -> int:
+    low = abs(coeffs[0]) - sum(abs(c) for c in coeffs[1:])
+    n, tail = len(coeffs), 0.0
+    while low > 0 and n > 2 and tail + abs(coeffs[n - 1]) <= _F32_TOL * low:
+        tail += abs(coeffs[n - 1])
+        n -= 1
+    return n
+
+
+def _clenshaw(name: str, coeffs: list) -> str:
     lines = [f"fn {name}(t: T) -> T {{", "  let tt = t + t;", "  var b0 = T(0.0);",
              "  var b1 = T(0.0);", "  var b2 = T(0.0);"]
     for c in reversed(coeffs[1:]):
         lines.append(f"  b0 = tt * b1 - b2 + {_f(c)}; b2 = b1; b1 = b0;")
     lines.append(f"  return t * b1 - b2 + {_f(coeffs[0])};\n}}")
     return "\n".join(lines)
+
+
+def cheb(name: str, coeffs: list) -> str:
+    """``fn name_T(t: T) -> T``: the Chebyshev series sum c_k T_k(t) (Clenshaw); its
+    float32 form, where shorter, goes to _F32."""
+    n = _f32_terms(coeffs)
+    if n < len(coeffs):
+        _F32[name] = _clenshaw(name, coeffs[:n])
+    return _clenshaw(name, coeffs)
 
 
 def _piecewise(name: str, pieces: list, var: str = "x") -> tuple[dict, str]:
@@ -1523,3 +1550,4 @@ H["spk_T"] = f"""fn spk_T(x: T, one: bool, scaled: bool) -> T {{
 }}"""
 
 ex.add_helpers(H)
+ex.add_helpers(_F32, "f32")

@@ -1239,11 +1239,15 @@ def helpers(code: str, ct: str) -> str:
     return "\n".join(done.values())
 
 
-def add_helpers(texts: dict[str, str]) -> None:
+def add_helpers(texts: dict[str, str], ct: str | None = None) -> None:
     """Add float helpers (``name_T`` -> WGSL text written for T = f32 / f64, using the
     constants of ``_consts``) that :func:`helpers` then finds by name like its own;
-    for kernels of other modules (complex functions over these real ones)."""
+    for kernels of other modules (complex functions over these real ones). With ``ct``
+    ("f32" / "f64") they serve that compute type only, in place of the generic text."""
     for name, text in texts.items():
         if not name.endswith("_T"):
             raise ValueError(f"helper names end in _T: {name!r}")
-        _FLOAT_HELPERS[name] = text
+        if ct is None:
+            _FLOAT_HELPERS[name] = text
+        else:
+            _TYPED_HELPERS[ct][name] = text
