@@ -32,7 +32,8 @@ EXPR = {
 # float32 functions computed in float64 by another algorithm than float64's own (an
 # accuracy float32 needs only; numr/special/_webgpu.py, F64_FOR_F32)
 WIDE = {"ndtri": "spndtriwide_T(a)", "erfinv": "sperfinvwide_T(a)",
-        "erfcinv": "sperfcinvwide_T(a)", "gamma": "spgammawide_T(a)"}
+        "erfcinv": "sperfcinvwide_T(a)", "gamma": "spgammawide_T(a)",
+        "i0e": "spi0ewide_T(a)", "i1e": "spi1ewide_T(a)"}
 
 
 def specialise(e: str, ct: str) -> str:

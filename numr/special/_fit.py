@@ -79,6 +79,15 @@ def tables() -> dict:
     _ndtri(t)
     # Gamma on [1, 2], to 1e-12: float32 gamma computed in float64 (spgammawide_T)
     t["GAMMA12"] = cheb_fit(mp.gamma, 1.0, 2.0, 40, tol=1e-12)
+    # e^-x I0(x) and e^-x I1(x) / x on [0, 8] in three pieces (positive, smooth): i0e and
+    # i1e there without the power series' 25 roundings and a separate exp
+    mp.mp.dps = 50
+    t["I0E_MID"] = [(lo, hi, cheb_fit(lambda x: mp.exp(-x) * mp.besseli(0, x), lo, hi, 60))
+                    for lo, hi in ((0.0, 2.0), (2.0, 4.0), (4.0, 8.0))]
+    t["I1E_MID"] = [(lo, hi, cheb_fit(lambda x: mp.exp(-x) * mp.besseli(1, x) / x if x
+                                      else mp.mpf(0.5), lo, hi, 60))
+                    for lo, hi in ((0.0, 2.0), (2.0, 4.0), (4.0, 8.0))]
+    mp.mp.dps = 40
     return t
 
 

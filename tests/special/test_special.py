@@ -867,9 +867,13 @@ _DENSE = {"logit": [(0, 124, 0), (0, 125, 0), (0, 124, 1)],
           "erfinv": [(0, 90, 0), (0, 126, 0), (0, 125, 1)],
           "erfcinv": [(0, 80, 0), (0, 127, 0), (0, 125, 1)],
           # expit: e and 1 + e rounded apart cost 2.40 ULP at -4.157
-          "expit": [(1, 128, 0), (1, 129, 0), (0, 129, 0)]}
-_DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 0.75},
-                 "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 1},
+          "expit": [(1, 128, 0), (1, 129, 0), (0, 129, 0)],
+          # i0e, i1e: float32's power series times exp(-x), 3.39 / 3.60 eps on [4, 8)
+          "i0e": [(0, 127, 0), (0, 129, 0)], "i1e": [(0, 127, 0), (0, 129, 0)]}
+_DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 0.75,
+                            "i0e": 1, "i1e": 1},
+                 "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 1,
+                         "i0e": 1, "i1e": 1},
                  # cupyx's float32 loops (numr.special's choice for these on CUDA: within
                  # a few eps, at cupyx's speed), measured on the H100: 3.11, 2.49, 2.87;
                  # logit numr's float CUDA C: 1.39 at 0.24996 (computed in double instead
