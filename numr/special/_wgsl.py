@@ -673,18 +673,18 @@ H["spi1ebig_T"] = cheb("spi1ebig_T", tb.I1E_BIG)
 # i0e and i1e computed in float64 (_exprs.WIDE): in float32 the power series times
 # exp(-x) reached 3.39 and 3.60 eps on [4, 8) (bounds 1.5 and 1.75; the accuracy test's
 # samples missed it), and these fits evaluated in float32 2.2 and 3.1 eps on [1, 2).
-_i0m, _i0chain = _piecewise("spi0em", tb.I0E_MID, "ax")
-_i1m, _i1chain = _piecewise("spi1em", tb.I1E_MID, "ax")
-H.update(_i0m)
-H.update(_i1m)
-H["spi0emid_T"] = f"""fn spi0emid_T(ax: T) -> T {{
-{_i0chain}
-  return spi0em2_T(T(1.0));  // ax = 8
+for _nu in (0, 1):
+    _mid, _chain = _piecewise(f"spi{_nu}em", getattr(tb, f"I{_nu}E_MID"), "ax")
+    H.update(_mid)
+    H[f"spi{_nu}emid_T"] = f"""fn spi{_nu}emid_T(ax: T) -> T {{
+{_chain}
+  return spi{_nu}em2_T(T(1.0));  // ax = 8
 }}"""
-H["spi1emid_T"] = f"""fn spi1emid_T(ax: T) -> T {{
-{_i1chain}
-  return spi1em2_T(T(1.0));
-}}"""
+# sqrt(x) e^-x I(x) beyond 8, from its fit in 8 / x; odd: I1
+H["spiebig_T"] = """fn spiebig_T(ax: T, odd: bool) -> T {
+  let t = T(16.0) / ax - T(1.0);
+  return select(spi0ebig_T(t), spi1ebig_T(t), odd) / sqrt_T(ax);
+}"""
 # (I0 or I1 of |x|) scaled by e^-|x| for finite x; odd: I1
 H["spie_T"] = """fn spie_T(ax: T, odd: bool) -> T {
   if (ax <= T(8.0)) {
@@ -692,38 +692,25 @@ H["spie_T"] = """fn spie_T(ax: T, odd: bool) -> T {
     let s = select(spi0s_T(z), T(0.5) * ax * spi1s_T(z), odd);
     return s * exp_T(-ax);
   }
-  let t = T(16.0) / ax - T(1.0);
-  return select(spi0ebig_T(t), spi1ebig_T(t), odd) / sqrt_T(ax);
+  return spiebig_T(ax, odd);
 }"""
 # the same from the fits alone (no exp): float32's i0e and i1e in float64
 H["spiew_T"] = """fn spiew_T(ax: T, odd: bool) -> T {
-  if (ax <= T(8.0)) {
-    if (odd) { return ax * spi1emid_T(ax); }
-    return spi0emid_T(ax);
-  }
-  let t = T(16.0) / ax - T(1.0);
-  return select(spi0ebig_T(t), spi1ebig_T(t), odd) / sqrt_T(ax);
+  if (ax <= T(8.0)) { return select(spi0emid_T(ax), ax * spi1emid_T(ax), odd); }
+  return spiebig_T(ax, odd);
 }"""
-H["spi0ewide_T"] = """fn spi0ewide_T(x: T) -> T {
-  if (isnan_T(x)) { return x; }
-  if (isinf_T(x)) { return T(0.0); }
-  return spiew_T(abs(x), false);
-}"""
-H["spi1ewide_T"] = """fn spi1ewide_T(x: T) -> T {
-  if (isnan_T(x)) { return x; }
-  if (isinf_T(x)) { return copysign_T(T(0.0), x); }
-  return copysign_T(spiew_T(abs(x), true), x);
-}"""
-H["spi0e_T"] = """fn spi0e_T(x: T) -> T {
-  if (isnan_T(x)) { return x; }
-  if (isinf_T(x)) { return T(0.0); }
-  return spie_T(abs(x), false);
-}"""
-H["spi1e_T"] = """fn spi1e_T(x: T) -> T {
-  if (isnan_T(x)) { return x; }
-  if (isinf_T(x)) { return copysign_T(T(0.0), x); }
-  return copysign_T(spie_T(abs(x), true), x);
-}"""
+# i0e, i1e (and their float64-fit forms, _exprs.WIDE) at every x
+for _name, _core in (("e", "spie_T"), ("ewide", "spiew_T")):
+    H[f"spi0{_name}_T"] = f"""fn spi0{_name}_T(x: T) -> T {{
+  if (isnan_T(x)) {{ return x; }}
+  if (isinf_T(x)) {{ return T(0.0); }}
+  return {_core}(abs(x), false);
+}}"""
+    H[f"spi1{_name}_T"] = f"""fn spi1{_name}_T(x: T) -> T {{
+  if (isnan_T(x)) {{ return x; }}
+  if (isinf_T(x)) {{ return copysign_T(T(0.0), x); }}
+  return copysign_T({_core}(abs(x), true), x);
+}}"""
 H["spi0_T"] = """fn spi0_T(x: T) -> T {
   if (isnan_T(x)) { return x; }
   let ax = abs(x);
