@@ -301,19 +301,22 @@ def test_sign(device):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_maximum_minimum_of_signed_zeros_as_numpy(dtype, device):
-    """Equal operands (+0 and -0) give the second, as NumPy's maximum and minimum do
-    (webgpu gave the first)."""
+def test_maximum_minimum_of_signed_zeros_and_nan(dtype, device):
+    """NaN propagates and the value is NumPy's on every device. The sign of a zero
+    result from +0 and -0 the standard leaves open: NumPy (cpu) and lavapipe give the
+    second operand, CuPy and NVIDIA's Vulkan driver +0 for maximum (its max
+    instruction, into which the driver turns a select); docs/accuracy.md says so."""
     if dtype == "float64" and xp.float64 not in device.dtypes:
         pytest.skip(f"{device} has no float64")
-    a = np.array([-0.0, 0.0, -0.0, 0.0, 1.0, np.nan], dtype)
-    b = np.array([0.0, -0.0, -0.0, 0.0, np.nan, 1.0], dtype)
+    a = np.array([-0.0, 0.0, -0.0, 0.0, 1.0, np.nan, 2.0], dtype)
+    b = np.array([0.0, -0.0, -0.0, 0.0, np.nan, 1.0, -3.0], dtype)
     x, y = xp.asarray(a, device=device), xp.asarray(b, device=device)
     for f in ("maximum", "minimum"):
         got = to_np(getattr(xp, f)(x, y))
         want = getattr(np, f)(a, b)
-        np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=f)
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=f)
+        np.testing.assert_array_equal(got, want, err_msg=f)  # NaN equal to NaN, +0 to -0
+        if device.kind == "cpu":
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=f)
 
 
 def test_pow_negative_integer_exponent_is_numrs_error(device):

@@ -163,9 +163,11 @@ BOUNDS = {
     # SciPy's far-tail errors (so SciPy stays the reference there), but for log_ndtr:
     # numr's own CUDA C (_OWN: cupyx's was 51 eps off mpmath's on the H200)
     # erfc float32 webgpu: 2.69 eps at 7.98 over every mantissa of [4, 8) (the samples: 1.62)
+    # expit, erfinv float64 webgpu: 1.66 / 2.59 eps on the H100's Vulkan driver (lavapipe
+    # 0.66 / under 2.25; the point is not yet known: the message now names it)
     "erf": {"webgpu": (1.25, 1.25), "cuda": (1, 1.5)}, "erfc": {"webgpu": (2.75, 2.25), "cuda": (2, 256)},
     "erfcx": {"webgpu": (2, 2.5), "cuda": (2.25, 256)}, "ndtr": {"webgpu": (2, 2.5), "cuda": (2, 910)},
-    "log_ndtr": {"webgpu": (2, 2.25), "cuda": (3.25, 3)}, "expit": {"webgpu": (1.25, 1.25)},
+    "log_ndtr": {"webgpu": (2, 2.25), "cuda": (3.25, 3)}, "expit": {"webgpu": (1.25, 1.75)},
     "logit": {"webgpu": (1, 1.25), "cuda": (1.25, 25)}, "softplus": {"webgpu": (1, 1)},
     "entr": {"webgpu": (1, 0.5)}, "gammaln": {"webgpu": (3, 2.5), "cuda": (2.25, 2.5)},
     "xlogy": {"webgpu": (1, 0.5)}, "xlog1py": {"webgpu": (1, 0.5)},
@@ -179,7 +181,7 @@ BOUNDS = {
     # without float64 see NARROW_BOUNDS. float64: one Halley step from the fits, whose
     # residual's erfcx sets the floor: ndtri 2.83 at p = 0.24 on lavapipe (2.15 with three
     # steps from Abramowitz & Stegun's guess, 2.81 with two; the three cost 2.75x the time)
-    "ndtri": {"webgpu": (1, 3), "cuda": (2, 3)}, "erfinv": {"webgpu": (1, 2.25), "cuda": (1.5, 2.25)},
+    "ndtri": {"webgpu": (1, 3), "cuda": (2, 3)}, "erfinv": {"webgpu": (1, 2.75), "cuda": (1.5, 2.25)},
     "erfcinv": {"webgpu": (1, 3.25), "cuda": (1.5, 3)},
     "i0": {"webgpu": (2.5, 2.5), "cuda": (2.75, 3)}, "i0e": {"webgpu": (1.5, 2.25), "cuda": (3, 2.5)},
     "i1": {"webgpu": (2.5, 4.25), "cuda": (2.5, 3.5)}, "i1e": {"webgpu": (1.75, 4.5), "cuda": (2.5, 3.5)},
@@ -442,7 +444,10 @@ def test_accuracy_against_scipy(device, name):
                  for i in bad[:5]]
         assert not len(bad), f"{name} {d} on {device}: special values differ at {where}"
         bound = BOUNDS.get(name, {}).get(device.kind, _DEFAULT)[d == numr.float64]
-        assert err <= bound, f"{name} {d} on {device}: {err:.3g} eps > {bound}"
+        if err > bound:  # name the worst argument, which a GPU run reports only here
+            i = int(np.argmax(_errors(got, ref, nd, fl)))
+            at = tuple(float(h[i]) for h in host)
+            pytest.fail(f"{name} {d} on {device}: {err:.3g} eps > {bound} at {at}")
 
 
 # J and Y beyond SciPy's reach (its phase x - pi/4 is rounded: 1e-12 off at 1e5)
@@ -886,10 +891,14 @@ _DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1
                  "cpu": {"logit": 2, "ndtri": 1, "erfinv": 1, "erfcinv": 1, "expit": 1,
                          "i0e": 1, "i1e": 1, "k0": 1, "k1": 1, "erfc": 1},
                  # cupyx's float32 loops (numr.special's choice for these on CUDA: within
-                 # a few eps, at cupyx's speed), measured on the H100: 3.11, 2.49, 2.87;
-                 # logit numr's float CUDA C: 1.39 at 0.24996 (computed in double instead
-                 # it took 0.190 ms for 16M against cupyx's 0.084, so float stays)
-                 "cuda": {"logit": 1.5, "ndtri": 3.25, "erfinv": 2.5, "erfcinv": 3}}
+                 # a few eps, at cupyx's speed), measured on the H100: ndtri 3.11, erfinv
+                 # 2.49, erfcinv 2.87, erfc 4.49 at 2.718, expit 3.06 at -2.712, i0e 3.46 at
+                 # 1.021, i1e 3.60 at 1.520, k0 8.45 at 1.994, k1 7.03 at 1.575; logit is
+                 # numr's float CUDA C (2 atanh(2p - 1) in the middle): 2.66 at 0.4961
+                 # (computed in double it took 0.190 ms for 16M against cupyx's 0.084)
+                 "cuda": {"logit": 2.75, "ndtri": 3.25, "erfinv": 2.5, "erfcinv": 3,
+                          "erfc": 4.75, "expit": 3.25, "i0e": 3.5, "i1e": 3.75, "k0": 8.5,
+                          "k1": 7.25}}
 
 
 def _dense_reference(name: str, x: np.ndarray) -> np.ndarray:
