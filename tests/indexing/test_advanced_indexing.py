@@ -176,6 +176,36 @@ def test_setitem_boolean_masks(device, name):
     assert_array(x, h, dtype=d)
 
 
+@pytest.mark.parametrize("name", ALL)
+def test_setitem_mask_of_full_shape_with_one_value(device, name):
+    """x[mask] = v with a mask of x's shape and one value (a Python scalar, a 0-d or a
+    one-element array), on a view too and with a mask computed from x itself: on WebGPU
+    a masked write that reads no count back (no wait for the GPU)."""
+    d = held(device, name)
+    h = sample((6, 10), name)
+    m = sample((6, 10), "int8", seed=3) > 0
+    x = numr.asarray(h.copy(), device=device)
+    before = _submits(x)
+    x[numr.asarray(m, device=device)] = h.flat[4].item()
+    h[m] = h.flat[4]
+    if device.kind == "webgpu":
+        assert _submits(x) == before, "the masked write waited for the GPU"
+    x[:, ::3][numr.asarray(m[:, ::3], device=device)] = numr.asarray(h.flat[9], device=device)
+    h[:, ::3][m[:, ::3]] = h.flat[9]
+    x[numr.asarray(~m, device=device)] = numr.asarray(h.flat[:1], device=device)
+    h[~m] = h.flat[:1]
+    assert_array(x, h, dtype=d)
+    if name not in ("bool", "complex64", "complex128"):
+        x[x > numr.asarray(h.flat[2], device=device)] = 0
+        h[h > h.flat[2]] = 0
+        assert_array(x, h, dtype=d)
+
+
+def _submits(x):
+    rt = getattr(x._data, "rt", None)
+    return rt.stats["submits"] if rt is not None else 0
+
+
 @pytest.mark.parametrize("name", ["bool", "int8", "int16", "float16", "int64", "float64",
                                   "complex64", "complex128"])
 def test_setitem_repeated_indices_last_wins(device, name):

@@ -33,7 +33,7 @@ import numpy as np
 from ... import _dtypes as dt
 from . import array as A
 from .array import GPUArray, c_strides, new
-from .elementwise import astype, broadcast_shape
+from .elementwise import astype, broadcast_shape, where
 from .kernels import gather as G
 from .kernels import map as M
 from .kernels.types import index_dtype
@@ -256,6 +256,25 @@ def _value(a: GPUArray, value: Any, shape: tuple) -> tuple[Any, tuple]:
     return value, strides
 
 
+def _masked_fill(a: GPUArray, key: tuple, value: Any) -> bool:
+    """``a[mask] = v`` for a mask of a's shape and one value (a scalar, or an array of
+    one element), as ``where(mask, v, a)`` written back: no count of the mask to read, so
+    no wait for the GPU (SciPy's logsumexp and zscore do this through
+    ``xpx.at(x)[mask].set(v)``). Whether it applied."""
+    if len(key) != 1 or not a.shape:
+        return False
+    mask = key[0]
+    if type(mask) is not GPUArray or mask.dtype is not dt.bool or mask.shape != a.shape:
+        return False
+    if type(value) is GPUArray:
+        if value.size != 1 or len(value.shape) > 1:
+            return False
+        if value.dtype is not a.dtype:
+            value = astype(value, a.dtype, False)
+    writes.write("setitem", a, where(mask, value, a))
+    return True
+
+
 def setitem(a: GPUArray, key: Any, value: Any) -> None:
     if type(key) is slice and a.shape:  # x[a:b] = v (numr's fast path), as writes.setitem
         return writes.write("setitem", writes.getslice(a, key), value)
@@ -264,6 +283,8 @@ def setitem(a: GPUArray, key: Any, value: Any) -> None:
     if a.readonly:
         raise ValueError("setitem: the array is a read-only view")
     key = key if type(key) is tuple else (key,)
+    if _masked_fill(a, key, value):
+        return
     # Integer index arrays living in a's buffer would be read while a is written
     # (one buffer cannot be bound both ways in a dispatch): copy them. Masks are
     # only read by their own compaction.
