@@ -1070,11 +1070,12 @@ class Runtime:
 
 @functools.lru_cache(maxsize=None)
 def packer(n: int) -> struct.Struct:
-    """The struct of ``n`` u32 parameter words (a ValueError beyond a slot's), for
-    :meth:`Runtime.record`; launch plans keep theirs."""
-    if n > SLOT_WORDS:
+    """The struct of ``n`` u32 parameter words (a ValueError beyond a slot's, less its
+    last word: template.FENCE_WORD, which stays 0), for :meth:`Runtime.record`; launch
+    plans keep theirs."""
+    if n > SLOT_WORDS - 1:
         raise ValueError(f"webgpu: a kernel needs {n} parameter words; at most "
-                         f"{SLOT_WORDS} (too many dimensions)")
+                         f"{SLOT_WORDS - 1} (too many dimensions)")
     return struct.Struct(f"<{n}I")
 
 

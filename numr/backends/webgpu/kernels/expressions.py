@@ -38,6 +38,8 @@ import math
 import re
 from decimal import Decimal, localcontext
 
+from .template import FENCE_WORD
+
 # Float64 ops that still lack a WGSL implementation (a documented gap): none since numr
 # has its own f64 formulas for what SPIR-V (GLSL.std.450) has only for 16/32-bit floats.
 F64_GAPS: frozenset[str] = frozenset()
@@ -119,11 +121,13 @@ _FLOAT_HELPERS = {
     # The identity, in a form no compiler sees through: drivers that simplify
     # (a + b) - a to b (lavapipe's NIR does, fma is split into * and + there too) or
     # reassociate sums (NVIDIA's: float64 pow lost 900 ULP, tan 6) would otherwise fold
-    # away the rounding errors the compensated sums below compute. Only one NaN payload
-    # changes, into another NaN.
+    # away the rounding errors the compensated sums below compute. Float32's bits are
+    # or-ed with the parameter slot's last word, which the runtime never writes (0, but
+    # unknown to a compiler: template.FENCE_WORD): one integer operation, where a compare
+    # with a reserved NaN and an xor of the result took three, and the fences were half
+    # of float32 log's operations (float64's: _TYPED_HELPERS).
     "fence_T": """fn fence_T(v: T) -> T {
-  let u = bitcast<U>(v);
-  return bitcast<T>(u ^ U(u == FENCE));
+  return bitcast<T>(bitcast<U>(v) | U(FENCE_WORD));
 }""",
     # a + b = s + e exactly (Knuth's TwoSum); vec2(s, e).
     "two_sum_T": """fn two_sum_T(a0: T, b0: T) -> vec2<T> {
@@ -851,6 +855,13 @@ _TYPED_HELPERS["f32"].update({
 
 # |v| = m * 2^e with m in [1, 2), as vec2(m, e), for finite v != 0 (by bits; see logdd_T;
 # float32 subnormals normalised by their leading zeros, float64 ones scaled by 2^54).
+# float64 keeps a fence of 64-bit operations on the value alone (a compare with a
+# reserved NaN, whose one payload changes, and an xor): or-ing the word in as u64 lost
+# the high word of fused float64 asin on lavapipe (results of 1e-308).
+_TYPED_HELPERS["f64"]["fence_T"] = """fn fence_T(v: T) -> T {
+  let u = bitcast<U>(v);
+  return bitcast<T>(u ^ U(u == FENCE));
+}"""
 _TYPED_HELPERS["f32"]["powlog_T"] = "fn powlog_T(x: T) -> vec2<T> { return logw_T(x); }"
 _TYPED_HELPERS["f32"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
   let u = bitcast<u32>(v) & 0x7fffffffu;
@@ -1085,7 +1096,7 @@ def _consts(ct: str) -> dict:
          "IMPLICIT": "0x10000000000000u", "MANT_BITS": "52u", "BIAS": "1023",
          "CHUNK": "11"} if f64 else \
         {"U": "u32", "ABS": "0x7fffffffu", "EXPO": "0x7f800000u", "SIGN": "0x80000000u",
-         "FENCE": "0x7fa00001u", "SPLIT": "0xfffff000u", "MANT": "0x7fffffu",
+         "SPLIT": "0xfffff000u", "MANT": "0x7fffffu",
          "IMPLICIT": "0x800000u", "MANT_BITS": "23u", "BIAS": "127", "CHUNK": "8"}
     if f64:  # naga spells 64-bit literals with an 'lu' suffix
         c = {k: v[:-1] + "lu" if v.startswith("0x") else v for k, v in c.items()}
@@ -1127,6 +1138,7 @@ def _consts(ct: str) -> dict:
         c["LOGC_SELECT"] = "\n  ".join(pick)
     # (e^r - 1 - r) / r^2 to r^12 (f64) / r^8 (f32): |r| <= ln2/2 leaves < 2^-55 / 2^-33
     fact = [1 / math.factorial(n) for n in range(2, 15 if f64 else 11)]
+    c["FENCE_WORD"] = FENCE_WORD
     c["EXPQ"] = _horner(fact, "r", ct)
     # expm1's series to |r| = 1/2: terms to r^15 / 18! (f64), r^8 / 11! (f32)
     c["EXPQ1"] = _horner([1 / math.factorial(n) for n in range(3, 19 if f64 else 12)], "r", ct)

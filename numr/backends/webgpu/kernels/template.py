@@ -18,6 +18,10 @@ WG = 256   # invocations per workgroup of every template (WebGPU guarantees 256)
 
 HEADER = (f"@group(0) @binding(0) var<uniform> P: array<vec4<u32>, {SLOT_WORDS // 4}>;\n"
           "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }")
+# The last word of every parameter slot, which no kernel's parameters reach
+# (runtime.packer allows SLOT_WORDS - 1 words): always 0, but a compiler cannot know it,
+# so expressions.fence_T or-s it into a value to hide the value's arithmetic.
+FENCE_WORD = f"P[{SLOT_WORDS // 4 - 1}u].w"
 
 
 def bindings(names: list[str], elem: str = "u32", atomic_last: bool = False) -> str:
