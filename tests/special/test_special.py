@@ -892,12 +892,12 @@ _DENSE_BOUNDS = {"webgpu": {"logit": 0.51, "ndtri": 1, "erfinv": 1, "erfcinv": 1
                          "i0e": 1, "i1e": 1, "k0": 1, "k1": 1, "erfc": 1},
                  # cupyx's float32 loops (numr.special's choice for these on CUDA: within
                  # a few eps, at cupyx's speed), measured on the H100: ndtri 3.11, erfinv
-                 # 2.49, erfcinv 2.87, erfc 4.49 at 2.718, expit 3.06 at -2.712, i0e 3.46 at
-                 # 1.021, i1e 3.60 at 1.520, k0 8.45 at 1.994, k1 7.03 at 1.575; logit is
+                 # 2.49, erfcinv 2.87, erfc 4.49 at 2.718, expit 3.06 at -2.712, i0e 4.54 at
+                 # 4.077, i1e 4.24 at 5.852, k0 8.45 at 1.994, k1 7.03 at 1.575; logit is
                  # numr's float CUDA C (2 atanh(2p - 1) in the middle): 2.66 at 0.4961
                  # (computed in double it took 0.190 ms for 16M against cupyx's 0.084)
                  "cuda": {"logit": 2.75, "ndtri": 3.25, "erfinv": 2.5, "erfcinv": 3,
-                          "erfc": 4.75, "expit": 3.25, "i0e": 3.5, "i1e": 3.75, "k0": 8.5,
+                          "erfc": 4.75, "expit": 3.25, "i0e": 4.75, "i1e": 4.5, "k0": 8.5,
                           "k1": 7.25}}
 
 
