@@ -68,7 +68,24 @@ def via_float32(c: Context, f: Callable[..., Any]) -> Callable[..., Any]:
             return type(r)(narrow(x) for x in r)
         return r.astype(bf16) if getattr(r, "dtype", None) == f32 else r
 
+    def touches(v) -> bool:
+        if v is dt.bfloat16 or getattr(v, "dtype", None) == bf16:
+            return True
+        return (type(v) in (list, tuple) and bool(v) and type(v[0]) is not int  # (axes)
+                and any(getattr(x, "dtype", None) == bf16 for x in v))
+
     def op(*args, **kwargs):
+        # The calls of other dtypes (nearly all) pass at once: this wrapper sits on every
+        # sum, mean and argmax (it cost mean 4 of its 9 µs on the CPU).
+        for v in args:
+            if touches(v):
+                break
+        else:
+            for v in kwargs.values():
+                if touches(v):
+                    break
+            else:
+                return f(*args, **kwargs)
         hit = False
         # An explicit other result dtype (sum(x, dtype=float32)) is kept as computed.
         other = any(dt.is_dtype(v) and v is not dt.bfloat16

@@ -59,7 +59,7 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
     # mean overrides the derived sum / count: the libraries accumulate float16 in float32
     # (the derived mean would sum in float16).
     def mean(a, axis, keepdims):
-        if _reduced_count(a, axis) == 0:
+        if a.size == 0 and _reduced_count(a, axis) == 0:
             with _quiet():
                 return arr(xp.mean(a, axis=axis, keepdims=keepdims))  # NaN, as required
         return arr(xp.mean(a, axis=axis, keepdims=keepdims))
