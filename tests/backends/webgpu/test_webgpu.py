@@ -392,3 +392,22 @@ def test_launch_plans_are_reused():
         x = x * 3.0             # same op, dtypes, shape: no new plan or pipeline
     assert len(r.plans) == plans and r.stats["pipelines"] == pipes
     assert float(x[0]) == 2.0 * 3.0 ** 10
+
+
+def test_fence_word_stays_zero():
+    """The last word of every parameter slot is float32's fence (template.FENCE_WORD):
+    no kernel's parameters may reach it, so it stays 0 through work that fills slots
+    with many words (a twenty-axis transpose, indexing, reductions, fused chains)."""
+    from numr.backends.webgpu.runtime import SLOT_WORDS, packer
+
+    with pytest.raises(ValueError, match="parameter words"):
+        packer(SLOT_WORDS)
+    h = np.arange(2 ** 16, dtype=np.float32).reshape((2,) * 16)
+    x = xp.permute_dims(xp.asarray(h, device=D), tuple(range(15, -1, -1)))
+    y = xp.log(xp.abs(xp.asarray(x, copy=True) * 1.5 + 1.0))
+    z = xp.sum(y, axis=(0, 3, 7)) + xp.max(x[1, ::-1])
+    np.testing.assert_allclose(to_np(z), np.sum(np.log(np.abs(h.T * 1.5 + 1.0)),
+                                                axis=(0, 3, 7)) + h.T[1, ::-1].max(),
+                               rtol=1e-6)
+    arena = np.frombuffer(bytes(rt()._arena_host), dtype=np.uint32).reshape(-1, SLOT_WORDS)
+    assert not arena[:, -1].any()
