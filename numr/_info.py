@@ -24,8 +24,10 @@ class Info:
     def default_device(self) -> Device:
         return default_device()
 
-    def devices(self) -> tuple[Device, ...]:
-        return tuple(all_devices())
+    def devices(self) -> list[Device]:
+        """Every device numr can use here, a new list each call (the standard's type:
+        SciPy's test fixtures append ``None`` to it)."""
+        return list(all_devices())
 
     def default_dtypes(self, *, device: Device | str | None = None) -> dict[str, dt.DType]:
         dev = default_device() if device is None else get_device(device, "default_dtypes")

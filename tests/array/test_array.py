@@ -159,6 +159,12 @@ def test_device_objects():
     assert {cpu: 1}[info.default_device()] == 1
     assert pickle.loads(pickle.dumps(cpu)) is cpu
     assert numr.asarray([1]).device == cpu
+    # a list, as the standard types it (SciPy's fixtures append None), and a new one each
+    # call: a caller's change leaves numr's registry alone
+    devs = info.devices()
+    assert type(devs) is list and devs == info.devices() and devs is not info.devices()
+    devs.append(None)
+    assert None not in info.devices()
 
 
 def test_info_dtypes(device):
