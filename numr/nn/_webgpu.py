@@ -53,6 +53,7 @@ from .. import _config
 from .. import _dtypes as dt
 from ..backends.webgpu.array import GPUArray, c_strides
 from ..backends.webgpu.kernels.map import contiguous, scalar_words
+from ..backends.webgpu.kernels.template import HEADER
 
 # The tuning switches (numr/_config.py): NUMR_NN_WEBGPU_FWD_K / _BWD_K, the most units
 # per invocation kept in registers; NUMR_NN_WEBGPU_ONEPASS, the directions in which layer
@@ -136,8 +137,7 @@ class Form:
     def header(self) -> str:
         eps = "bitcast<f32>(p(8u))" if self.a == "f32" else \
             "bitcast<f64>(u64(p(8u)) | (u64(p(9u)) << 32u))"
-        return f"""@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
-fn p(k: u32) -> u32 {{ return P[k >> 2u][k & 3u]; }}
+        return f"""{HEADER}
 {self.wgsl}
 fn eps() -> {self.a} {{ return {eps}; }}"""
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import _dtypes as dt
 from ..backends.webgpu.array import GPUArray, c_strides
+from ..backends.webgpu.kernels.template import HEADER
 from ..backends.webgpu.runtime import runtime
 
 WG = 64
@@ -32,10 +33,8 @@ WG = 64
 # bound by their arithmetic and ran no faster at 256 (1.14 against 1.12 ms).
 _WG = {"u32": 256, "f32": 256, "f64": 256}
 
-_HEAD = """
-@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;
+_HEAD = "\n" + HEADER + """
 @group(0) @binding(1) var<storage, read_write> O: array<{t}>;
-fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }
 """
 # (low, high) words of a * b
 _MUL_WIDE = {

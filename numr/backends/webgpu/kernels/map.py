@@ -27,6 +27,7 @@ from ...._dtypes import DType
 from ..array import GPUArray, c_strides, new
 from . import expressions as wops
 from ..runtime import SLOT_WORDS, remember
+from .template import HEADER
 from .types import LAYOUT, bits_expr, ctype, load_fn
 
 WG = 256
@@ -130,8 +131,7 @@ def operand_bindings(specs: Sequence) -> tuple[list, list]:
     """The parameter block (binding 0) and, for each array operand of ``specs`` (not
     the "k" constants), its binding and loader ``ld<j>``: the WGSL lines and the
     operands' positions. The map kernels and the fused ones (fusion.py) share them."""
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
+    lines = [HEADER]
     arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
     for b, j in enumerate(arrays):
         d = specs[j][0]
@@ -239,8 +239,7 @@ def vec_bindings(specs: Sequence, outs: Sequence) -> tuple[list, list]:
     """The parameter block and the vec4-word bindings of a contiguous kernel: operand
     ``x{j}`` for each array of ``specs`` (a 'k' operand is a parameter), then each
     ``(name, dtype)`` of ``outs`` read-write; also the indices of the array operands."""
-    lines = ["@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 32>;",
-             "fn p(k: u32) -> u32 { return P[k >> 2u][k & 3u]; }"]
+    lines = [HEADER]
     arrays = [j for j, (_, lay) in enumerate(specs) if lay != "k"]
     for b, j in enumerate(arrays):
         lines.append(f"@group(0) @binding({b + 1}) var<storage, read> x{j}: "
