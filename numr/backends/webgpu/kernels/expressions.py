@@ -853,8 +853,6 @@ _TYPED_HELPERS["f32"].update({
 }""",
 })
 
-# |v| = m * 2^e with m in [1, 2), as vec2(m, e), for finite v != 0 (by bits; see logdd_T;
-# float32 subnormals normalised by their leading zeros, float64 ones scaled by 2^54).
 # float64 keeps a fence of 64-bit operations on the value alone (a compare with a
 # reserved NaN, whose one payload changes, and an xor): or-ing the word in as u64 lost
 # the high word of fused float64 asin on lavapipe (results of 1e-308).
@@ -862,6 +860,9 @@ _TYPED_HELPERS["f64"]["fence_T"] = """fn fence_T(v: T) -> T {
   let u = bitcast<U>(v);
   return bitcast<T>(u ^ U(u == FENCE));
 }"""
+
+# |v| = m * 2^e with m in [1, 2), as vec2(m, e), for finite v != 0 (by bits; see logdd_T;
+# float32 subnormals normalised by their leading zeros, float64 ones scaled by 2^54).
 _TYPED_HELPERS["f32"]["powlog_T"] = "fn powlog_T(x: T) -> vec2<T> { return logw_T(x); }"
 _TYPED_HELPERS["f32"]["frexp1_T"] = """fn frexp1_T(v: T) -> vec2<T> {
   let u = bitcast<u32>(v) & 0x7fffffffu;
