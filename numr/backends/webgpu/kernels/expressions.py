@@ -854,8 +854,10 @@ _TYPED_HELPERS["f32"].update({
 })
 
 # float64 keeps a fence of 64-bit operations on the value alone (a compare with a
-# reserved NaN, whose one payload changes, and an xor): or-ing the word in as u64 lost
-# the high word of fused float64 asin on lavapipe (results of 1e-308).
+# reserved NaN, whose one payload changes, and an xor): a float64 fence that reads the
+# parameter word in any form (or-ed or xor-ed in as u64, added as a float, a select on
+# it) broke fused float64 kernels on lavapipe (asin(sqrt(x)) gave 1e-308: a high word
+# lost), and naga has no f64 <-> vec2<u32> bitcast to keep it to 32 bits.
 _TYPED_HELPERS["f64"]["fence_T"] = """fn fence_T(v: T) -> T {
   let u = bitcast<U>(v);
   return bitcast<T>(u ^ U(u == FENCE));
