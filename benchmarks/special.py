@@ -79,6 +79,9 @@ def main() -> None:
     # an experiment: float32 arithmetic on cuda for every function that can have it
     # (numr/special/_cuda.py, F32_CANDIDATES)
     ap.add_argument("--cuda-f32-native", action="store_true")
+    # an experiment: every function's webgpu kernel evaluating several elements an
+    # invocation (numr.special._webgpu.VEC holding every function)
+    ap.add_argument("--webgpu-vec", action="store_true")
     _results.add_flag(ap)
     a = ap.parse_args()
     results_page = _results.start(a, "special", a.devices)
@@ -86,6 +89,10 @@ def main() -> None:
         from numr.special import _exprs, _webgpu
 
         _webgpu.F64_FOR_F32 = frozenset(_exprs.EXPR)
+    if a.webgpu_vec:
+        from numr.special import _exprs, _webgpu
+
+        _webgpu.VEC = frozenset(_exprs.EXPR)
     if a.cuda_f32_native:
         from numr.special import _cuda
 

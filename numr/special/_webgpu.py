@@ -33,6 +33,14 @@ F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc"
                          *WIDE})
 
 
+# The functions whose kernel evaluates several elements an invocation (map.launch's vec4
+# kernel) rather than one: none yet. That kernel made float32 erfinv 4x slower on the
+# H200 when the functions were compute-bound; with float32's one-operation fence (dfa2514)
+# the light ones may be memory-bound instead. `benchmarks/special.py --webgpu-vec` times
+# every function that way, for this set to take the ones it speeds up.
+VEC: frozenset = frozenset()
+
+
 @functools.cache
 def _expression(name: str, ct: str, widen: bool) -> str:
     """The WGSL of ``name`` in compute type ``ct`` (specialised once, not per call);
@@ -53,6 +61,6 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
         # Python scalars passed as float64 (the kernel widens the arrays)
         ops = [(x, dt.float64 if isinstance(x, float) else d) for x in operands]
         return M.launch(rt, "special." + name, _expression(name, "f64", True), ops, d,
-                        shape, vec=False)
+                        shape, vec=name in VEC)
     return M.launch(rt, "special." + name, _expression(name, ctype(d), False),
-                    [(x, d) for x in operands], d, shape, vec=False)
+                    [(x, d) for x in operands], d, shape, vec=name in VEC)
