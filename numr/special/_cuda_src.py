@@ -45,6 +45,7 @@ NR_FN nrvec2<f64> ddmul_f64(nrvec2<f64> a, nrvec2<f64> b);
 NR_FN f64 divr_f64(f64 a, f64 b);
 NR_FN f64 exp_f64(f64 x);
 NR_FN f64 expdd_f64(f64 a, f64 b);
+NR_FN nrvec3<f64> expk_f64(f64 a, f64 b);
 NR_FN f64 expm1_f64(f64 x);
 NR_FN f64 expq1_f64(f64 r);
 NR_FN f64 expq_f64(f64 r);
@@ -193,12 +194,17 @@ NR_FN f64 exp_f64(f64 x) {return exp(x);
 NR_FN f64 expdd_f64(f64 a, f64 b) {
   if (a > f64(709.782712893384)) { return nrbitcast<f64>(0x7ff0000000000000lu); }
   if (a < f64(-745.1332191019412)) { return f64(0.0); }
+  const auto e = expk_f64(a, b);
+  return scaledd_f64(e.x, e.y, i32(e.z));
+}
+
+NR_FN nrvec3<f64> expk_f64(f64 a, f64 b) {
   const auto k = rint(a * f64(1.4426950408889634));
   const auto r = two_sum_f64(a - k * f64(0.6931471805598903), b - k * f64(5.497923018708371e-14));
   const auto p = fast_two_sum_f64(r.x, r.y + r.x * r.x * expq_f64(r.x));
   const auto s = fast_two_sum_f64(f64(1.0), p.x);
   const auto v = fast_two_sum_f64(s.x, fence_f64(s.y + p.y));
-  return scaledd_f64(v.x, v.y, i32(k));
+  return nrvec3<f64>(v.x, v.y, k);
 }
 
 NR_FN f64 expm1_f64(f64 x) {return expm1(x);

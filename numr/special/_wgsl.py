@@ -150,15 +150,11 @@ H["splogndtr_T"] = f"""fn splogndtr_T(x: T) -> T {{
 }}"""
 
 # -- logistic, entropy and x log y -------------------------------------------------------
-# e^x as hi + lo for -88 < x <= 0 (exp_T's steps, the pair before its rounding; far more
-# precise than one word, not a full double word: EXPQ is exp_T's).
+# e^x as hi + lo for -88 < x <= 0 (exp_T's steps, expk_T, the pair before its rounding;
+# far more precise than one word, not a full double word: EXPQ is exp_T's).
 H["spexpw_T"] = """fn spexpw_T(a: T) -> vec2<T> {
-  let k = round(a * INV_LN2);
-  let r = two_sum_T(a - k * LN2_C1, -k * LN2_C2);
-  let p = fast_two_sum_T(r.x, r.y + r.x * r.x * expq_T(r.x));
-  let s = fast_two_sum_T(T(1.0), p.x);
-  let v = fast_two_sum_T(s.x, fence_T(s.y + p.y));
-  return vec2<T>(ldexp(v.x, i32(k)), ldexp(v.y, i32(k)));
+  let e = expk_T(a, T(0.0));
+  return vec2<T>(ldexp(e.x, i32(e.z)), ldexp(e.y, i32(e.z)));
 }"""
 # expit: 1 / (1 + e^-x) at or above 0, e^x / (1 + e^x) below, with e = e^-|x| and 1 + e
 # as pairs and the quotient corrected once from its residual, so the result is rounded

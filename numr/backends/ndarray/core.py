@@ -49,7 +49,7 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
                 return float_to_int(a, native[dtype])
         elif native[dtype] == c.bf16 and a.dtype.name in bfloat16.WIDE:
             return bfloat16.round_once(xp, a, c.bf16)
-        if on_cupy and not a.flags.c_contiguous and (copy or a.dtype != native[dtype]):
+        if on_cupy and (copy or a.dtype != native[dtype]) and not a.flags.c_contiguous:
             # CuPy's order="K" copy of a transposed 4096x4096 float32 array took 404 µs on
             # the H100 against 140 µs for its C-order copy (NumPy's "K" is the fast one).
             return a.astype(native[dtype], order="C", copy=copy)

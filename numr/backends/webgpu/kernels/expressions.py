@@ -176,15 +176,21 @@ _FLOAT_HELPERS = {
     # exp(a + b), b tiny against a: a + b = k ln2 + r (Cody-Waite: ln2 in two parts, the
     # first short enough that k * LN2_C1 is exact), exp(r) = 1 + r + r^2 expq(r), with
     # r and the sums carried as hi + lo, so the result rounds about once.
-    "expdd_T": """fn expdd_T(a: T, b: T) -> T {
-  if (a > EXP_HI) { return bitcast<T>(EXPO); }
-  if (a < EXP_LO) { return T(0.0); }
+    # expk_T: the steps before the scaling, e^(a + b) = 2^k (hi + lo) as vec3(hi, lo, k)
+    # (numr.special's spexpw_T keeps the pair).
+    "expk_T": """fn expk_T(a: T, b: T) -> vec3<T> {
   let k = round(a * INV_LN2);
   let r = two_sum_T(a - k * LN2_C1, b - k * LN2_C2);
   let p = fast_two_sum_T(r.x, r.y + r.x * r.x * expq_T(r.x));
   let s = fast_two_sum_T(T(1.0), p.x);
   let v = fast_two_sum_T(s.x, fence_T(s.y + p.y));
-  return scaledd_T(v.x, v.y, i32(k));
+  return vec3<T>(v.x, v.y, k);
+}""",
+    "expdd_T": """fn expdd_T(a: T, b: T) -> T {
+  if (a > EXP_HI) { return bitcast<T>(EXPO); }
+  if (a < EXP_LO) { return T(0.0); }
+  let e = expk_T(a, b);
+  return scaledd_T(e.x, e.y, i32(e.z));
 }""",
     "exp_T": "fn exp_T(x: T) -> T { if (isnan_T(x)) { return x; } return expdd_T(x, T(0.0)); }",
     "xexp_T": "fn xexp_T(x: T) -> T { return exp_T(x); }",  # an earlier name
