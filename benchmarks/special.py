@@ -80,7 +80,7 @@ def main() -> None:
     # (numr/special/_cuda.py, F32_CANDIDATES)
     ap.add_argument("--cuda-f32-native", action="store_true")
     # an experiment: every function's webgpu kernel evaluating several elements an
-    # invocation (numr.special._webgpu.VEC holding every function)
+    # invocation (numr.special._webgpu.VEC holding every function; float32 only)
     ap.add_argument("--webgpu-vec", action="store_true")
     _results.add_flag(ap)
     a = ap.parse_args()

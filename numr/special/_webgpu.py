@@ -33,12 +33,14 @@ F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc"
                          *WIDE})
 
 
-# The functions whose kernel evaluates several elements an invocation (map.launch's vec4
-# kernel) rather than one: none yet. That kernel made float32 erfinv 4x slower on the
-# H200 when the functions were compute-bound; with float32's one-operation fence (dfa2514)
-# the light ones may be memory-bound instead. `benchmarks/special.py --webgpu-vec` times
-# every function that way, for this set to take the ones it speeds up.
-VEC: frozenset = frozenset()
+# The float32 functions whose kernel evaluates several elements an invocation (map.launch's
+# vec4 kernel) rather than one: the light ones, memory-bound since float32's one-operation
+# fence (dfa2514). H100, 16M float32, `benchmarks/special.py --devices webgpu --reps 3`
+# without and with --webgpu-vec, time / cupyx: erf 2.52 -> 1.80, erfc 2.36 -> 2.05, ndtr
+# 2.24 -> 1.89, xlogy 1.85 -> 1.67, entr 1.71 -> 1.58. The heavy ones lose (gammaln 4.1 ->
+# 16.4, log_ndtr 3.5 -> 10.7: four elements' registers an invocation), and no float64 row
+# moved by more than the run's noise, so float64 keeps one element each.
+VEC: frozenset = frozenset({"erf", "erfc", "ndtr", "xlogy", "entr"})
 
 
 @functools.cache
@@ -61,6 +63,7 @@ def compute(name: str, operands: list, d: Any, shape: tuple, dev: Any):
         # Python scalars passed as float64 (the kernel widens the arrays)
         ops = [(x, dt.float64 if isinstance(x, float) else d) for x in operands]
         return M.launch(rt, "special." + name, _expression(name, "f64", True), ops, d,
-                        shape, vec=name in VEC)
+                        shape)
     return M.launch(rt, "special." + name, _expression(name, ctype(d), False),
-                    [(x, d) for x in operands], d, shape, vec=name in VEC)
+                    [(x, d) for x in operands], d, shape,
+                    vec=d == dt.float32 and name in VEC)
