@@ -4,6 +4,8 @@ bandwidth measured in the same run, and speed against an anchor.
     python benchmarks/norms.py                       # CPU: against the NumPy composite
     python benchmarks/norms.py --device cuda         # CUDA: against PyTorch eager (+ compile)
     python benchmarks/norms.py --device cuda --api kernels   # the CUDA kernels alone
+    python benchmarks/norms.py --device webgpu --bwd-sweep   # the WebGPU backward over
+                                                     #   workgroup counts and K
 
 Effective bandwidth = the bytes the op must move at least (each input read once, each
 output written once) / time. Copy bandwidth = 2 x bytes / time of a device copy of an
@@ -463,6 +465,53 @@ def webgpu_cases(dtypes, shapes, timer):
                     yield row
 
 
+def webgpu_bwd_sweep(dtypes, shapes, timer):
+    """The WebGPU backward's launch choices, one table row per (dtype, shape, op): % of
+    the copy bandwidth (CuPy's where present, else numr's WebGPU copy) with the
+    persistent workgroup count (NUMR_NN_WEBGPU_BWD_GROUPS; 0: numr's choice) and the
+    most register units an invocation (NUMR_NN_WEBGPU_BWD_K) set through
+    numr._config.override, so that one run shows which would do better than the
+    defaults (the backward at 32768x8192 took as long in float16 as in float32 on the
+    H200, 0.83 against 0.96 ms: bound by something other than its bytes)."""
+    import numr as xp
+    from numr import _config, nn
+
+    try:
+        import cupy as cp
+
+        cp.cuda.runtime.getDeviceCount()
+    except Exception:
+        cp = None
+    groups, ks = (0, 528, 1056, 2112, 4224), (4, 2, 8)
+    rng = np.random.default_rng(0)
+    print("| dtype | shape | op | " + " | ".join(f"K {k} groups {g or 'auto'}"
+                                                  for k in ks for g in groups) + " |")
+    print("|---|---|---|" + "---:|" * (len(ks) * len(groups)))
+    for dtname in dtypes:
+        for rows, n in shapes:
+            hx, hg = (rng.standard_normal((rows, n)).astype(dtname) for _ in range(2))
+            hw, hb = (rng.standard_normal(n).astype(dtname) for _ in range(2))
+            x, g, w, b = (xp.asarray(a, device="webgpu:0") for a in (hx, hg, hw, hb))
+            if cp is not None:
+                src = cp.asarray(hx)
+                dst = cp.empty_like(src)
+                bw = 2 * hx.nbytes / CudaTimer(timer.reps)(lambda: cp.copyto(dst, src))
+            else:
+                bw = 2 * hx.nbytes / timer(lambda: xp.asarray(x, copy=True))
+            for op in ("rms", "layer"):
+                f = (lambda: nn.layer_norm_backward(g, x, w, b, eps=EPS)) if op == "layer" \
+                    else (lambda: nn.rms_norm_backward(g, x, w, eps=EPS))
+                nbytes = min_bytes(op, True, rows, n, hx.itemsize)
+                cells = []
+                for k in ks:
+                    for gr in groups:
+                        with _config.override(NUMR_NN_WEBGPU_BWD_K=k,
+                                              NUMR_NN_WEBGPU_BWD_GROUPS=gr):
+                            cells.append(f"{100 * nbytes / timer(f) / bw:.0f}%")
+                print(f"| {dtname} | {rows}x{n} | {op} | " + " | ".join(cells) + " |",
+                      flush=True)
+
+
 # --- report -----------------------------------------------------------------------------
 
 def main() -> None:
@@ -477,6 +526,9 @@ def main() -> None:
     p.add_argument("--host", action="store_true",
                    help="CUDA: numr.nn's host cost per call (8x256 rows) instead of the table")
     p.add_argument("--profile", action="store_true", help="with --host: cProfile two ops")
+    p.add_argument("--bwd-sweep", action="store_true",
+                   help="webgpu: the backward's %% of copy over workgroup counts and K "
+                   "(NUMR_NN_WEBGPU_BWD_GROUPS, _BWD_K) instead of the table")
     p.add_argument("--regs", action="store_true",
                    help="CUDA: registers and spills of the tiled kernels instead of the table")
     _results.add_flag(p)
@@ -494,6 +546,9 @@ def main() -> None:
         shapes = a.shapes or "32768x8192,4096x4096,16384x1024,65536x256"
         timer = CudaTimer(a.reps or 20)
     shapes = [tuple(int(v) for v in s.split("x")) for s in shapes.split(",")]
+    if a.device == "webgpu" and a.bwd_sweep:
+        webgpu_bwd_sweep(dtypes, shapes, timer)
+        return
     if a.device == "cuda" and (a.host or a.regs):
         cuda_regs(dtypes, shapes) if a.regs else cuda_host(dtypes, a.profile)
         return

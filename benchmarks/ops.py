@@ -22,6 +22,7 @@ show numr's times alone.
     python benchmarks/ops.py --device cuda
     python benchmarks/ops.py --device webgpu,cuda       # both columns in one run
     python benchmarks/ops.py --device webgpu,cuda --ops sum,max,mean,argmax  # reductions
+    python benchmarks/ops.py --device webgpu --ops sum,add --submit-sweep  # submit policies
     python benchmarks/ops.py --device cpu --size 1048576 --side 1024 --matmul 1024
     python benchmarks/ops.py --device webgpu --size 65536 --side 256 --matmul 128 \\
         --reps 3 --inner 3 --adam 1024                 # lavapipe
@@ -183,6 +184,45 @@ def _devices(spec: str) -> list[str]:
     return out
 
 
+# (first batch's bytes, growth of each later batch's bytes) for --submit-sweep; numr's is
+# the first (runtime.FIRST_BYTES, Runtime._submit_batch)
+POLICIES = ((64 << 20, 2), (64 << 20, 4), (64 << 20, 8), (16 << 20, 2), (256 << 20, 2),
+            (1 << 50, 2))
+
+
+def submit_sweep(table: dict, sides: list, keep, t_of, host_of) -> None:
+    """Each kept row's numr time (µs a call, the host's in brackets) under each of
+    POLICIES, on each webgpu side: which policy keeps a device busy while Python records
+    (numr's batches are submitted early by bound bytes, doubling; a submit costs the
+    host 70-90 µs on the H100, so a loop of 16M-element reductions was host-bound)."""
+    from numr.backends.webgpu import runtime as R
+
+    def named(fb: int) -> str:
+        return "no byte limit" if fb >= 1 << 40 else f"{fb >> 20} MiB"
+    print("| op | device | " + " | ".join(f"{named(fb)} x{g}" for fb, g in POLICIES) + " |")
+    print("|---|---|" + "---:|" * len(POLICIES))
+    for name, (_, _, f) in table.items():
+        if not keep(name):
+            continue
+        for S in sides:
+            if not S.name.startswith("webgpu"):
+                continue
+            rt = R.runtime(int(S.name.split(":")[1]))
+            cells = []
+            for fb, growth in POLICIES:
+                def submit_batch(rt=rt, growth=growth):
+                    rt.flush()
+                    rt._limit = min(2 * rt._limit, rt.submit_every)
+                    rt._wlimit *= growth
+                rt.first_bytes = rt._wlimit = fb
+                rt._submit_batch = submit_batch
+                t, host = t_of(S, f), host_of(S, f)
+                cells.append(f"{t * 1e6:.1f} ({host * 1e6:.1f})")
+            del rt._submit_batch
+            rt.first_bytes = rt._wlimit = POLICIES[0][0]
+            print(f"| {name} | {S.name} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default="webgpu", help="webgpu, cuda, cpu, a device "
@@ -202,6 +242,10 @@ def main() -> None:
     # an experiment: every WebGPU map kernel one element an invocation, as numr.special's
     # are (their float32 erfinv ran 4.8x faster so on the H200): do exp, sin, log gain too?
     p.add_argument("--map-scalar", action="store_true")
+    # an experiment: the chosen rows' numr times on each webgpu device under other submit
+    # policies (the first batch's bytes, NUMR_WEBGPU_FIRST_BYTES, times the growth of
+    # each later batch's, 2 in numr), with numr's host time a call, instead of the table
+    p.add_argument("--submit-sweep", action="store_true")
     _results.add_flag(p)
     a = p.parse_args()
     results_page = _results.start(a, "ops", a.device)
@@ -258,10 +302,15 @@ def main() -> None:
     table[f"Adam update, 64 x {a.adam} float32"] = ("p0 g0", 0, lambda S: adams[S.name]())
     words = [w.strip() for w in a.rows.split(",") if w.strip()]
     ops = {w.strip() for w in a.ops.split(",") if w.strip()}
+
+    def keep(name: str) -> bool:
+        return (not words or any(w in name for w in words)) and \
+            (not ops or name.split()[0] in ops)
+    if a.submit_sweep:
+        submit_sweep(table, sides, keep, t_of, host_of)
+        return
     for name, (_, size, f) in table.items():
-        if words and not any(w in name for w in words):
-            continue
-        if ops and name.split()[0] not in ops:
+        if not keep(name):
             continue
 
         def measure(t, S):
