@@ -119,7 +119,6 @@ def cpu_cases(dtypes, shapes, timer):
             t2 = timer(lambda: h.copy())
             copy_bw[(dtname, rows, n)] = (2 * h.nbytes / t, 2 * h.nbytes / t2)
     for dtname in dtypes:
-        dtype = getattr(xp, dtname)
         for rows, n in shapes:
             hx = rng.standard_normal((rows, n)).astype(dtname)
             hr = rng.standard_normal((rows, n)).astype(dtname)
@@ -425,7 +424,6 @@ def webgpu_cases(dtypes, shapes, timer):
     dev = "webgpu:0"
     rng = np.random.default_rng(0)
     for dtname in dtypes:
-        dtype = getattr(xp, dtname)
         for rows, n in shapes:
             hx, hr, hg = (rng.standard_normal((rows, n)).astype(dtname) for _ in range(3))
             hw, hb = rng.standard_normal(n).astype(dtname), rng.standard_normal(n).astype(dtname)
@@ -578,7 +576,7 @@ def main() -> None:
         print(f"# cuda: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
               f"cupy {cp.__version__}; timing {what}")
         rows = cuda_cases(dtypes, shapes, timer, not a.no_compile, a.api)
-    hdr = (f"| op | dir | dtype | shape | time (ms) | GB/s | % copy | copy GB/s | "
+    hdr = ("| op | dir | dtype | shape | time (ms) | GB/s | % copy | copy GB/s | "
            + ("% alloc. copy | alloc. copy GB/s | " if a.device == "cpu" else "")
            + f"x vs {anchor} |" + (" x vs torch.compile |" if a.device == "cuda" else ""))
     print(hdr)
