@@ -142,8 +142,7 @@ def gpu(kind: str, n: int, reps: int) -> None:
 def kernels(n: int, reps: int) -> None:
     """The WGSL kernels of numr.random alone (no allocation), each fmt with the adapter's
     multiply and at two workgroup sizes, the uniforms also with the multiply of adapters
-    without shader-int64; float32 normals through float64 ("n32w") and in float32 alone
-    ("n32f", the kernel of adapters without shader-f64)."""
+    without shader-int64."""
     from numr.backends.webgpu.runtime import runtime
     from numr.random import _webgpu as w
 
@@ -158,10 +157,9 @@ def kernels(n: int, reps: int) -> None:
     # (fmt, the adapter's multiply or not, workgroup size, blocks an invocation)
     variants = [("u32", i64, 64, 1), ("u32", i64, 256, 1), ("u32", False, 64, 1),
                 ("u32", i64, 256, 4), ("f32", i64, 64, 1), ("f32", i64, 256, 1),
-                ("f32", i64, 256, 4), ("f32", i64, 128, 8), ("n32w", i64, 64, 1),
-                ("n32w", i64, 256, 1), ("n32w", i64, 256, 4), ("n32w", i64, 64, 4),
-                ("n32f", i64, 64, 1), ("n32f", i64, 256, 1), ("n32f", i64, 64, 4),
-                ("n32f", i64, 256, 4), ("n64", i64, 64, 1)]
+                ("f32", i64, 256, 4), ("f32", i64, 128, 8), ("n32", i64, 64, 1),
+                ("n32", i64, 256, 1), ("n32", i64, 64, 4), ("n32", i64, 256, 4),
+                ("n64", i64, 64, 1)]
     for fmt, m64, wg, per in variants:
         pipe = rt.pipeline(("bench_random", fmt, m64, wg, per),
                            lambda: w.source(fmt, m64, wg, per), 1)

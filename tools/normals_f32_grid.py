@@ -1,4 +1,4 @@
-"""Measures the float32-only Box-Muller of WebGPU adapters without shader-f64
+"""Measures the float32 Box-Muller of numr.random on WebGPU
 (numr.random._webgpu's _BOX_MULLER_F32) against the CPU's roundings, over every u and
 every v of the 2^24 grid, by emulating its float32 steps in NumPy: once with fused fma
 (NVIDIA) and once with fma split into a rounded product and a sum (lavapipe). Prints

@@ -135,9 +135,8 @@ def _fill_n32(out, k0, k1, c0, c1, c2, c3, nblocks):
     """Box-Muller as Generator._std_normal composes it (pairs of consecutive uniforms;
     r = sqrt(-2 log1p(-u)), t = fl(2 pi) v; r cos t, r sin t), each step rounded to
     float32, log1p, cos and sin computed in float64 (numr.random._cpu_math) and rounded
-    once to float32 (WebGPU with float64 polynomials rounded once: the same bits but in
-    rare ties; without shader-f64 in float32 alone, within 3 ULP; CUDA
-    with its libdevice functions)."""
+    once to float32 (WebGPU in float32 arithmetic with compensated log, cos and sin:
+    within 3 ULP, 4% differ; CUDA with its libdevice functions)."""
     f = np.float32(2.0 ** -24)
     e = np.uint32(8)
     m2 = np.float32(-2.0)

@@ -11,8 +11,8 @@ bandwidth with them). The rounds are unrolled here, each
 round's key words literals added to the key. The uniform-float forms convert as
 numr.random._cpu does (exact: an integer of at most 27 bits times a power of two), so
 their floats are bit-identical too. Normals come from one kernel as well (``NORMALS``),
-see :data:`_BOX_MULLER32` (float32 through float64), :data:`_BOX_MULLER_F32` (float32
-alone, adapters without shader-f64) and ``_STORE["n64"]``.
+see :data:`_BOX_MULLER_F32` (float32 arithmetic, within 3 ULP of the CPU's) and
+``_STORE["n64"]`` (numr's float64 functions: the CPU's bits).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ WG = 64
 # Workgroup size per kernel: the plain words and uniforms are bound by the writes, and
 # 256 invocations a workgroup wrote 256M float32 uniforms in 0.41 ms on the H100 where
 # 64 took 0.68 ms (torch.rand 0.42; benchmarks/random.py --kernels); the normals are
-# bound by their arithmetic and ran no faster at 256 (1.14 against 1.12 ms).
+# bound by their arithmetic and ran no faster at 256 (float32: 0.97 ms either way) nor
+# with four blocks an invocation (1.00).
 _WG = {"u32": 256, "f32": 256, "f64": 256}
 
 _HEAD = "\n" + HEADER + """
@@ -109,85 +110,24 @@ def _poly(cs, z: str, t: str = "f64") -> str:
     return e
 
 
-# log1p(f) / f on [sqrt(1/2) - 1, sqrt(2) - 1]: a least-squares fit on 4000 Chebyshev
-# nodes against mpmath, the constant term 1; relative error of f p(f) below 1e-13.
-_LOG1P_Q = (1.0, -0.5000000000017014, 0.3333333332920688, -0.2499999993641936,
-            0.2000000080521624, -0.1666667396534575, 0.14285663983280647,
-            -0.12499615808961449, 0.11112432117766043, -0.1001055574658774,
-            0.09077745660685867, -0.08179299522098735, 0.0766064248899209,
-            -0.08225807380673628, 0.0804431420156134, -0.040304120512728484)
-# Taylor series of sin r / r - 1 and (cos r - 1 + r^2 / 2) / r^4 in z = r^2 (|r| <= pi/4:
-# truncation below 3e-14 relative)
-_SIN_Q = tuple((-1) ** (n + 1) / math.factorial(2 * n + 3) for n in range(7))
-_COS_Q = tuple((-1) ** n / math.factorial(2 * n + 4) for n in range(7))
-_PIO2 = (1.5707963267341256, 6.077100506303966e-11, 2.0222662487111665e-21)  # 33+33+53 bits
-
-# float32 Box-Muller in float64, as numr.random._cpu's _fill_n32 rounds it: log1p, cos and
-# sin computed in float64 and rounded once to float32, r = sqrt(-2 l) rounded once from
-# the float64 root (exact: a float32's root is never within 2^-50 of a float32
-# midpoint), t = fl32(fl32(2 pi) v). The functions are float64 polynomials accurate to
-# ~1e-13, so their float32 roundings are the CPU's but where the exact value lies within
-# ~1e-13 of a float32 midpoint: over every u and every v of the 2^24 grid on lavapipe one
-# pair in 16.7M differs (by 2 ULP). Plain multiply-adds with no double-word steps, so
-# nothing a driver's contraction (NVIDIA fuses, lavapipe splits fma) or reassociation
-# does moves a result by more than ~1e-16; the float32 steps are exact or one IEEE
-# multiply, on normal numbers only (NVIDIA flushes float32 subnormals; none arise: u >=
-# 2^-24 where nonzero, |l| >= 6e-8, r >= 3e-4). Replaces numr's fenced double-float32
-# functions where the adapter has shader-f64 (float64 runs at half the float32 rate on
-# the H200; this kernel was not yet timed there when it landed).
-_BOX_MULLER32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
-  let y = 1.0 - u;                          // exact: u is a multiple of 2^-24 in [0, 1)
-  let yb = bitcast<u32>(y);                 // y = 2^e m, m in [sqrt(1/2), sqrt(2)]
-  let big = (yb & 0x7fffffu) > 0x3504f3u;
-  let m = bitcast<f64>((u64(yb & 0x7fffffu) << 29u) |
-                       select(0x3ff0000000000000lu, 0x3fe0000000000000lu, big));
-  let e = bitcast<f64>(0x4330000000000000lu | u64((yb >> 23u) - select(127u, 126u, big) + 1024u))
-          - f64(4503599627371520.0);       // 2^52 + 1024
-  let f = m - f64(1.0);                     // exact (Sterbenz)
-  let l = f32(fma(e, f64(%(ln2)r), f * %(logq)s));
-  let r = f32(sqrt(widen(abs(-2.0 * l))));  // abs: log1p(-0) is -0, its root +0
-  let t = widen(6.2831854820251465 * v);
-  let k = round(t * f64(%(tpi)r));
-  // k mod 4 from the bits of 1.5 2^52 + k (not from the fma of that rounding: lavapipe's
-  // compiler folds (fma(t, c, M) - M) to t c, unrounded)
-  let n = u32(bitcast<u64>(k + f64(6755399441055744.0)) & 3lu);
-  let a = fma(-k, f64(%(p3)r), fma(-k, f64(%(p2)r), fma(-k, f64(%(p1)r), t)));
-  let z = a * a;
-  let s = fma(a * z, %(sinq)s, a);
-  let c = fma(z * z, %(cosq)s, fma(z, f64(-0.5), f64(1.0)));
-  let sv = select(s, c, (n & 1u) == 1u);
-  let cv = select(c, s, (n & 1u) == 1u);
-  let sn = f32(select(sv, -sv, n >= 2u));
-  let cs = f32(select(cv, -cv, n == 1u || n == 2u));
-  return vec2<f32>(r * cs, r * sn);
-}
-// a float32 >= 0 (normal or zero) as float64, from its bits: a conversion instruction
-// has a quarter of the float64 units' rate on the H200
-fn widen(x: f32) -> f64 {
-  let b = bitcast<u32>(x);
-  return select(bitcast<f64>((u64(b) << 29u) + 0x3800000000000000lu), f64(0.0), b == 0u);
-}
-""" % {"ln2": math.log(2), "logq": _poly(_LOG1P_Q, "f"), "tpi": 2 / math.pi,
-       "p1": _PIO2[0], "p2": _PIO2[1], "p3": _PIO2[2], "sinq": _poly(_SIN_Q, "z"),
-       "cosq": _poly(_COS_Q, "z")}
-_STORE["n32w"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
-  O[b] = vec4<f32>(box_muller(w.x, w.y), box_muller(w.z, w.w));""")
-
-# float32 Box-Muller in float32 alone: the kernel of adapters without shader-f64 (in
-# place of numr's double-word log1p, cos and sin, which took 5.6 ms for 256M on the
-# H100 against 1.1 for the float64 kernel above; on lavapipe 4M took 230 ms against
-# 22). Each function is rounded about once from a compensated value: log(1 - u) =
-# e ln2 + f - f^2/2 + f^3 q(f) with the leading terms carried as hi + lo (two_sum; the
-# square's error from an fma, lost where a driver splits fma, as lavapipe does), q
-# fitted on [sqrt(1/2) - 1, sqrt(2) - 1]; t - k pi/2 as hi + lo (pi/2 = P1 + Q2 + Q3,
-# k Q2 exact with Q2's 22 bits), Taylor sin and cos with that low part and the error of
-# 1 - z/2 added last. Against the CPU's roundings (float64 functions rounded once),
-# emulated over every u and every v of the 2^24 grid with fused and with split fma
-# (tools/normals_f32_grid.py): log, cos and sin within 1 ULP (2-3% differ), r within 1
-# ULP, the normals within 3 ULP (4% differ), with WGSL's root (which may be
-# 1/inverseSqrt) corrected to the correctly rounded one; the fences keep compilers from
-# folding the compensations
-# away (see expressions.fence_T). u = 0 gives l = +0, r = +0, as the CPU's sqrt(-2 * -0).
+# float32 Box-Muller in float32 arithmetic, on every adapter. Each function is rounded
+# about once from a compensated value: log(1 - u) = e ln2 + f - f^2/2 + f^3 q(f) with the
+# leading terms carried as hi + lo (two_sum; the square's error from an fma, lost where a
+# driver splits fma, as lavapipe does), q fitted on [sqrt(1/2) - 1, sqrt(2) - 1]; t - k
+# pi/2 as hi + lo (pi/2 = P1 + Q2 + Q3, k Q2 exact with Q2's 22 bits), Taylor sin and cos
+# with that low part and the error of 1 - z/2 added last. Against the CPU's roundings
+# (float64 functions rounded once), emulated over every u and every v of the 2^24 grid
+# with fused and with split fma (tools/normals_f32_grid.py): log, cos and sin within 1
+# ULP (2-3% differ), r within 1 ULP, the normals within 3 ULP (4% differ), with WGSL's
+# root (which may be 1/inverseSqrt) corrected to the correctly rounded one; the fences
+# keep compilers from folding the compensations away (see expressions.fence_T). u = 0
+# gives l = +0, r = +0, as the CPU's sqrt(-2 * -0).
+# It replaced a kernel that computed log1p, cos and sin as float64 polynomials rounded
+# once (the CPU's bits but in rare ties) where the adapter has shader-f64: float64 costs
+# more than the compensations (256M float32 normals, kernel alone, `python
+# benchmarks/random.py --device webgpu --kernels`: H100 1.12 -> 0.97 ms; lavapipe, 4M,
+# 41.5 -> 23.0 ms), and CUDA's float32 normals (log1pf, sincosf) are within ULPs of the
+# CPU's, not its bits, too.
 _LQ32 = (0.3333333134651184, -0.2500030994415283, 0.20000770688056946, -0.16640789806842804,
          0.14222517609596252, -0.1301344335079193, 0.12563398480415344, -0.07778052240610123)
 _PIO2_32 = (1.57080078125, -4.454455847735517e-06, 7.443547731314504e-13)
@@ -244,7 +184,8 @@ _BOX_MULLER_F32 = """fn box_muller(u: f32, v: f32) -> vec2<f32> {
                    "z", "f32"),
        "cq": _poly(tuple(_f32((-1) ** n / math.factorial(2 * n + 4)) for n in range(4)),
                    "z", "f32")}
-_STORE["n32f"] = _STORE["n32w"]
+_STORE["n32"] = ("vec4<f32>", f"""let w = {_UNIFORM32};
+  O[b] = vec4<f32>(box_muller(w.x, w.y), box_muller(w.z, w.w));""")
 
 _DTYPE = {"u32": (dt.uint32, 4), "f32": (dt.float32, 4), "f64": (dt.float64, 2),
           "n32": (dt.float32, 4), "n64": (dt.float64, 2)}
@@ -253,17 +194,13 @@ NORMALS = True
 
 
 def source(fmt: str, int64: bool, wg: int = WG, per: int = 1) -> str:
-    """The kernel of ``fmt`` (float32 normals: "n32w" through float64, "n32f" in float32
-    alone; fill's "n32" is one of them), ``int64``: the
-    adapter has shader-int64; ``wg`` invocations a workgroup, each making ``per`` blocks
+    """The kernel of ``fmt`` (one of _STORE's), ``int64``: the adapter has shader-int64; ``wg`` invocations a workgroup, each making ``per`` blocks
     a grid's width apart (benchmarks/random.py --kernels times other choices; a launch
     of ``per`` > 1 dispatches ceil(nblocks / (wg per)) workgroups)."""
     from ..backends.webgpu.kernels.expressions import helpers
 
     t, store = _STORE[fmt]
-    if fmt == "n32w":
-        extra = _BOX_MULLER32
-    elif fmt == "n32f":
+    if fmt == "n32":
         extra = _BOX_MULLER_F32 + helpers(_BOX_MULLER_F32, "f32")
     elif fmt == "n64":
         extra = helpers(store, "f64")
@@ -285,11 +222,7 @@ def fill(device: Any, key: tuple, counter: tuple, nblocks: int, fmt: str) -> GPU
             raise ValueError(f"numr.random: {nblocks} blocks in one draw is more than "
                              f"webgpu can address (2^32)")
         int64 = "shader-int64" in rt.features
-        if fmt == "n32":  # n32w takes float64 bits apart as u64 words
-            kfmt = "n32w" if int64 and "shader-f64" in rt.features else "n32f"
-        else:
-            kfmt = fmt
-        wg = _WG.get(kfmt, WG)
-        pipe = rt.pipeline(("random_philox", kfmt), lambda: source(kfmt, int64, wg), 1)
+        wg = _WG.get(fmt, WG)
+        pipe = rt.pipeline(("random_philox", fmt), lambda: source(fmt, int64, wg), 1)
         rt.record(pipe, (out.block,), [*key, *counter, nblocks], math.ceil(nblocks / wg))
     return GPUArray(out, rt, (n,), c_strides((n,)), 0, dtype, n)

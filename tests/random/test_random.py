@@ -539,18 +539,16 @@ extern "C" void run(const double* x, double* lo, long nx, const double* t, doubl
 
 
 def test_float32_normals_across_devices(device):
-    """float32 normals within 4 ULP of the CPU's (CUDA: its log1pf and sincosf). WebGPU
-    with float64 computes the CPU's roundings (numr.random._webgpu's float64 polynomials,
-    rounded once): the same bits but where log, sin or cos lies within ~1e-13 of a
-    float32 tie (one pair in 16.7M of the 2^24 grid on lavapipe), checked on 200k."""
-    exact = device.kind == "webgpu" and xp.float64 in device.dtypes
-    n = 200_000 if exact else 500   # 500: as test_close_across_devices on CUDA
+    """float32 normals within 4 ULP of the CPU's (CUDA: its log1pf and sincosf; WebGPU: a
+    float32 Box-Muller with compensated log, cos and sin, tools/normals_f32_grid.py:
+    within 3 ULP over every u and v of the 2^24 grid, 4% differ), checked on 200k."""
+    n = 200_000 if device.kind == "webgpu" else 500   # 500: as test_close_across_devices
     got = to_np(_draw("standard_normal", (), {"size": n, "dtype": xp.float32}, device))
     want = to_np(_draw("standard_normal", (), {"size": n, "dtype": xp.float32}, "cpu"))
     assert got.dtype == np.float32 and np.all(np.isfinite(got))
     assert np.all(np.abs(got.astype(np.float64) - want) <= 4 * np.spacing(np.abs(want)))
-    if exact:
-        assert np.count_nonzero(got != want) <= 2
+    if device.kind == "webgpu":
+        assert np.count_nonzero(got != want) <= 0.08 * n
 
 
 def test_exact_normals_across_devices(device):
@@ -570,14 +568,14 @@ def test_exact_normals_across_devices(device):
     assert np.count_nonzero(got != want) <= 20
 
 
-def test_webgpu_float32_normals_without_float64(device):
-    """The float32 normals of adapters without shader-f64 (numr.random._webgpu's "n32f",
-    float32 arithmetic alone), run on this adapter whatever it has: within the 4 ULP of
-    the cross-device guarantee of the CPU's, and equal to them for most draws
+def test_webgpu_float32_normals_kernel(device):
+    """The float32 normals kernel (numr.random._webgpu's "n32", float32 arithmetic
+    alone) at other keys and counters: within the 4 ULP of the cross-device guarantee of
+    the CPU's, and equal to them for most draws
     (tools/normals_f32_grid.py, over every u and v of the 2^24 grid with a correctly
     rounded root, which the kernel corrects WGSL's to: within 3 ULP, 4% differ)."""
     if device.kind != "webgpu":
-        pytest.skip(reason="a WGSL kernel (numr.random on webgpu adapters without shader-f64)")
+        pytest.skip(reason="a WGSL kernel (numr.random on webgpu)")
     from numr.backends.webgpu.array import GPUArray, c_strides
     from numr.backends.webgpu.runtime import runtime
     from numr.random import _cpu
@@ -586,8 +584,8 @@ def test_webgpu_float32_normals_without_float64(device):
     rt = runtime(device.index)
     nb = 1 << 18
     for key, ctr in (((0x12345678, 0x9ABCDEF0), (5, 6, 7, 8)), ((1, 2), (0, 0, 0, 0))):
-        src = w.source("n32f", "shader-int64" in rt.features, 64)
-        pipe = rt.pipeline(("test-n32f", src), lambda: src, 1)
+        src = w.source("n32", "shader-int64" in rt.features, 64)
+        pipe = rt.pipeline(("test-n32", src), lambda: src, 1)
         out = rt.alloc(16 * nb)
         rt.record(pipe, (out.block,), [*key, *ctr, nb], nb // 64)
         got = device.ops.to_host(GPUArray(out, rt, (4 * nb,), c_strides((4 * nb,)), 0,
