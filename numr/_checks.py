@@ -76,6 +76,8 @@ def normalize_axes(axis: Any, ndim: int, func: str, *, unique: bool = True,
     in the order given. A repeated axis is a ValueError unless ``unique`` is False."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, without the loop
+        return (axis + ndim if axis < 0 else axis,)
     items = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = tuple(normalize_axis(a, ndim, func, of=of) for a in items)
     if unique and len(set(out)) != len(out):
@@ -250,6 +252,13 @@ def accumulation_dtype(func: str, x: Array, dtype: Any) -> dt.DType:
 
 def broadcast_shape(shapes: Sequence[Sequence[int]], func: str) -> tuple[int, ...]:
     """The shape that all ``shapes`` broadcast to; ValueError naming them if none does."""
+    if shapes:
+        first = shapes[0]
+        for s in shapes:
+            if s != first:
+                break
+        else:  # all the same (the common case): no per-axis loop
+            return tuple(first)
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
     for s in shapes:
