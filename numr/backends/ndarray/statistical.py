@@ -38,7 +38,8 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         t = native[dtype]
         return (a if a.dtype == t else a.astype(t)), t
 
-    # The ndarray methods skip the Python-level dispatch of xp.sum/xp.prod.
+    # The ndarray methods skip the Python-level dispatch of xp.sum/xp.prod/xp.max/xp.min
+    # (NumPy, 8 float32 elements: np.max 3.5 us, a.max 1.3).
     def sum(a, axis, dtype, keepdims):
         a, t = cast(a, dtype)
         if a.dtype.kind in "fc":  # already the result dtype; no dtype= (a plainer path)
@@ -51,18 +52,18 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         return arr(a.prod(axis=axis, dtype=t, keepdims=keepdims))
 
     def max(a, axis, keepdims):
-        return arr(xp.max(a, axis=axis, keepdims=keepdims))
+        return arr(a.max(axis=axis, keepdims=keepdims))
 
     def min(a, axis, keepdims):
-        return arr(xp.min(a, axis=axis, keepdims=keepdims))
+        return arr(a.min(axis=axis, keepdims=keepdims))
 
     # mean overrides the derived sum / count: the libraries accumulate float16 in float32
     # (the derived mean would sum in float16).
     def mean(a, axis, keepdims):
         if a.size == 0 and _reduced_count(a, axis) == 0:
             with _quiet():
-                return arr(xp.mean(a, axis=axis, keepdims=keepdims))  # NaN, as required
-        return arr(xp.mean(a, axis=axis, keepdims=keepdims))
+                return arr(a.mean(axis=axis, keepdims=keepdims))  # NaN, as required
+        return arr(a.mean(axis=axis, keepdims=keepdims))
 
     def moment(f):
         def op(a, axis, correction, keepdims):
