@@ -20,11 +20,13 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
     def indices(r):
         return arr(r).astype(index, copy=False)
 
+    # The methods skip the function's Python-level dispatch (NumPy, 8 float32 elements:
+    # np.argmax 1.6 us, a.argmax 0.25).
     def argmax(a, *, axis, keepdims):
-        return indices(xp.argmax(a, axis=axis, keepdims=keepdims))
+        return indices(a.argmax(axis=axis, keepdims=keepdims))
 
     def argmin(a, *, axis, keepdims):
-        return indices(xp.argmin(a, axis=axis, keepdims=keepdims))
+        return indices(a.argmin(axis=axis, keepdims=keepdims))
 
     def count_nonzero(a, *, axis, keepdims):
         r = arr(xp.count_nonzero(a, axis=axis))
