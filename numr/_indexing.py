@@ -195,12 +195,16 @@ def _array_index(k: Array, shape: tuple, axis: int, func: str) -> Any:
 
 def _checked_indices(k: Array, size: int, axis: int, func: str) -> Any:
     """Native indices with negatives wrapped, after checking all lie in [-size, size)."""
-    from ._statistical import max as amax, min as amin
     from ._elementwise import add, less
 
-    if k._data.size == 0:
-        return k._data
-    lo, hi = int(amin(k)), int(amax(k))
+    data = k._data
+    if data.size == 0:
+        return data
+    # the backend's min and max at once (k is a validated integer array: numr.min's and
+    # numr.max's checks would only repeat that)
+    ops, axes = k._device.ops, tuple(range(data.ndim))
+    lo = int(ops.scalar(ops.min(data, axis=axes, keepdims=False)))
+    hi = int(ops.scalar(ops.max(data, axis=axes, keepdims=False)))
     if lo < -size or hi >= size:
         bad = lo if lo < -size else hi
         raise IndexError(f"{func}: index {bad} is out of bounds for axis {axis} with size {size}")
