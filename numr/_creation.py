@@ -223,7 +223,7 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Device | str 
         h = h.astype(h.dtype.newbyteorder("="))
     elif copy and dev.kind == "cpu" and host_data and np.shares_memory(h, np.asarray(obj)):
         h = h.copy()
-    return Array._new(dev.ops.from_host(h), dt.BY_NAME[h.dtype.name], dev)
+    return Array._new(dev.ops.from_host(h), dt.by_numpy(h.dtype), dev)
 
 
 def _as_number(obj: Any):
@@ -306,7 +306,7 @@ def _infer_host(obj: Any, device: Any, host_data: bool, copy: bool | None) -> np
     one the device does not hold is a TypeError naming both (no silent narrowing).
     """
     h = _host_array(obj, "asarray", copy=False if copy is False else None)
-    d = dt.BY_NAME.get(h.dtype.name)
+    d = dt.by_numpy(h.dtype)
     if d is None:
         if h.dtype.kind == "O" and not host_data:
             bad = _first_non_number(obj) if isinstance(obj, (list, tuple)) else (obj,)
@@ -352,7 +352,7 @@ def _host_with_dtype(obj: Any, dtype: dt.DType, copy: bool | None) -> np.ndarray
     if isinstance(obj, (list, tuple)) or type(obj) in _FITS:
         _check_scalars_fit(obj, dtype, "asarray")
     if isinstance(obj, np.ndarray) or isinstance(obj, np.generic):
-        src = dt.BY_NAME.get(obj.dtype.name)
+        src = dt.by_numpy(obj.dtype)
         if src is not None:
             _check_cast(src, dtype, "asarray")
             if obj.dtype.kind == "f" and dtype.kind in ("int", "uint"):

@@ -81,6 +81,20 @@ STANDARD = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
 ALL = STANDARD + (float16, bfloat16)
 BY_NAME = {d.name: d for d in ALL}
 
+# NumPy dtype object -> numr dtype (None where numr has none), filled as they are met: a
+# NumPy dtype's .name is a Python-level property (about 2 us), asked on every asarray.
+_BY_NUMPY: dict = {}
+
+
+def by_numpy(d: Any) -> "DType | None":
+    """numr's dtype of NumPy dtype ``d`` (any byte order), None where numr has none."""
+    r = _BY_NUMPY.get(d, _BY_NUMPY)
+    if r is _BY_NUMPY:
+        if len(_BY_NUMPY) > 256:  # (structured dtypes could be many)
+            _BY_NUMPY.clear()
+        r = _BY_NUMPY[d] = BY_NAME.get(d.name)
+    return r
+
 
 def _by_name(name: str) -> DType:
     return BY_NAME[name]
@@ -185,7 +199,7 @@ def from_numpy(value) -> DType | None:
     stay refused.
     """
     if isinstance(value, _np.dtype) and value.isnative:
-        return BY_NAME.get(value.name)
+        return by_numpy(value)
     return None
 
 
