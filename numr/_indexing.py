@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from ._array import Array
-from ._checks import AxisError, check_writable
+from ._checks import AxisError, as_scalar as _as_scalar, check_writable, scalar_operand_dtype
+from ._dtypes import PROMOTE
 
 __all__ = ["take", "take_along_axis"]
 
@@ -44,11 +45,9 @@ def getitem(x: Array, key: Any) -> Array:
 
 
 def setitem(x: Array, key: Any, value: Any) -> None:
-    from ._checks import as_scalar as _as_scalar, scalar_operand_dtype
-    from ._dtypes import PROMOTE
-
     dev = x._device
-    key = normalize_key(x, key, "setitem")
+    # one slice on the first axis needs no normalising (as in getitem)
+    key = (key,) if type(key) is slice and x._data.ndim else normalize_key(x, key, "setitem")
     if type(value) is Array:
         if value._device is not dev:
             raise ValueError(f"setitem: the value is on {value._device} but the array is on {dev}")

@@ -29,7 +29,9 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         return indices(a.argmin(axis=axis, keepdims=keepdims))
 
     def count_nonzero(a, *, axis, keepdims):
-        r = arr(xp.count_nonzero(a, axis=axis))
+        # every axis as None: NumPy counts that in C, a tuple of axes through a != 0 and a
+        # sum (8x8 float32: 0.5 us against 6)
+        r = arr(xp.count_nonzero(a, axis=None if len(axis) == a.ndim else axis))
         if keepdims:  # CuPy's count_nonzero has no keepdims
             r = r.reshape(tuple(1 if i in axis else n for i, n in enumerate(a.shape)))
         return indices(r)
