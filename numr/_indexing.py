@@ -194,8 +194,6 @@ def _array_index(k: Array, shape: tuple, axis: int, func: str) -> Any:
 
 def _checked_indices(k: Array, size: int, axis: int, func: str) -> Any:
     """Native indices with negatives wrapped, after checking all lie in [-size, size)."""
-    from ._elementwise import add, less
-
     data = k._data
     if data.size == 0:
         return data
@@ -208,6 +206,7 @@ def _checked_indices(k: Array, size: int, axis: int, func: str) -> Any:
         bad = lo if lo < -size else hi
         raise IndexError(f"{func}: index {bad} is out of bounds for axis {axis} with size {size}")
     if lo < 0:
+        from ._elementwise import add, less
         from ._searching import where
 
         k = where(less(k, 0), add(k, size), k)
