@@ -125,7 +125,8 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
         axis = normalize_axis(axis, ndim, "concat")
         first = arrays[0].shape
         for a in arrays[1:]:
-            if any(m != n for i, (m, n) in enumerate(zip(first, a.shape)) if i != axis):
+            s = a.shape  # (equal shapes, the common case, skip the per-axis test)
+            if s != first and any(m != n for i, (m, n) in enumerate(zip(first, s)) if i != axis):
                 raise ValueError(f"concat: shapes {first} and {a.shape} differ outside "
                                  f"axis {axis}")
     d, data = _promoted(arrays, dev)
