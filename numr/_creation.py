@@ -71,6 +71,12 @@ def _int_arg(value: Any, func: str, name: str) -> int:
 
 def _shape(shape: Any, func: str) -> tuple[int, ...]:
     """A tuple of non-negative ints from an int or a sequence of ints."""
+    if type(shape) is tuple and len(shape) <= _MAX_NDIM:  # the common case, as it is
+        for n in shape:
+            if type(n) is not int or n < 0:
+                break
+        else:
+            return shape
     if isinstance(shape, (tuple, list)):
         dims = tuple(_int_arg(n, func, f"shape {shape!r} entry") for n in shape)
     else:
