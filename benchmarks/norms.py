@@ -407,6 +407,23 @@ class WebGPUTimer:
                                  for _ in range(self.reps))
 
 
+def _webgpu_copy_bw(hx, x, timer) -> tuple[float, str]:
+    """(copy bandwidth, its name) for host array ``hx`` and its webgpu copy ``x``: CuPy's
+    device copy where a CUDA GPU is there (the issue's anchor on the H200), else numr's
+    own WebGPU copy."""
+    try:
+        import cupy as cp
+
+        cp.cuda.runtime.getDeviceCount()
+    except Exception:
+        import numr as xp
+
+        return 2 * hx.nbytes / timer(lambda: xp.asarray(x, copy=True)), "numr webgpu copy"
+    src = cp.asarray(hx)
+    dst = cp.empty_like(src)
+    return 2 * hx.nbytes / CudaTimer(timer.reps)(lambda: cp.copyto(dst, src)), "CuPy copy"
+
+
 def webgpu_cases(dtypes, shapes, timer):
     """numr.nn's WGSL kernels on webgpu:0 against the copy bandwidth of CuPy (when a CUDA
     GPU is there: the issue's anchor on the H200) or of numr's own WebGPU copy, and
@@ -415,12 +432,6 @@ def webgpu_cases(dtypes, shapes, timer):
     from numr import nn
     from numr.nn import _composite
 
-    try:
-        import cupy as cp
-
-        cp.cuda.runtime.getDeviceCount()
-    except Exception:
-        cp = None
     dev = "webgpu:0"
     rng = np.random.default_rng(0)
     for dtname in dtypes:
@@ -428,14 +439,7 @@ def webgpu_cases(dtypes, shapes, timer):
             hx, hr, hg = (rng.standard_normal((rows, n)).astype(dtname) for _ in range(3))
             hw, hb = rng.standard_normal(n).astype(dtname), rng.standard_normal(n).astype(dtname)
             x, r, g, w, b = (xp.asarray(a, device=dev) for a in (hx, hr, hg, hw, hb))
-            if cp is not None:
-                src = cp.asarray(hx)
-                dst = cp.empty_like(src)
-                bw = 2 * hx.nbytes / CudaTimer(timer.reps)(lambda: cp.copyto(dst, src))
-                anchor_name = "CuPy copy"
-            else:
-                bw = 2 * hx.nbytes / timer(lambda: xp.asarray(x, copy=True))
-                anchor_name = "numr webgpu copy"
+            bw, anchor_name = _webgpu_copy_bw(hx, x, timer)
             for op in OPS:
                 center = "layer" in op
                 add = op.startswith("add_")
@@ -474,12 +478,6 @@ def webgpu_bwd_sweep(dtypes, shapes, timer):
     import numr as xp
     from numr import _config, nn
 
-    try:
-        import cupy as cp
-
-        cp.cuda.runtime.getDeviceCount()
-    except Exception:
-        cp = None
     groups, ks = (0, 528, 1056, 2112, 4224), (4, 2, 8)
     rng = np.random.default_rng(0)
     print("| dtype | shape | op | " + " | ".join(f"K {k} groups {g or 'auto'}"
@@ -490,12 +488,7 @@ def webgpu_bwd_sweep(dtypes, shapes, timer):
             hx, hg = (rng.standard_normal((rows, n)).astype(dtname) for _ in range(2))
             hw, hb = (rng.standard_normal(n).astype(dtname) for _ in range(2))
             x, g, w, b = (xp.asarray(a, device="webgpu:0") for a in (hx, hg, hw, hb))
-            if cp is not None:
-                src = cp.asarray(hx)
-                dst = cp.empty_like(src)
-                bw = 2 * hx.nbytes / CudaTimer(timer.reps)(lambda: cp.copyto(dst, src))
-            else:
-                bw = 2 * hx.nbytes / timer(lambda: xp.asarray(x, copy=True))
+            bw = _webgpu_copy_bw(hx, x, timer)[0]
             for op in ("rms", "layer"):
                 f = (lambda: nn.layer_norm_backward(g, x, w, b, eps=EPS)) if op == "layer" \
                     else (lambda: nn.rms_norm_backward(g, x, w, eps=EPS))

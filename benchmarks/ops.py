@@ -185,7 +185,7 @@ def _devices(spec: str) -> list[str]:
 
 
 # (first batch's bytes, growth of each later batch's bytes) for --submit-sweep; numr's is
-# the first (runtime.FIRST_BYTES, Runtime._submit_batch)
+# the first (runtime.FIRST_BYTES, Runtime.growth)
 POLICIES = ((64 << 20, 2), (64 << 20, 4), (64 << 20, 8), (16 << 20, 2), (256 << 20, 2),
             (1 << 50, 2))
 
@@ -209,17 +209,14 @@ def submit_sweep(table: dict, sides: list, keep, t_of, host_of) -> None:
                 continue
             rt = R.runtime(int(S.name.split(":")[1]))
             cells = []
+            was = rt.first_bytes, rt.growth
             for fb, growth in POLICIES:
-                def submit_batch(rt=rt, growth=growth):
-                    rt.flush()
-                    rt._limit = min(2 * rt._limit, rt.submit_every)
-                    rt._wlimit *= growth
                 rt.first_bytes = rt._wlimit = fb
-                rt._submit_batch = submit_batch
+                rt.growth = growth
                 t, host = t_of(S, f), host_of(S, f)
                 cells.append(f"{t * 1e6:.1f} ({host * 1e6:.1f})")
-            del rt._submit_batch
-            rt.first_bytes = rt._wlimit = POLICIES[0][0]
+            rt.first_bytes = rt._wlimit = was[0]
+            rt.growth = was[1]
             print(f"| {name} | {S.name} | " + " | ".join(cells) + " |", flush=True)
 
 

@@ -401,10 +401,9 @@ def _others(c, t) -> dict:
         # and reshapes first (8 float32 elements: 15 us against 4.3). Only a negative
         # order divides by zero (1/|0|).
         ax = None if axes == tuple(range(a.ndim)) else axes[0] if len(axes) == 1 else axes
-        if ord < 0:
-            with _quiet(xp):
-                return out(compat.linalg.vector_norm(a, axis=ax, keepdims=keepdims, ord=ord), d)
-        return out(compat.linalg.vector_norm(a, axis=ax, keepdims=keepdims, ord=ord), d)
+        with _quiet(xp) if ord < 0 else _NULL:
+            r = compat.linalg.vector_norm(a, axis=ax, keepdims=keepdims, ord=ord)
+        return out(r, d)
 
     return _named(locals())
 
@@ -417,7 +416,10 @@ class _Null:
         return False
 
 
+_NULL = _Null()
+
+
 def _quiet(xp):
     """Silence the library's divide-by-zero warnings (1/|0| is the intended inf)."""
     errstate = getattr(xp, "errstate", None)
-    return errstate(divide="ignore", over="ignore") if errstate is not None else _Null()
+    return errstate(divide="ignore", over="ignore") if errstate is not None else _NULL

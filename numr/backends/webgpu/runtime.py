@@ -328,6 +328,9 @@ class Runtime:
         self.submit_every = cfg.webgpu_submit_every
         self.first_batch = cfg.webgpu_first_batch
         self.first_bytes = cfg.webgpu_first_bytes
+        # each later batch may bind this many times the last one's bytes
+        # (benchmarks/ops.py --submit-sweep times other factors)
+        self.growth = 2
         self._limit = min(self.first_batch, self.submit_every)  # this batch's size
         self._wlimit = self.first_bytes                # ... or the bytes it may bind
         self._written = 0                              # bytes the pending batch binds
@@ -891,12 +894,12 @@ class Runtime:
             self._submit_batch()
 
     def _submit_batch(self) -> None:
-        """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write twice
-        as many bytes, since the device has this one to run meanwhile, and hold up to
+        """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write
+        ``growth`` (two) times as many bytes, since the device has this one to run meanwhile, and hold up to
         SUBMIT_EVERY dispatches."""
         self.flush()
         self._limit = min(2 * self._limit, self.submit_every)
-        self._wlimit *= 2
+        self._wlimit *= self.growth
 
     def _packer(self, n: int) -> Any:
         p = self._packers[n] = packer(n)

@@ -21,15 +21,11 @@ def copy(x: GPUArray) -> GPUArray:
     return M.launch(x.rt, "copy", "a", ((x, x.dtype),), x.dtype, x.shape)
 
 
-# NumPy dtype -> numr dtype: NumPy computes ``dtype.name`` in Python (about 350
-# opcodes, a third of an 8-element upload), a dict of dtype objects answers at once.
-_NUMR_OF: dict[np.dtype[Any], dt.DType] = {}
-
-
 def from_host(place: Place, h: np.ndarray) -> GPUArray:
-    d = _NUMR_OF.get(h.dtype)
+    # (dt.by_numpy: NumPy computes ``dtype.name`` in Python, a third of an 8-element upload)
+    d = dt.by_numpy(h.dtype)
     if d is None:
-        d = _NUMR_OF[h.dtype] = dt.BY_NAME[h.dtype.name]
+        d = dt.BY_NAME[h.dtype.name]  # the KeyError of a dtype numr has not
     if d not in place.held:
         raise TypeError(f"from_host: dtype {d} is not held by {place}; "
                         f"info.dtypes(device='{place}') lists those that are")
