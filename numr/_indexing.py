@@ -197,11 +197,15 @@ def _checked_indices(k: Array, size: int, axis: int, func: str) -> Any:
     data = k._data
     if data.size == 0:
         return data
-    # the backend's min and max at once (k is a validated integer array: numr.min's and
-    # numr.max's checks would only repeat that)
+    # the backend's min and max (k is a validated integer array: numr.min's and
+    # numr.max's checks would only repeat that); on a GPU read back together, one wait
     ops, axes = k._device.ops, tuple(range(data.ndim))
-    lo = int(ops.scalar(ops.min(data, axis=axes, keepdims=False)))
-    hi = int(ops.scalar(ops.max(data, axis=axes, keepdims=False)))
+    lo = ops.min(data, axis=axes, keepdims=False)
+    hi = ops.max(data, axis=axes, keepdims=False)
+    if k._device.kind == "cpu":
+        lo, hi = int(ops.scalar(lo)), int(ops.scalar(hi))
+    else:
+        lo, hi = (int(v) for v in ops.to_host(ops.stack([lo, hi], axis=0)))
     if lo < -size or hi >= size:
         bad = lo if lo < -size else hi
         raise IndexError(f"{func}: index {bad} is out of bounds for axis {axis} with size {size}")
