@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ...._dtypes import DType
+from ...._dtypes import DType, int32, int64
 
 # dtype name -> (storage element type, compute type, elements per u32 word, bits)
 LAYOUT = {
@@ -186,6 +186,4 @@ def _i32_to_odd_f32(v: str, signed: bool) -> str:
 def index_dtype(rt: Any) -> DType:
     """The device's default index dtype (argmax, counts, nonzero, sort indices): int64
     where the adapter has shader-int64, else int32 (as the backend's default_dtypes)."""
-    from ...._dtypes import int32, int64
-
     return int64 if "shader-int64" in rt.features else int32
