@@ -81,8 +81,8 @@ def all(x, axis, keepdims):
 def mean(x, axis, keepdims):
     d = x.dtype
     axes = axes_of(x, axis)
-    count = float(math.prod(x.shape[k] for k in axes))
     if d.kind == "complex":
+        count = float(math.prod(x.shape[k] for k in axes))
         s = sum(x, axes, d, keepdims)
         return C.launch(x.rt, "mean", "total / count",
                         {"total": (s, d), "count": (count, C.real_of(d))}, d, s.shape,
@@ -90,7 +90,8 @@ def mean(x, axis, keepdims):
     # The sum divided in its own last dispatch (kernels/reduce.py); 16-bit floats: the
     # float32 quotient, rounded once (a sum rounded to the dtype first would lose
     # digits, and overflow float16's range).
-    return finish(R.launch(x.rt, "sum", x, axes, mean=True), axes, d, keepdims)
+    r = R.launch(x.rt, "sum", x, axes, mean=True)
+    return r if r.dtype is d and not keepdims else finish(r, axes, d, keepdims)
 
 
 OPS = {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean, "any": any,
