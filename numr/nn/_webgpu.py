@@ -65,8 +65,9 @@ from ..backends.webgpu.kernels.template import HEADER
 # 32 invocations share a workgroup of _ROWS_WG (one row a workgroup would leave most of a
 # 32-invocation workgroup idle).
 _ROWS_WG = 64
-# What a backward row keeps in registers: "all" (s, gy) or "lean" (s as loaded; gy read
-# where used). Experiment: benchmarks/norms.py --bwd-sweep sets it.
+# What a backward row keeps in registers: "all" (s, gy, as f32), "packed" (s, gy as
+# loaded) or "lean" (s as loaded; gy read where used). Experiment: benchmarks/norms.py
+# --bwd-sweep sets it.
 BWD_HOLD = "all"
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
@@ -446,9 +447,9 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     pb_off = "p(10u) + (groups + g) * U + u"
     shifted = bool(center and k and onepass)
     decl, step = _accumulate(f, center, "ld(S[p(4u) + base])" if shifted else None)
-    if k and hold == "lean":
+    if k and hold in ("lean", "packed"):
         regs, gather, dev, middle, write = _lean_row(f, wg, k, step, live, want_w, want_b,
-                                                     wmul, gs_add)
+                                                     wmul, gs_add, hold == "packed")
         for name, on in (("pw", want_w), ("pb", want_b)):
             if on:
                 regs += (f"\n  var {name}: array<{v}, {k}>;\n"
@@ -585,21 +586,28 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
 
 
 def _lean_row(f: Form, wg: int, k: int, step: str, live: str, want_w: bool, want_b: bool,
-              wmul: str, gs_add: str) -> tuple:
-    """(registers, gather, deviations, middle, write) of a backward row that keeps only
-    s in registers, as loaded (float16/bfloat16 packed: half of vec4<f32>'s registers),
-    and reads gy where it is used (the middle pass from memory, the write pass again,
-    from the cache): a row takes fewer registers, so that more rows fit an SM."""
+              wmul: str, gs_add: str, keep_gy: bool) -> tuple:
+    """(registers, gather, deviations, middle, write) of a backward row that keeps s in
+    registers as loaded (float16/bfloat16 packed: half of vec4<f32>'s registers), and gy
+    too where ``keep_gy`` (else gy is read where it is used: the middle pass from memory,
+    the write pass again, from the cache): a row takes fewer registers, so that more
+    rows fit an SM."""
     s = f.s
     regs = f"  var xs: array<{s}, {k}>;"
+    gy_at = "GY[p(3u) + base + u]"
+    keep = ""
+    if keep_gy:
+        regs += f"\n  var gg: array<{s}, {k}>;"
+        keep = f"\n        gg[j] = {gy_at};"
+        gy_at = "gg[j]"
     gather = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
       let u = li + j * {wg}u;
       if (u < U) {{
         let w = S[p(4u) + base + u];
-        xs[j] = w;
+        xs[j] = w;{keep}
         let e = ld(w);
         {step}
-      }} else {{ xs[j] = {s}(0); }}
+      }} else {{ xs[j] = {s}(0);{" gg[j] = xs[j];" if keep_gy else ""} }}
     }}"""
     dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
       if (li + j * {wg}u < U) {{ let q = ld(xs[j]) - mu; dev = dev + hsum(q * q); }}
@@ -611,7 +619,7 @@ def _lean_row(f: Form, wg: int, k: int, step: str, live: str, want_w: bool, want
       let u = li + j * {wg}u;
       if (u < U) {{
         let xh = (ld(xs[j]) - mu) * rstd;
-        let gy = ld(GY[p(3u) + base + u]);{accw}
+        let gy = ld({gy_at});{accw}
         let gw = gy{wmul};
         sg = sg + hsum(gw);
         sgx = sgx + hsum(gw * xh);
@@ -621,7 +629,7 @@ def _lean_row(f: Form, wg: int, k: int, step: str, live: str, want_w: bool, want
       let u = li + j * {wg}u;
       if (u < U) {{
         let xh = (ld(xs[j]) - mu) * rstd;
-        let gw = ld(GY[p(3u) + base + u]){wmul};
+        let gw = ld({gy_at}){wmul};
         O[base + u] = st(rstd * (gw - mg - xh * mgx){gs_add});
       }}
     }}"""
