@@ -480,7 +480,7 @@ def webgpu_bwd_sweep(dtypes, shapes, timer):
     from numr import _config, nn
     from numr.nn import _webgpu
 
-    groups, ks, holds = (0, 528, 1056, 2112), (4, 8), ("all", "packed", "lean")
+    groups, ks, holds = (0, 132, 528, 1056, 2112), (4, 8), ("all", "packed", "lean")
     cols = [(h, k, g) for h in holds for k in ks for g in groups]
     rng = np.random.default_rng(0)
     print("| dtype | shape | op | " + " | ".join(f"{h} K {k} groups {g or 'auto'}"
