@@ -59,10 +59,24 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
 
     # mean overrides the derived sum / count: the libraries accumulate float16 in float32
     # (the derived mean would sum in float16).
+    # NumPy's float32/float64 mean in two ufunc calls, as its _mean makes them (the sum,
+    # then the quotient by the count in float64, rounded to the dtype: the same bits),
+    # without the Python of _mean around them. Float16 and bfloat16 (float32 sums) and
+    # complex keep the libraries' mean; CuPy's mean is one kernel.
+    fast = {xp.float32, xp.float64} if xp.__name__ == "numpy" else set()
+    add_reduce, true_divide, intp = xp.add.reduce, xp.true_divide, xp.intp
+
     def mean(a, axis, keepdims):
-        if a.size == 0 and _reduced_count(a, axis) == 0:
+        n = a.size if axis is None or len(axis) == a.ndim else _reduced_count(a, axis)
+        if n == 0:
             with _quiet():
                 return arr(a.mean(axis=axis, keepdims=keepdims))  # NaN, as required
+        t = a.dtype.type
+        if t in fast:
+            s = add_reduce(a, axis=axis, keepdims=keepdims)
+            if type(s) is t:  # a scalar: Python's float64 quotient (n < 2^53: exact)
+                return arr(t(float(s) / n))
+            return arr(true_divide(s, intp(n), out=s, casting="unsafe"))
         return arr(a.mean(axis=axis, keepdims=keepdims))
 
     def moment(f):
