@@ -126,6 +126,14 @@ def where(condition: Array, x1: Array | bool | int | float | complex,
     The result dtype follows the promotion table, or the rules for a Python scalar with
     an array.
     """
+    if type(condition) is Array and type(x1) is Array and type(x2) is Array:
+        # the common case, checked in a few tests: one device, one dtype, a bool
+        # condition, equal shapes (nothing to promote, cast or broadcast)
+        dev, d = condition._device, x1._dtype
+        c, a, b = condition._data, x1._data, x2._data
+        if (x1._device is dev and x2._device is dev and x2._dtype is d
+                and condition._dtype is dt.bool and c.shape == a.shape == b.shape):
+            return Array._new(dev.ops.where(c, a, b), d, dev)
     check_array(condition, "where")
     dev = condition._device
     arrays = [a for a in (x1, x2) if type(a) is Array]
