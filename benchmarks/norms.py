@@ -472,20 +472,17 @@ def webgpu_bwd_sweep(dtypes, shapes, timer):
     the copy bandwidth (CuPy's where present, else numr's WebGPU copy) with the
     persistent workgroup count (NUMR_NN_WEBGPU_BWD_GROUPS; 0: numr's choice) and the
     most register units an invocation (NUMR_NN_WEBGPU_BWD_K) set through
-    numr._config.override, and what a row keeps in registers (numr.nn._webgpu.BWD_HOLD),
-    so that one run shows which would do better than the
+    numr._config.override, so that one run shows which would do better than the
     defaults (the backward at 32768x8192 took as long in float16 as in float32 on the
     H200, 0.83 against 0.96 ms: bound by something other than its bytes)."""
     import numr as xp
     from numr import _config, nn
-    from numr.nn import _webgpu
 
-    groups, ks, holds = (0, 132, 528, 1056, 2112), (4, 8), ("all", "packed", "lean")
-    cols = [(h, k, g) for h in holds for k in ks for g in groups]
+    groups, ks = (0, 528, 1056, 2112, 4224), (4, 2, 8)
     rng = np.random.default_rng(0)
-    print("| dtype | shape | op | " + " | ".join(f"{h} K {k} groups {g or 'auto'}"
-                                                  for h, k, g in cols) + " |")
-    print("|---|---|---|" + "---:|" * len(cols))
+    print("| dtype | shape | op | " + " | ".join(f"K {k} groups {g or 'auto'}"
+                                                  for k in ks for g in groups) + " |")
+    print("|---|---|---|" + "---:|" * (len(ks) * len(groups)))
     for dtname in dtypes:
         for rows, n in shapes:
             hx, hg = (rng.standard_normal((rows, n)).astype(dtname) for _ in range(2))
@@ -497,12 +494,11 @@ def webgpu_bwd_sweep(dtypes, shapes, timer):
                     else (lambda: nn.rms_norm_backward(g, x, w, eps=EPS))
                 nbytes = min_bytes(op, True, rows, n, hx.itemsize)
                 cells = []
-                for h, k, gr in cols:
-                    _webgpu.BWD_HOLD = h
-                    with _config.override(NUMR_NN_WEBGPU_BWD_K=k,
-                                          NUMR_NN_WEBGPU_BWD_GROUPS=gr):
-                        cells.append(f"{100 * nbytes / timer(f) / bw:.0f}%")
-                _webgpu.BWD_HOLD = "all"
+                for k in ks:
+                    for gr in groups:
+                        with _config.override(NUMR_NN_WEBGPU_BWD_K=k,
+                                              NUMR_NN_WEBGPU_BWD_GROUPS=gr):
+                            cells.append(f"{100 * nbytes / timer(f) / bw:.0f}%")
                 print(f"| {dtname} | {rows}x{n} | {op} | " + " | ".join(cells) + " |",
                       flush=True)
 

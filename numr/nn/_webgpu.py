@@ -65,10 +65,6 @@ from ..backends.webgpu.kernels.template import HEADER
 # 32 invocations share a workgroup of _ROWS_WG (one row a workgroup would leave most of a
 # 32-invocation workgroup idle).
 _ROWS_WG = 64
-# What a backward row keeps in registers: "all" (s, gy, as f32), "packed" (s, gy as
-# loaded) or "lean" (s as loaded; gy read where used). Experiment: benchmarks/norms.py
-# --bwd-sweep sets it.
-BWD_HOLD = "all"
 _RED_COLS = 16                 # reduce kernel: columns (units) x lanes per workgroup
 _RED_LANES = 16
 
@@ -429,7 +425,7 @@ def fwd_source(f: Form, wg: int, k: int, center: bool, has_r: bool, has_w: bool,
 
 def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool,
                want_w: bool, want_b: bool, subgroups: bool, rows: int = 1,
-               onepass: bool = True, hold: str = "all") -> str:
+               onepass: bool = True) -> str:
     """``wg`` invocations a row; with ``rows`` > 1 (narrow rows, held in registers), that
     many row-groups a workgroup each take a row a step, the workgroup's steps as many as
     its first row-group's (rows past the last compute the last again and neither write nor
@@ -447,18 +443,7 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
     pb_off = "p(10u) + (groups + g) * U + u"
     shifted = bool(center and k and onepass)
     decl, step = _accumulate(f, center, "ld(S[p(4u) + base])" if shifted else None)
-    if k and hold in ("lean", "packed"):
-        regs, gather, dev, middle, write = _lean_row(f, wg, k, step, live, want_w, want_b,
-                                                     wmul, gs_add, hold == "packed")
-        for name, on in (("pw", want_w), ("pb", want_b)):
-            if on:
-                regs += (f"\n  var {name}: array<{v}, {k}>;\n"
-                         f"  for (var j = 0u; j < {k}u; j = j + 1u) {{ {name}[j] = {v}(0); }}")
-        if multi:
-            write = f"if (live) {{ {write} }}"
-        flush = _flush(f, wg, k, rows, want_w, want_b, pw_off, pb_off)
-        init = ""
-    elif k:
+    if k:
         regs = f"  var xs: array<{v}, {k}>;\n  var gg: array<{v}, {k}>;"
         for name, on in (("pw", want_w), ("pb", want_b)):
             if on:
@@ -583,57 +568,6 @@ def bwd_source(f: Form, wg: int, k: int, center: bool, has_gs: bool, has_w: bool
   }}
 {flush}
 }}""")
-
-
-def _lean_row(f: Form, wg: int, k: int, step: str, live: str, want_w: bool, want_b: bool,
-              wmul: str, gs_add: str, keep_gy: bool) -> tuple:
-    """(registers, gather, deviations, middle, write) of a backward row that keeps s in
-    registers as loaded (float16/bfloat16 packed: half of vec4<f32>'s registers), and gy
-    too where ``keep_gy`` (else gy is read where it is used: the middle pass from memory,
-    the write pass again, from the cache): a row takes fewer registers, so that more
-    rows fit an SM."""
-    s = f.s
-    regs = f"  var xs: array<{s}, {k}>;"
-    gy_at = "GY[p(3u) + base + u]"
-    keep = ""
-    if keep_gy:
-        regs += f"\n  var gg: array<{s}, {k}>;"
-        keep = f"\n        gg[j] = {gy_at};"
-        gy_at = "gg[j]"
-    gather = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = li + j * {wg}u;
-      if (u < U) {{
-        let w = S[p(4u) + base + u];
-        xs[j] = w;{keep}
-        let e = ld(w);
-        {step}
-      }} else {{ xs[j] = {s}(0);{" gg[j] = xs[j];" if keep_gy else ""} }}
-    }}"""
-    dev = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      if (li + j * {wg}u < U) {{ let q = ld(xs[j]) - mu; dev = dev + hsum(q * q); }}
-    }}"""
-    accw = ("pw[j] = pw[j] + gy * xh;" if want_w else "") + \
-        (" pb[j] = pb[j] + gy;" if want_b else "")
-    accw = f"\n        {live}{{ {accw} }}" if accw else ""
-    middle = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = li + j * {wg}u;
-      if (u < U) {{
-        let xh = (ld(xs[j]) - mu) * rstd;
-        let gy = ld({gy_at});{accw}
-        let gw = gy{wmul};
-        sg = sg + hsum(gw);
-        sgx = sgx + hsum(gw * xh);
-      }}
-    }}"""
-    write = f"""for (var j = 0u; j < {k}u; j = j + 1u) {{
-      let u = li + j * {wg}u;
-      if (u < U) {{
-        let xh = (ld(xs[j]) - mu) * rstd;
-        let gw = ld({gy_at}){wmul};
-        O[base + u] = st(rstd * (gw - mg - xh * mgx){gs_add});
-      }}
-    }}"""
-    return regs, gather, dev, middle, write
 
 
 def _flush(f: Form, wg: int, k: int, rows: int, want_w: bool, want_b: bool, pw_off: str,
@@ -896,7 +830,7 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
     f = form(d, lanes)
     units = n // lanes
     sig = ("nn2_bwd", d, n, lanes, center, grad_s is not None, weight is not None,
-           want_weight, want_bias, _config.settings(), BWD_HOLD)
+           want_weight, want_bias, _config.settings())
     pipes = rt.plans.get(sig)
     if pipes is None:
         pipes = rt.plans[sig] = _bwd_pipelines(rt, sig)
@@ -933,16 +867,15 @@ def norm_backward(grad_y, s, grad_s, weight, eps: float, center: bool, want_weig
 def _bwd_pipelines(rt: Any, sig: tuple) -> tuple:
     """(backward pipeline, partial-reduce pipeline, rows a workgroup) for a launch
     signature."""
-    _, d, n, lanes, center, hgs, hw, want_w, want_b, cfg, hold = sig
+    _, d, n, lanes, center, hgs, hw, want_w, want_b, cfg = sig
     sub, wg_max = _caps(rt)
     sub = sub and cfg.webgpu_subgroups and d != "float64"  # see _subgroups
     wg, k, rows = row_plan(n // lanes, 4, "bwd", wg_max)
     f = form(d, lanes)
     one = "bwd" in cfg.nn_webgpu_onepass
-    key = ("nn2_bwd", d, lanes, wg, k, rows, center, hgs, hw, want_w, want_b, sub, one,
-           hold)
+    key = ("nn2_bwd", d, lanes, wg, k, rows, center, hgs, hw, want_w, want_b, sub, one)
     main = rt.pipeline(key, lambda: bwd_source(f, wg, k, center, hgs, hw, want_w, want_b,
-                                               sub, rows, one, hold), 5)
+                                               sub, rows, one), 5)
     red = rt.pipeline(("nn2_red", d, lanes), lambda: reduce_source(f), 2)
     return main, red, rows
 

@@ -140,17 +140,10 @@ def _wgpu_message(e: BaseException) -> str:
 # queue.read_buffer maps its copy with the mode "READ_NOSYNC" for the same reason,
 # which numr uses where this wgpu-py takes it (else the public mode).
 _map_nosync = True
-# experiment (.whl/probe_rt.py): read backs poll on the calling thread
-POLL_HERE = True
 
 
-def _map_read(staging: Any, nbytes: int, poll: Any) -> None:
-    """Map ``nbytes`` of ``staging`` for reading; the copy into it is submitted.
-    ``poll`` (the device's blocking poll, or None) is called on this thread: it returns
-    once the device has finished the copy and has resolved the mapping, where waiting
-    for wgpu-py's poll thread to do that costs two thread hand-overs (lavapipe: a read
-    of 4 bytes after a small sum took 510 us a round trip, 330-390 us with the poll
-    here)."""
+def _map_read(staging: Any, nbytes: int) -> None:
+    """Map ``nbytes`` of ``staging`` for reading; the copy into it is submitted."""
     global _map_nosync
     if _map_nosync:
         try:
@@ -158,8 +151,6 @@ def _map_read(staging: Any, nbytes: int, poll: Any) -> None:
         except (ValueError, KeyError, TypeError, AttributeError):  # a wgpu-py without it
             _map_nosync = False
         else:
-            if poll is not None:
-                poll()
             promise.sync_wait()
             return
     staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
@@ -285,9 +276,6 @@ class Runtime:
             self.device = adapter.request_device_sync(
                 label=f"numr webgpu:{index}", required_features=sorted(self.features))
         self.limits = dict(self.device.limits)
-        # the blocking device poll of this wgpu-py (None where it has none): waits for
-        # submitted work on the calling thread (wait, read backs)
-        self._poll = getattr(self.device, "_poll_wait", None)
         self.max_buffer = min(self.limits["max-buffer-size"],
                               self.limits["max-storage-buffer-binding-size"])
         # Storage beyond one binding is made of pieces this large (see pieces.py);
@@ -608,7 +596,7 @@ class Runtime:
             raise self._error(f"reading {nbytes} bytes back", e) from None
         self.flush(f"reading {nbytes} bytes back")
         try:
-            _map_read(staging, nbytes, self._poll if POLL_HERE else None)
+            _map_read(staging, nbytes)
             data = staging.read_mapped(0, nbytes, copy=True)
             staging.unmap()
         except Exception as e:
@@ -997,7 +985,7 @@ class Runtime:
         # Note: wgpu 0.32's queue.on_submitted_work_done_sync fails (a cffi callback
         # type mismatch); a blocking device poll waits for all submitted work, and where
         # wgpu-py has no such method a 4-byte read back is a sync point too.
-        poll = self._poll
+        poll = getattr(self.device, "_poll_wait", None)
         if poll is not None:
             try:
                 poll()
