@@ -12,7 +12,8 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp = c.xp
 
     def take(a, indices, axis):
-        return xp.take(a, indices, axis=axis)
+        # the method: xp.take's Python wrapper cost NumPy a microsecond a call
+        return a.take(indices, axis=axis)
 
     def take_along_axis(a, indices, axis):
         return xp.take_along_axis(a, indices, axis=axis)
