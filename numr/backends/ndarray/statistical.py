@@ -79,12 +79,36 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
             return arr(true_divide(s, intp(n), out=s, casting="unsafe"))
         return arr(a.mean(axis=axis, keepdims=keepdims))
 
-    def moment(f):
+    multiply, sqrt = xp.multiply, xp.sqrt
+
+    def fast_var(a, axis, n, correction, keepdims):
+        """NumPy's _var for real float32/float64, its ufunc calls in its order (the same
+        bits), without its Python: the mean kept as an array, the squared deviations
+        summed, divided by n - correction in float64."""
+        m = add_reduce(a, axis=axis, keepdims=True)
+        true_divide(m, intp(n), out=m, casting="unsafe")
+        d = a - m
+        multiply(d, d, out=d)
+        r = add_reduce(d, axis=axis, keepdims=keepdims)
+        if type(r) is a.dtype.type:
+            return r, True
+        true_divide(r, intp(n) - correction, out=r, casting="unsafe")
+        return r, False
+
+    def moment(f, root):
         def op(a, axis, correction, keepdims):
-            if _reduced_count(a, axis) - correction <= 0:
+            n = a.size if axis is None or len(axis) == a.ndim else _reduced_count(a, axis)
+            if n - correction <= 0:
                 with _quiet():
                     r = arr(f(a, axis=axis, keepdims=keepdims))
                 return xp.full_like(r, math.nan)
+            t = a.dtype.type
+            if t in fast and a.ndim:  # (a 0-d sum with keepdims is a scalar)
+                r, scalar = fast_var(a, axis, n, correction, keepdims)
+                if scalar:  # Python's float64 quotient (as NumPy's, for n < 2^53)
+                    r = t(float(r) / (n - correction))
+                    return arr(t(sqrt(r)) if root else r)
+                return arr(sqrt(r, out=r) if root else r)
             return arr(f(a, axis=axis, ddof=correction, keepdims=keepdims))
         return op
 
@@ -97,6 +121,6 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         return op
 
     return {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean,
-            "var": moment(xp.var), "std": moment(xp.std),
+            "var": moment(xp.var, False), "std": moment(xp.std, True),
             "cumulative_sum": scan(compat.cumulative_sum),
             "cumulative_prod": scan(compat.cumulative_prod)}
