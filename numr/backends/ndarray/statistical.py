@@ -32,7 +32,7 @@ def _quiet():
 
 
 def build(c: Context) -> dict[str, Callable[..., Any]]:
-    xp, compat, native, arr = c.xp, c.compat, c.native, c.arr
+    xp, native, arr = c.xp, c.native, c.arr
 
     def cast(a, dtype):
         t = native[dtype]
@@ -112,15 +112,24 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
             return arr(f(a, axis=axis, ddof=correction, keepdims=keepdims))
         return op
 
-    def scan(f):
+    # The arrays' cumsum/cumprod methods, the initial value concatenated where asked
+    # (array_api_compat's cumulative_* add its namespace look-up: 8 float32, 13.8 us
+    # against the method's 3.4)
+    def scan(method, initial):
         def op(a, axis, dtype, include_initial):
             if a.ndim == 0:
                 a = a.reshape(1)  # numr scans a 0-d array as a one-element vector
             a, t = cast(a, dtype)
-            return arr(f(a, axis=axis, dtype=t, include_initial=include_initial))
+            if axis is None:
+                axis = 0
+            r = getattr(a, method)(axis=axis, dtype=t)
+            if include_initial:
+                shape = list(a.shape)
+                shape[axis] = 1
+                r = xp.concatenate([xp.full(shape, initial, dtype=r.dtype), r], axis=axis)
+            return arr(r)
         return op
 
     return {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean,
             "var": moment(xp.var, False), "std": moment(xp.std, True),
-            "cumulative_sum": scan(compat.cumulative_sum),
-            "cumulative_prod": scan(compat.cumulative_prod)}
+            "cumulative_sum": scan("cumsum", 0), "cumulative_prod": scan("cumprod", 1)}
