@@ -15,11 +15,13 @@ if TYPE_CHECKING:
 def build(c: Context) -> dict[str, Callable[..., Any]]:
     xp, arr = c.xp, c.arr
 
+    # the arrays' methods: xp.all/xp.any add a Python dispatch (NumPy, 8 bools: 3.0 us
+    # against 1.5)
     def all(a, axis, keepdims):
-        return arr(xp.all(a, axis=axis, keepdims=keepdims))
+        return arr(a.all(axis=axis, keepdims=keepdims))
 
     def any(a, axis, keepdims):
-        return arr(xp.any(a, axis=axis, keepdims=keepdims))
+        return arr(a.any(axis=axis, keepdims=keepdims))
 
     def diff(a, axis, n, prepend, append):
         # NumPy reads prepend=None as a value, so pass only the edges that are given; a
