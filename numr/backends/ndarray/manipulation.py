@@ -66,8 +66,12 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
             return None
         return view
 
+    _rev, _all = slice(None, None, -1), slice(None)
+
     def flip(a, *, axis):
-        return xp.flip(a, axis=axis)
+        # the reversed view by slicing (numr normalised the axes): xp.flip normalises
+        # them again (8 float32: 5.5 us a call against 1.5)
+        return a[tuple(_rev if i in axis else _all for i in range(a.ndim))]
 
     def roll(a, shift, *, axis):
         return xp.roll(a, shift, axis=axis)
