@@ -196,6 +196,13 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Device | str 
     ``copy=True`` always copies, ``copy=False`` never does (ValueError if it must),
     ``copy=None`` copies only when needed.
     """
+    if type(obj) is np.ndarray and dtype is None and copy is None:
+        # the common case, as the general path below ends for it: a NumPy array of a
+        # dtype the device holds, in native byte order, taken as it is
+        dev = resolve_device(device, "asarray")
+        d = dt.by_numpy(obj.dtype)
+        if d is not None and d in dev.dtypes and obj.dtype.isnative:
+            return Array._new(dev.ops.from_host(obj), d, dev)
     _check_copy(copy, "asarray")
     if type(obj) is Array:
         return _from_array(obj, dtype, device, copy, "asarray")
