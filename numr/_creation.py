@@ -94,10 +94,18 @@ def _shape(shape: Any, func: str) -> tuple[int, ...]:
 
 
 def _python_scalar(value: Any, func: str, name: str) -> bool | int | float | complex:
-    """A Python bool/int/float/complex from a Python or NumPy scalar."""
+    """A Python bool/int/float/complex from a Python or NumPy scalar, or from a 0-d numr
+    array (an extension of the standard: NumPy, CuPy and PyTorch take one, and SciPy
+    passes them, as in ``arange(1, n + 1, dtype=n.dtype)``; on a GPU its value is read
+    back: the result's length or values depend on it on the host)."""
     t = type(value)
     if t in _FITS:
         return value
+    if t is Array:
+        if value.ndim != 0:
+            raise ValueError(f"{func}: {name} must be a scalar or a 0-d array, got an "
+                             f"array of shape {value.shape}")
+        return _python_scalar(value._device.ops.scalar(value._data), func, name)
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, numbers.Integral):
@@ -476,15 +484,16 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex 
     return Array._new(allocate("full", dims, d, dev, dev.ops.full, dims, value, d), d, dev)
 
 
-def _full_of_array(dims: tuple, fill: Array, dtype: Any, device: Any) -> Array:
+def _full_of_array(dims: tuple, fill: Array, dtype: Any, device: Any,
+                   func: str = "full") -> Array:
     """full with a 0-d array as the fill, as NumPy's takes one (SciPy passes them): the
     fill's dtype unless one is given (cast as astype casts), on the fill's device unless
     one is given (then moved there, as asked), and never through the host."""
     if fill.ndim != 0:
-        raise ValueError(f"full: fill_value must be a scalar or a 0-d array, got an array "
-                         f"of shape {fill.shape}")
-    dev = fill._device if device is None else get_device(device, "full")
-    d = fill._dtype if dtype is None else check_dtype(dtype, dev, "full")
+        raise ValueError(f"{func}: fill_value must be a scalar or a 0-d array, got an "
+                         f"array of shape {fill.shape}")
+    dev = fill._device if device is None else get_device(device, func)
+    d = fill._dtype if dtype is None else check_dtype(dtype, dev, func)
     if fill._device is not dev:
         fill = fill.to_device(dev)
     src = fill._data if fill._dtype is d else dev.ops.astype(fill._data, d, True)
@@ -533,8 +542,17 @@ def full_like(x: Array, /, fill_value: bool | int | float | complex, *,
     """``fill_value`` with the shape of ``x`` (and its dtype and device unless given).
 
     Note: ``shape=`` (NumPy's and JAX's extension, which Cubed uses) gives that shape
-    instead of x's.
+    instead of x's. As an extension (NumPy's), ``fill_value`` may be a 0-d numr array,
+    cast to the result's dtype as astype casts and filled on the device.
     """
+    if type(fill_value) is Array:
+        # a 0-d array (NumPy's full_like takes one; SciPy passes them): x's dtype and
+        # device unless given, filled on the device as full does
+        x = _array_arg(x, "full_like")
+        dev = x._device if device is None else get_device(device, "full_like")
+        d = check_dtype(x._dtype if dtype is None else dtype, dev, "full_like")
+        dims = tuple(x._data.shape) if shape is None else _shape(shape, "full_like")
+        return _full_of_array(dims, fill_value, d, dev, "full_like")
     if shape is None:
         return _like("full", "full_like", x, dtype, device, fill_value)
     x = _array_arg(x, "full_like")

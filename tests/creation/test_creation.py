@@ -342,6 +342,29 @@ def test_arange_defaults_follow_device(device):
     assert numr.arange(0.5, device=d).dtype == numr.float32
 
 
+def test_zero_d_arrays_as_scalars(device):
+    # an extension of the standard (NumPy, CuPy and PyTorch take 0-d arrays; SciPy
+    # passes them): the array's value, as the Python scalar would be taken
+    n = numr.asarray(4, device=device)
+    x = numr.arange(1, n + 1, dtype=n.dtype, device=device)
+    assert_array(x, np.arange(1, 5, dtype=np.int64 if n.dtype == numr.int64 else np.int32))
+    z = numr.zeros((2, 3), device=device)
+    f = numr.full_like(z, -numr.asarray(math.inf, dtype=z.dtype, device=device))
+    assert_array(f, np.full((2, 3), -np.inf, dtype=to_np(z).dtype))
+    g = numr.full((3,), numr.asarray(True, device=device), device=device)
+    assert g.dtype == numr.bool and to_np(g).tolist() == [True] * 3
+    s = numr.linspace(numr.asarray(0.0, device=device), 1.0, 3, device=device)
+    assert to_np(s).tolist() == [0.0, 0.5, 1.0]
+    h = numr.full_like(numr.zeros(4, dtype=numr.int32, device=device),
+                       numr.asarray(2.75, device=device))
+    assert h.dtype == numr.int32 and to_np(h).tolist() == [2] * 4  # cast as astype casts
+    with pytest.raises(ValueError, match=r"full_like: fill_value must be a scalar or a "
+                                         r"0-d array, got an array of shape \(2,\)"):
+        numr.full_like(z, numr.zeros(2, device=device))
+    with pytest.raises(ValueError, match="arange: stop must be a scalar or a 0-d array"):
+        numr.arange(0, numr.ones(2, device=device), device=device)
+
+
 def test_arange_errors(device):
     with pytest.raises(ValueError, match="arange: step must not be 0"):
         numr.arange(0, 5, 0, device=device)
