@@ -268,7 +268,7 @@ def broadcast_shape(shapes: Sequence[Sequence[int]], func: str) -> tuple[int, ..
                 continue
             if m != 1:
                 raise ValueError(f"{func}: shapes {', '.join(str(tuple(t)) for t in shapes)} "
-                                 f"do not broadcast")
+                                 f"cannot be broadcast together")
             out[i] = n
     return tuple(out)
 

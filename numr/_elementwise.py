@@ -89,7 +89,7 @@ def _shapes_error(name: str, sa: tuple, sb: tuple) -> ValueError | None:
     """A ValueError naming the function if two shapes do not broadcast, else None."""
     for m, n in zip(reversed(sa), reversed(sb)):
         if m != n and m != 1 and n != 1:
-            return ValueError(f"{name}: shapes {sa} and {sb} do not broadcast")
+            return ValueError(f"{name}: shapes {sa} and {sb} cannot be broadcast together")
     return None
 
 

@@ -49,7 +49,7 @@ def _check_matmul(s1: tuple, s2: tuple) -> None:
             broadcast_shapes("matmul", b1, b2)
         except ValueError:
             raise ValueError(f"matmul: the stack shapes {b1} and {b2} of x1 {s1} and x2 "
-                             f"{s2} do not broadcast") from None
+                             f"{s2} cannot be broadcast together") from None
 
 
 def _simple_matmul(s1: tuple, s2: tuple) -> bool:

@@ -180,7 +180,7 @@ def multinomial(gen: Any, nt: Any, pvals: Any, size: Any, dtype: Any, device: An
         bshape = np.broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(f"{func}: n of shape {shapes[-1]} and pvals of shape {p.shape} "
-                         f"do not broadcast") from None
+                         f"cannot be broadcast together") from None
     if size is None:
         shape = tuple(bshape)
     else:

@@ -106,7 +106,8 @@ def out_shape(func: str, size: Any, *params: Any) -> tuple:
     try:
         bshape = np.broadcast_shapes(*shapes) if shapes else ()
     except ValueError:
-        raise ValueError(f"{func}: parameter shapes {shapes} do not broadcast") from None
+        raise ValueError(f"{func}: parameter shapes {shapes} cannot be broadcast "
+                         f"together") from None
     if size is None:
         return tuple(bshape)
     shape = _shape(func, size)
@@ -114,7 +115,7 @@ def out_shape(func: str, size: Any, *params: Any) -> tuple:
         if np.broadcast_shapes(shape, bshape) != shape:
             raise ValueError
     except ValueError:
-        raise ValueError(f"{func}: parameters of shape {tuple(bshape)} do not broadcast "
+        raise ValueError(f"{func}: parameters of shape {tuple(bshape)} cannot be broadcast "
                          f"to size {shape}") from None
     return shape
 

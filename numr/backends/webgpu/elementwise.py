@@ -44,7 +44,7 @@ def broadcast_shape(name: str, *shapes: tuple) -> tuple:
             m = s[k - nd + len(s)] if k - nd + len(s) >= 0 else 1
             if m != 1:
                 if n != 1 and n != m:
-                    raise ValueError(f"{name}: shapes {shapes} do not broadcast")
+                    raise ValueError(f"{name}: shapes {shapes} cannot be broadcast together")
                 n = m
         out.append(n)
     return tuple(out)
