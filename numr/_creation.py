@@ -598,6 +598,8 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
 
     The length is ``ceil((stop - start) / step)`` (0 when that is negative); integer
     arguments give the default integer dtype, a float argument the default real float.
+    As an extension (NumPy's), an argument may be a 0-d numr array: its value is read
+    (back from a GPU) and taken as that Python scalar would be.
     """
     args = [_real_arg(start, "arange", "start"), None if stop is None else
             _real_arg(stop, "arange", "stop"), _real_arg(step, "arange", "step")]
@@ -653,7 +655,10 @@ def _complex_range(dev: Any, start: Any, stop: Any, step: Any, rd: dt.DType,
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
              dtype: dt.DType | None = None, device: Device | str | None = None,
              endpoint: bool = True) -> Array:
-    """``num`` evenly spaced values from ``start`` to ``stop`` (included if endpoint)."""
+    """``num`` evenly spaced values from ``start`` to ``stop`` (included if endpoint).
+
+    As an extension (NumPy's), ``start`` and ``stop`` may be 0-d numr arrays: their values
+    are read (back from a GPU) and taken as those Python scalars would be."""
     a = _python_scalar(start, "linspace", "start")
     b = _python_scalar(stop, "linspace", "stop")
     for name, v in (("start", a), ("stop", b)):
