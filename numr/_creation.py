@@ -601,6 +601,15 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     As an extension (NumPy's), an argument may be a 0-d numr array: its value is read
     (back from a GPU) and taken as that Python scalar would be.
     """
+    if (type(start) is int and start >= 0 and stop is None and type(step) is int
+            and step == 1 and dtype is None):
+        # arange(n), the commonest call: the general path's steps for it, written out
+        dev = resolve_device(device, "arange")
+        d = dev.defaults["integral"]
+        if start:
+            _check_int_range(start - 1, d, "arange")
+        return Array._new(allocate("arange", (start,), d, dev, dev.ops.arange, 0, start, 1,
+                                   d), d, dev)
     args = [_real_arg(start, "arange", "start"), None if stop is None else
             _real_arg(stop, "arange", "stop"), _real_arg(step, "arange", "step")]
     if args[1] is None:

@@ -34,6 +34,8 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         # wrap-around is exact modulo 2**64, then narrowed (numr checked that every value
         # fits). CuPy refuses a negative step for an unsigned dtype, so an unsigned range
         # going down is start - i*|step|.
+        if start == 0 and step == 1:  # 0, 1, ..., stop - 1: the library's own range
+            return xp.arange(stop, dtype=native[dtype])
         n = len(range(start, stop, step))
         wide = native[dt.uint64 if dtype.kind == "uint" else dt.int64]
         if dtype.kind == "int":
