@@ -545,22 +545,17 @@ def full_like(x: Array, /, fill_value: bool | int | float | complex, *,
     instead of x's. As an extension (NumPy's), ``fill_value`` may be a 0-d numr array,
     cast to the result's dtype as astype casts and filled on the device.
     """
-    if type(fill_value) is Array:
-        # a 0-d array (NumPy's full_like takes one; SciPy passes them): x's dtype and
-        # device unless given, filled on the device as full does
-        x = _array_arg(x, "full_like")
-        dev = x._device if device is None else get_device(device, "full_like")
-        d = check_dtype(x._dtype if dtype is None else dtype, dev, "full_like")
-        dims = tuple(x._data.shape) if shape is None else _shape(shape, "full_like")
-        return _full_of_array(dims, fill_value, d, dev, "full_like")
-    if shape is None:
+    filler = type(fill_value) is Array
+    if shape is None and not filler:
         return _like("full", "full_like", x, dtype, device, fill_value)
     x = _array_arg(x, "full_like")
     dev = x._device if device is None else get_device(device, "full_like")
     d = check_dtype(x._dtype if dtype is None else dtype, dev, "full_like")
+    dims = tuple(x._data.shape) if shape is None else _shape(shape, "full_like")
+    if filler:  # a 0-d array (SciPy passes them): filled on the device, as full does
+        return _full_of_array(dims, fill_value, d, dev, "full_like")
     _fit_scalar(_python_scalar(fill_value, "full_like", "fill_value"), d, "full_like")
-    return full(_shape(shape, "full_like"), fill_value,
-                dtype=d, device=dev)
+    return full(dims, fill_value, dtype=d, device=dev)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0,

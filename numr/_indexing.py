@@ -198,14 +198,10 @@ def _checked_indices(k: Array, size: int, axis: int, func: str) -> Any:
     if data.size == 0:
         return data
     # the backend's min and max (k is a validated integer array: numr.min's and
-    # numr.max's checks would only repeat that); on a GPU read back together, one wait
+    # numr.max's checks would only repeat that), read back together (one wait on a GPU)
     ops, axes = k._device.ops, tuple(range(data.ndim))
-    lo = ops.min(data, axis=axes, keepdims=False)
-    hi = ops.max(data, axis=axes, keepdims=False)
-    if k._device.kind == "cpu":
-        lo, hi = int(ops.scalar(lo)), int(ops.scalar(hi))
-    else:
-        lo, hi = (int(v) for v in ops.to_host(ops.stack([lo, hi], axis=0)))
+    lo, hi = ops.scalars(ops.min(data, axis=axes, keepdims=False),
+                         ops.max(data, axis=axes, keepdims=False))
     if lo < -size or hi >= size:
         bad = lo if lo < -size else hi
         raise IndexError(f"{func}: index {bad} is out of bounds for axis {axis} with size {size}")

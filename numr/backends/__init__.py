@@ -104,6 +104,8 @@ Besides those, every backend provides these ops:
 ``dlpack(x, stream, max_version, dl_device, copy)`` and ``dlpack_device(x)``.
 ``from_dlpack(obj, copy)``     native array from a DLPack producer on this device.
 ``scalar(x)``                  the Python scalar of a size-1 array (a sync point).
+``scalars(*xs)``               a list of the Python scalars of 0-d arrays of one dtype,
+                               read back together (one sync point for all).
 ``sync()``                     wait until the device has done all the work given to it.
 ``finfo(dtype)``/``iinfo(dtype)`` machine limits as plain Python numbers.
 """

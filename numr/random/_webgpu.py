@@ -194,9 +194,10 @@ NORMALS = True
 
 
 def source(fmt: str, int64: bool, wg: int = WG, per: int = 1) -> str:
-    """The kernel of ``fmt`` (one of _STORE's), ``int64``: the adapter has shader-int64; ``wg`` invocations a workgroup, each making ``per`` blocks
-    a grid's width apart (benchmarks/random.py --kernels times other choices; a launch
-    of ``per`` > 1 dispatches ceil(nblocks / (wg per)) workgroups)."""
+    """The kernel of ``fmt`` (one of _STORE's), ``int64``: the adapter has shader-int64;
+    ``wg`` invocations a workgroup, each making ``per`` blocks a grid's width apart
+    (benchmarks/random.py --kernels times other choices; a launch of ``per`` > 1
+    dispatches ceil(nblocks / (wg per)) workgroups)."""
     from ..backends.webgpu.kernels.expressions import helpers
 
     t, store = _STORE[fmt]

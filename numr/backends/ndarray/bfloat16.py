@@ -78,7 +78,7 @@ def via_float32(c: Context, f: Callable[..., Any]) -> Callable[..., Any]:
             return v.dtype.kind == "V" and v.dtype == bf16
         if v is None or t is int or t is bool:
             return False
-        if t is dt.DType or v is bf:
+        if t is dt.DType:
             return v is bf
         if getattr(v, "dtype", None) == bf16:
             return True

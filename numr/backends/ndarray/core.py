@@ -159,6 +159,11 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
     def scalar(a):
         return a.item()
 
+    def scalars(*xs):
+        if on_host:
+            return [a.item() for a in xs]
+        return xp.stack(xs).get().tolist()  # one copy to the host, one sync
+
     def finfo(dtype):
         if dtype is dt.bfloat16:  # NumPy 2.5's finfo refuses ml_dtypes' types
             import ml_dtypes
@@ -176,5 +181,6 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
             "getslice": getslice,
             "setitem": setitem, "assign": assign, "writable": writable, "dlpack": dlpack,
             "dlpack_device": dlpack_device, "from_dlpack": from_dlpack, "scalar": scalar,
+            "scalars": scalars,
             "sync": sync,
             "finfo": finfo, "iinfo": iinfo}

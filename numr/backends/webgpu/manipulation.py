@@ -188,8 +188,14 @@ def tile(x: GPUArray, repetitions: Sequence[int]) -> GPUArray:
     return A.reshape_view(c, tuple(r * n for r, n in zip(reps, x.shape)))
 
 
+def scalars(*xs: GPUArray) -> list:
+    """The Python scalars of 0-d arrays of one dtype, read back together (one wait)."""
+    return to_host(stack(xs, axis=0)).tolist()
+
+
 OPS: dict[str, Callable[..., Any]] = {
     "permute_dims": permute_dims, "broadcast_to": broadcast_to,
     "broadcast_arrays": broadcast_arrays, "expand_dims": expand_dims, "squeeze": squeeze,
     "flip": flip, "reshape": reshape,
-    "concat": concat, "stack": stack, "roll": roll, "repeat": repeat, "tile": tile}
+    "concat": concat, "stack": stack, "roll": roll, "repeat": repeat, "tile": tile,
+    "scalars": scalars}

@@ -895,8 +895,8 @@ class Runtime:
 
     def _submit_batch(self) -> None:
         """Submit a full batch (see SUBMIT_EVERY, FIRST_BYTES): the next may write
-        ``growth`` (two) times as many bytes, since the device has this one to run meanwhile, and hold up to
-        SUBMIT_EVERY dispatches."""
+        ``growth`` (two) times as many bytes, since the device has this one to run
+        meanwhile, and hold up to SUBMIT_EVERY dispatches."""
         self.flush()
         self._limit = min(2 * self._limit, self.submit_every)
         self._wlimit *= self.growth
