@@ -57,6 +57,16 @@ def test_sort_many_rows_and_views(device, dtype):
     check_sort(flat[5:], h.reshape(-1)[5:], 0, False, device)
 
 
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_transposed(device, descending):
+    # A transposed array is F-contiguous: CuPy sorts only C-contiguous arrays in place
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal((6, 9)).astype("float32")
+    x = xp.permute_dims(xp.asarray(h, device=device), (1, 0))
+    for axis in (0, 1):
+        check_sort(x, h.T, axis, descending, device)
+
+
 def test_sort_extreme_integers(device):
     for name in ("int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"):
         info = np.iinfo(name)
