@@ -9,7 +9,9 @@ log_ndtr).
 
 Float64 computes in float64. Float32 computes in float32 where cupyx's float32 loop (CUDA's
 float32 libm: erff, lgammaf, ...) is within a few eps of the true value over the accuracy
-test's samples, with numr's limits (``F32_NATIVE``: cupyx's speed); the other functions
+test's samples, with numr's limits (``F32_NATIVE``: cupyx's speed), and for j0 j1 y0 y1,
+whose cupyx loops are not, in numr's own float32 kernels (``ENTRIES_F32``: the C++ of the
+WGSL's float32 algorithm, as WebGPU computes them); the other functions
 compute in float64 and round once to the result's dtype, inside one kernel: float32
 operands are widened as they are loaded and the result narrowed as it is stored, so a
 float32 call moves the bytes cupyx's float32 kernel moves.
@@ -86,24 +88,28 @@ _CTYPE = {"float32": "float", "float64": "double"}
 
 @functools.cache
 def _numr_kernel(name: str, types: tuple):
-    """numr's own kernel of ``name`` (``_cuda_src.ENTRIES``) over operands of C types
-    ``types[:3]`` (each read at ``i * stride``: 1, or 0 for one value broadcast), widened
-    to double, and the result narrowed to ``types[3]``; compiled without contraction
-    (the double-word arithmetic needs every operation rounded as written, as on
-    WebGPU). A RawKernel: CuPy's ElementwiseKernel made betainc 1.3x slower on the H200."""
+    """numr's own kernel of ``name`` over operands of C types ``types[:3]`` (each read at
+    ``i * stride``: 1, or 0 for one value broadcast) into a result of C type ``types[3]``:
+    a float result of ``_cuda_src.ENTRIES_F32`` computes in float (the WGSL's float32
+    algorithm), any other in double (``ENTRIES``: operands widened as loaded, the result
+    narrowed as stored). Compiled without contraction (the double-word arithmetic needs
+    every operation rounded as written, as on WebGPU). A RawKernel: CuPy's
+    ElementwiseKernel made betainc 1.3x slower on the H200."""
     import cupy
 
     from . import _cuda_src as src
 
     ta, tb, tc, ty = types
+    f32 = ty == "float" and name in src.ENTRIES_F32
+    ct, entry = ("float", src.ENTRIES_F32[name]) if f32 else ("double", src.ENTRIES[name])
+    fn = f"nrsp_{name}_f32" if f32 else f"nrsp_{name}"
     code = ("#define NR_FN __device__\n#define NR_CONST __constant__\n" + src.PRELUDE
-            + src.HELPERS + src.ENTRIES[name]
+            + (src.HELPERS_F32 if f32 else src.HELPERS) + entry
             + f"\nextern \"C\" __global__ void nrsp_kernel_{name}(const {ta}* a, long long sa, "
             f"const {tb}* b, long long sb, const {tc}* c, long long sc, {ty}* y, long long n) {{\n"
             f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;"
             f" i += (long long)blockDim.x * gridDim.x)\n"
-            f"    y[i] = ({ty})nrsp_{name}((double)a[i * sa], (double)b[i * sb],"
-            f" (double)c[i * sc]);\n}}\n")
+            f"    y[i] = ({ty}){fn}(({ct})a[i * sa], ({ct})b[i * sb], ({ct})c[i * sc]);\n}}\n")
     return cupy.RawKernel(code, f"nrsp_kernel_{name}", options=("--fmad=false",))
 
 

@@ -30,6 +30,16 @@ template <class To, class From> NR_FN To nrbitcast(From v) {
 template <class X> NR_FN X nrsel(X f, X t, bool c) { return c ? t : f; }
 NR_FN f64 nrmin(f64 a, f64 b) { return fmin(a, b); }
 NR_FN f64 nrmax(f64 a, f64 b) { return fmax(a, b); }
+NR_FN f32 nrmin(f32 a, f32 b) { return fmin(a, b); }
+NR_FN f32 nrmax(f32 a, f32 b) { return fmax(a, b); }
+template <class X> NR_FN X nrclamp(X v, X lo, X hi) { return nrmin(nrmax(v, lo), hi); }
+NR_FN u32 nrclz(u32 v) {
+#ifdef __CUDACC__
+  return (u32)__clz((int)v);
+#else
+  return v ? (u32)__builtin_clz(v) : 32u;
+#endif
+}
 NR_FN i32 nrmin(i32 a, i32 b) { return a < b ? a : b; }
 NR_FN i32 nrmax(i32 a, i32 b) { return a > b ? a : b; }
 NR_FN u32 nrmin(u32 a, u32 b) { return a < b ? a : b; }
@@ -1775,6 +1785,604 @@ NR_FN nrvec2<f64> two_sum_f64(f64 a0, f64 b0) {
 }
 """
 
+HELPERS_F32 = r"""NR_CONST u32 TWO_OVER_PI_TAB[8] = {0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u};
+NR_FN f32 cosr_f32(f32 r, f32 e);
+NR_FN nrvec2<f32> cosrp_f32(f32 r, f32 e);
+NR_FN nrvec2<f32> fast_two_sum_f32(f32 a0, f32 b0);
+NR_FN f32 fence_f32(f32 v);
+NR_FN nrvec2<f32> frexp1_f32(f32 v);
+NR_FN bool isinf_f32(f32 x);
+NR_FN bool isnan_f32(f32 x);
+NR_FN f32 log_f32(f32 x);
+NR_FN nrvec2<f32> logc_f32(f32 m);
+NR_FN f32 logedge_f32(f32 x);
+NR_FN nrvec2<f32> logm_f32(f32 x);
+NR_FN bool logregular_f32(f32 x);
+NR_FN nrvec2<f32> logs_f32(f32 m);
+NR_FN nrvec2<f32> logw_f32(f32 x);
+NR_FN f32 nan_f32();
+NR_FN nrvec3<f32> rempio2_f32(f32 x);
+NR_FN nrvec3<f32> rempio2big_f32(f32 x);
+NR_FN f32 sinr_f32(f32 r, f32 e);
+NR_FN f32 sinrt_f32(f32 r, f32 e);
+NR_FN f32 spj0_f32(f32 x0);
+NR_FN f32 spj0m0_f32(f32 t);
+NR_FN f32 spj0m1_f32(f32 t);
+NR_FN f32 spj0mid_f32(f32 x);
+NR_FN f32 spj0s_f32(f32 z);
+NR_FN f32 spj1_f32(f32 x0);
+NR_FN f32 spj1m0_f32(f32 t);
+NR_FN f32 spj1m1_f32(f32 t);
+NR_FN f32 spj1mid_f32(f32 x);
+NR_FN f32 spj1s_f32(f32 z);
+NR_FN nrvec2<f32> spjybig_f32(f32 x, bool one);
+NR_FN f32 spp0big_f32(f32 t);
+NR_FN f32 spp1big_f32(f32 t);
+NR_FN f32 spq0big_f32(f32 t);
+NR_FN f32 spq1big_f32(f32 t);
+NR_FN nrvec2<f32> spsincos_f32(f32 x);
+NR_FN f32 spy0_f32(f32 x);
+NR_FN f32 spy0m0_f32(f32 t);
+NR_FN f32 spy0m1_f32(f32 t);
+NR_FN f32 spy0mid_f32(f32 x);
+NR_FN f32 spy0s_f32(f32 z);
+NR_FN f32 spy1_f32(f32 x);
+NR_FN f32 spy1m0_f32(f32 t);
+NR_FN f32 spy1m1_f32(f32 t);
+NR_FN f32 spy1mid_f32(f32 x);
+NR_FN f32 spy1s_f32(f32 z);
+NR_FN i32 sqcmp_f32(u32 fm, bool odd, u32 m);
+NR_FN f32 sqrt_f32(f32 x);
+NR_FN nrvec2<f32> two_prod_f32(f32 a0, f32 b0);
+NR_FN nrvec2<f32> two_sum_f32(f32 a0, f32 b0);
+
+NR_FN f32 cosr_f32(f32 r, f32 e) { const auto p = cosrp_f32(r, e); return p.x + p.y; }
+
+NR_FN nrvec2<f32> cosrp_f32(f32 r, f32 e) {
+  const auto z = r * r;
+  const auto hz = f32(0.5) * z;
+  const auto w = fence_f32(f32(1.0) - hz);
+  return nrvec2<f32>(w, fence_f32(fence_f32(fence_f32(f32(1.0) - w) - hz) + (z * z * (f32(0.041666666666666664) + z * (f32(-0.001388888888888889) + z * (f32(2.48015873015873e-05) + z * (f32(-2.755731922398589e-07) + z * (f32(2.08767569878681e-09)))))) - r * e)));
+}
+
+NR_FN nrvec2<f32> fast_two_sum_f32(f32 a0, f32 b0) {
+  const f32 s = a0 + b0;
+  return nrvec2<f32>(s, b0 - (s - a0));
+}
+
+NR_FN f32 fence_f32(f32 v) {return v;
+}
+
+NR_FN nrvec2<f32> frexp1_f32(f32 v) {
+  const auto u = nrbitcast<u32>(v) & 0x7fffffffu;
+  if (u < 0x800000u) {
+    const auto s = nrclz(u) - 8u;
+    return nrvec2<f32>(nrbitcast<f32>(((u << s) & 0x7fffffu) | 0x3f800000u), f32(-126 - i32(s)));
+  }
+  const auto m = nrbitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
+  return nrvec2<f32>(m, f32(i32(u >> 23u) - 127));
+}
+
+NR_FN bool isinf_f32(f32 x) { return (nrbitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+
+NR_FN bool isnan_f32(f32 x) { return (nrbitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+
+NR_FN f32 log_f32(f32 x) {return log(x);
+}
+
+NR_FN nrvec2<f32> logc_f32(f32 m) {
+  const auto j = i32(rint(m * f32(8.0)));
+  auto lc = nrvec2<f32>(f32(0.0), f32(0.0));
+  if (j == 6) { lc = nrvec2<f32>(f32(-0.28768208622932434), f32(1.3777543550475002e-08)); }
+  if (j == 7) { lc = nrvec2<f32>(f32(-0.133531391620636), f32(-1.0038866404826763e-09)); }
+  if (j == 9) { lc = nrvec2<f32>(f32(0.11778303235769272), f32(3.2986906539633765e-09)); }
+  if (j == 10) { lc = nrvec2<f32>(f32(0.2231435477733612), f32(3.540848503291727e-09)); }
+  if (j == 11) { lc = nrvec2<f32>(f32(0.31845372915267944), f32(1.9658552563583953e-09)); }
+  return lc;
+}
+
+NR_FN f32 logedge_f32(f32 x) {
+  const auto u = nrbitcast<u32>(x);
+  if ((u & 0x7fffffffu) == u32(0)) { return -nrbitcast<f32>(0x7f800000u); }
+  if (u == 0x7f800000u) { return x; }
+  return nan_f32();
+}
+
+NR_FN nrvec2<f32> logm_f32(f32 x) {
+  const auto fr = frexp1_f32(x);
+  if (fr.x > f32(1.4142135623730951)) { return nrvec2<f32>(fr.x * f32(0.5), fr.y + f32(1.0)); }
+  return fr;
+}
+
+NR_FN bool logregular_f32(f32 x) { return nrbitcast<u32>(x) - u32(1) < 0x7f800000u - u32(1); }
+
+NR_FN nrvec2<f32> logs_f32(f32 m) {
+  const auto c = rint(m * f32(8.0)) * f32(0.125);
+  const auto num = m - c;
+  const auto den = two_sum_f32(m, c);
+  const auto sh = num / den.x;
+  const auto q = two_prod_f32(sh, den.x);
+  return nrvec2<f32>(sh, fence_f32(fence_f32(fence_f32(num - q.x) - q.y) - sh * den.y) / den.x);
+}
+
+NR_FN nrvec2<f32> logw_f32(f32 x) {
+  const auto me = logm_f32(x);
+  const auto s = logs_f32(me.x);
+  const auto lc = logc_f32(me.x);
+  const auto sh = s.x;
+  const auto sl = s.y;
+  const auto ef = me.y;
+  const auto z = fence_f32(sh * sh);
+  const auto t = fence_f32(sh * fence_f32(z * (f32(0.3333333333333333) + z * (f32(0.2) + z * (f32(0.14285714285714285))))));
+  const auto a = two_sum_f32(ef * f32(0.693115234375), lc.x);
+  const auto b = two_sum_f32(a.x, f32(2.0) * sh);
+  const auto d = two_sum_f32(b.x, ef * f32(3.1948089599609375e-05));
+  return nrvec2<f32>(d.x, fence_f32(fence_f32(a.y + b.y + d.y) + fence_f32(fence_f32(f32(2.0) * fence_f32(sl + t) + lc.y) + ef * f32(-1.9046542121259336e-09))));
+}
+
+NR_FN f32 nan_f32() { return nrbitcast<f32>(0x7f800000u | u32(1)); }
+
+NR_FN nrvec3<f32> rempio2_f32(f32 x) {
+  if (fabs(x) >= f32(6400.0)) { return rempio2big_f32(x); }
+  const auto k = rint(x * f32(0.6366197466850281));
+  const auto t = two_sum_f32(x - k * f32(1.57080078125), -(k * f32(-4.453584551811218e-06)));
+  const auto u = two_sum_f32(t.x, -(k * f32(-8.706138032721356e-10)));
+  const auto r = fast_two_sum_f32(u.x, (t.y + u.y) - k * f32(6.223371969669989e-14));
+  return nrvec3<f32>(r.x, r.y, k);
+}
+
+NR_FN nrvec3<f32> rempio2big_f32(f32 x) {
+  const auto bits = nrbitcast<u32>(x);
+  const auto ex = i32((bits >> 23u) & 0xffu) - 150;
+  const auto m = (bits & 0x7fffffu) | 0x800000u;
+  const auto m0 = m & 0xffffu;
+  const auto m1 = m >> 16u;
+  const auto i0 = nrmax(0, (ex - 2) / 32);
+  u32 w[10] = {};
+  for (auto k = 0; k < 4; k++) {
+    const auto word = TWO_OVER_PI_TAB[i0 + 3 - k];
+    w[2 * k] = word & 0xffffu;
+    w[2 * k + 1] = word >> 16u;
+  }
+  w[8] = 0u; w[9] = 0u;
+  u32 p[12] = {};
+  auto carry = 0u;
+  for (auto j = 0; j < 11; j++) {
+    auto acc = carry;
+    if (j < 8) { acc += (m0 * w[j]) & 0xffffu; }
+    if (j >= 1 && j <= 8) { acc += ((m0 * w[j - 1]) >> 16u) + ((m1 * w[j - 1]) & 0xffffu); }
+    if (j >= 2 && j <= 9) { acc += (m1 * w[j - 2]) >> 16u; }
+    p[j] = acc & 0xffffu;
+    carry = acc >> 16u;
+  }
+  p[11] = 0u;
+  const auto s = 32 * (i0 + 4) - ex;
+  u32 f[5] = {};
+  for (auto k = 0; k < 5; k++) {
+    const auto b = s - 64 + 16 * k;
+    const auto lw = b >> 4u;
+    f[k] = ((p[lw] | (p[lw + 1] << 16u)) >> u32(b & 15)) & 0xffffu;
+  }
+  auto q = i32(f[4] & 3u);
+  auto neg = false;
+  if (f[3] >= 0x8000u) {
+    q = q + 1; neg = true;
+    auto c = 1u;
+    for (auto k = 0; k < 4; k++) { const auto v = (~f[k] & 0xffffu) + c; f[k] = v & 0xffffu; c = v >> 16u; }
+  }
+  const auto g = two_sum_f32(f32(f[3]) * f32(1.52587890625e-05), f32(f[2]) * f32(2.3283064365386963e-10));
+  const auto gl = g.y + (f32(f[1]) * f32(3.552713678800501e-15) + f32(f[0]) * f32(5.421010862427522e-20));
+  const auto h = two_sum_f32(g.x, gl);
+  const auto pr = two_prod_f32(h.x, f32(1.5707963705062866));
+  auto r = two_sum_f32(pr.x, pr.y + (h.x * f32(-4.371138828673793e-08) + h.y * f32(1.5707963705062866)));
+  if (neg != (x < f32(0.0))) { r = -r; }
+  if (x < f32(0.0)) { q = -q; }
+  return nrvec3<f32>(r.x, r.y, f32(q));
+}
+
+NR_FN f32 sinr_f32(f32 r, f32 e) { return r + sinrt_f32(r, e); }
+
+NR_FN f32 sinrt_f32(f32 r, f32 e) {
+  const auto z = r * r;
+  return fence_f32(e * (f32(1.0) - f32(0.5) * z) + r * z * (f32(-0.16666666666666666) + z * (f32(0.008333333333333333) + z * (f32(-0.0001984126984126984) + z * (f32(2.7557319223985893e-06) + z * (f32(-2.505210838544172e-08)))))));
+}
+
+NR_FN f32 spj0_f32(f32 x0) {
+  if (isnan_f32(x0)) { return x0; }
+  const auto x = fabs(x0);
+  if (isinf_f32(x)) { return f32(0.0); }
+  if (x <= f32(2.0)) { return spj0s_f32(f32(0.25) * x * x); }
+  if (x < f32(8.0)) { return spj0mid_f32(x); }
+  return spjybig_f32(x, false).x;
+}
+
+NR_FN f32 spj0m0_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(2.7812041207636596e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.0171323994721823e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.1620140547033204e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.4456635473312358e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.2301575031013692e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-7.528908300097822e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-4.828352115755617e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(2.680797495153435e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.1967091445036235e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-5.9571244492878555e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.001615042484397709); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0070745570917321145); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.08669925255585273); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.31753554767808306); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(-0.1717256443634846);
+}
+
+NR_FN f32 spj0m1_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-4.8875950315316974e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(4.2631245972563267e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.5543201864184873e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.265307207001064e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-3.8829361272586706e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(2.934069664159104e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(7.361506400663895e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-5.128909837034678e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.0108811200988954e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(6.437633341451935e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(9.402908193140723e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-5.40517673602092e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.0005330963192917069); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0027065571943541322); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.015161046102401139); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.06442588820760536); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.13116418189578513); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.34617305261767317); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(0.0037774281971646355);
+}
+
+NR_FN f32 spj0mid_f32(f32 x) {
+  if (x < f32(4.0)) { return spj0m0_f32((x * f32(1.0) - f32(3.0))); }
+  if (x < f32(8.0)) { return spj0m1_f32((x * f32(0.5) - f32(3.0))); }
+  return f32(0.0);
+}
+
+NR_FN f32 spj0s_f32(f32 z) { return f32(1.0) + z * (f32(-1.0) + z * (f32(0.25) + z * (f32(-0.027777777777777776) + z * (f32(0.001736111111111111) + z * (f32(-6.944444444444444e-05) + z * (f32(1.9290123456790124e-06) + z * (f32(-3.936759889140842e-08) + z * (f32(6.151187326782565e-10) + z * (f32(-7.594058428126624e-12) + z * (f32(7.594058428126623e-14) + z * (f32(-6.276081345559193e-16) + z * (f32(4.358389823304995e-18) + z * (f32(-2.5789288895295828e-20) + z * (f32(1.3157800456783586e-22) + z * (f32(-5.8479113141260385e-25) + z * (f32(2.2843403570804838e-27) + z * (f32(-7.904291893012054e-30) + z * (f32(2.4395962632753253e-32) + z * (f32(-6.757884385804225e-35) + z * (f32(1.6894710964510564e-37))))))))))))))))))))); }
+
+NR_FN f32 spj1_f32(f32 x0) {
+  if (isnan_f32(x0)) { return x0; }
+  const auto x = fabs(x0);
+  auto r = f32(0.0);
+  if (isinf_f32(x)) { r = f32(0.0); }
+  else if (x <= f32(2.0)) { r = f32(0.5) * x * spj1s_f32(f32(0.25) * x * x); }
+  else if (x < f32(8.0)) { r = spj1mid_f32(x); }
+  else { r = spjybig_f32(x, true).x; }
+  return nrsel(r, -r, x0 < f32(0.0));
+}
+
+NR_FN f32 spj1m0_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-6.40455745520583e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-7.778633826885897e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.238139681172469e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.181055097461083e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-3.175221664447546e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.455133951105277e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.3520282723531605e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(7.700812045697934e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-3.739596210491278e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.000142835016135865); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0005919728487182943); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.012777504859045805); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.041855369701674396); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.3340195053643651); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(0.2966078628272459);
+}
+
+NR_FN f32 spj1m1_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(2.186236550130277e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(8.772929421277136e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-7.225449449834453e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.4781393688483024e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.8907353610517613e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.411329184473656e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-3.7953832097963184e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-8.779694388951938e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.6038469886401824e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.0021014257099435e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-5.737831537420339e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-7.422116411941585e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.000372624539984044); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.003124356751630826); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.013160161431786617); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.057519827657973734); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.18011750319102948); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.20480853613359654); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(-0.08302777471332184);
+}
+
+NR_FN f32 spj1mid_f32(f32 x) {
+  if (x < f32(4.0)) { return spj1m0_f32((x * f32(1.0) - f32(3.0))); }
+  if (x < f32(8.0)) { return spj1m1_f32((x * f32(0.5) - f32(3.0))); }
+  return f32(0.0);
+}
+
+NR_FN f32 spj1s_f32(f32 z) { return f32(1.0) + z * (f32(-0.5) + z * (f32(0.08333333333333333) + z * (f32(-0.006944444444444444) + z * (f32(0.00034722222222222224) + z * (f32(-1.1574074074074073e-05) + z * (f32(2.755731922398589e-07) + z * (f32(-4.920949861426052e-09) + z * (f32(6.834652585313961e-11) + z * (f32(-7.594058428126623e-13) + z * (f32(6.903689480115112e-15) + z * (f32(-5.230067787965994e-17) + z * (f32(3.352607556388458e-19) + z * (f32(-1.842092063949702e-21) + z * (f32(8.771866971189057e-24) + z * (f32(-3.654944571328774e-26) + z * (f32(1.3437296218120491e-28) + z * (f32(-4.391273273895586e-31) + z * (f32(1.2839980333028028e-33) + z * (f32(-3.3789421929021126e-36) + z * (f32(8.045100459290744e-39))))))))))))))))))))); }
+
+NR_FN nrvec2<f32> spjybig_f32(f32 x, bool one) {
+  const auto t = f32(16.0) / x - f32(1.0);
+  auto p = f32(0.0);
+  auto q = f32(0.0);
+  if (one) { p = spp1big_f32(t); q = spq1big_f32(t) / x; } else { p = spp0big_f32(t); q = spq0big_f32(t) / x; }
+  const auto sx = spsincos_f32(x);
+  const auto s = sx.x;
+  const auto c = sx.y;
+  // cos chi, sin chi times sqrt 2
+  const auto cc = nrsel(c + s, s - c, one);
+  const auto sc = nrsel(s - c, -(s + c), one);
+  const auto r = f32(0.5641895835477563) / sqrt_f32(x);
+  return nrvec2<f32>((p * cc - q * sc) * r, (p * sc + q * cc) * r);
+}
+
+NR_FN f32 spp0big_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-8.560695539457116e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.5846861792063246e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.5142249704864447e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.0001317967712336157); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.0005380795613960692); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(0.9995950647686729);
+}
+
+NR_FN f32 spp1big_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(1.0281443508939733e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.0889531143270216e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.965759463191044e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.00022172434918599454); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0009010072519590819); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(1.0006775358659135);
+}
+
+NR_FN f32 spq0big_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-2.0988848606030163e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(4.5566439355404123e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(2.2903232624825667e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.771068654280865e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.900208957489875e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0001322450762683155); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0005501032293587137); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(-0.1245847427219645);
+}
+
+NR_FN f32 spq1big_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-5.88768470083552e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.6851504590345544e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(3.477240480720313e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(3.5790495154350125e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.00018698203091658278); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.0007739383767707118); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(0.3744162489689582);
+}
+
+NR_FN nrvec2<f32> spsincos_f32(f32 x) {
+  const auto q = rempio2_f32(x);
+  const auto n = i32(q.z) & 3;
+  const auto sn = sinr_f32(q.x, q.y);
+  const auto cs = cosr_f32(q.x, q.y);
+  const auto s = nrsel(sn, cs, (n & 1) == 1);
+  const auto c = nrsel(cs, sn, (n & 1) == 1);
+  return nrvec2<f32>(nrsel(s, -s, n >= 2), nrsel(c, -c, n == 1 || n == 2));
+}
+
+NR_FN f32 spy0_f32(f32 x) {
+  if (isnan_f32(x) || x < f32(0.0)) { return nan_f32(); }
+  if (x == f32(0.0)) { return -nrbitcast<f32>(0x7f800000u); }
+  if (isinf_f32(x)) { return f32(0.0); }
+  if (x <= f32(2.0)) {
+    const auto z = f32(0.25) * x * x;
+    return f32(0.6366197723675814) * ((log_f32(f32(0.5) * x) + f32(0.5772156649015329)) * spj0s_f32(z) + spy0s_f32(z));
+  }
+  if (x < f32(8.0)) { return spy0mid_f32(x); }
+  return spjybig_f32(x, false).y;
+}
+
+NR_FN f32 spy0m0_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-3.0747631671777606e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.8838937415366043e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.1571770338910804e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(7.127746739449098e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-4.4039425953057327e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(2.730415273354961e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.699239375986977e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.061147375840952e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-6.663070873152279e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(4.263941934350801e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.7084814268315613e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.4534160407858424e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-9.519532596462383e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.5266610889598946e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-8.962167412364089e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.0001209738309289075); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0005049479660555837); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.015130055367899988); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.06505730679763097); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.27866882915691155); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(0.31127888563351036);
+}
+
+NR_FN f32 spy0m1_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(-2.981177018000997e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.7914919782689645e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.0886218892805381e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(7.709720282030447e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-4.941969230075112e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(4.110666345437032e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(3.994674643169181e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(6.533546370696841e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-4.641109979197736e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-8.632694914475334e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.7737683621863226e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.0439807160548956e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-6.332016724125288e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-7.541642612317038e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.00040843786731967907); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.003181147030780641); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.014978386529407962); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.054113299622556475); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.1953340339010132); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.171237647960846); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(-0.07746743546487174);
+}
+
+NR_FN f32 spy0mid_f32(f32 x) {
+  if (x < f32(4.0)) { return spy0m0_f32((x * f32(1.0) - f32(3.0))); }
+  if (x < f32(8.0)) { return spy0m1_f32((x * f32(0.5) - f32(3.0))); }
+  return f32(0.0);
+}
+
+NR_FN f32 spy0s_f32(f32 z) { return z * (f32(1.0) + z * (f32(-0.375) + z * (f32(0.05092592592592592) + z * (f32(-0.0036168981481481473) + z * (f32(0.0001585648148148148) + z * (f32(-4.72608024691358e-06) + z * (f32(1.0207455998272324e-07) + z * (f32(-1.6718048413148328e-09) + z * (f32(2.1483350211950277e-11) + z * (f32(-2.224275605476294e-13) + z * (f32(1.895299587006153e-15) + z * (f32(-1.3525001839484812e-17) + z * (f32(8.201338813682637e-20) + z * (f32(-4.278340826570209e-22) + z * (f32(1.9404708872364888e-24) + z * (f32(-7.722735675585064e-27) + z * (f32(2.71872271202985e-29) + z * (f32(-8.52665260731113e-32) + z * (f32(2.3975214433909727e-34) + z * (f32(-6.078277163299984e-37))))))))))))))))))))); }
+
+NR_FN f32 spy1_f32(f32 x) {
+  if (isnan_f32(x) || x < f32(0.0)) { return nan_f32(); }
+  if (x == f32(0.0)) { return -nrbitcast<f32>(0x7f800000u); }
+  if (isinf_f32(x)) { return f32(0.0); }
+  if (x <= f32(2.0)) {
+    const auto z = f32(0.25) * x * x;
+    const auto j1 = f32(0.5) * x * spj1s_f32(z);
+    return f32(-0.6366197723675814) / x + f32(0.6366197723675814) * log_f32(f32(0.5) * x) * j1
+         - x * f32(0.15915494309189535) * spy1s_f32(z);
+  }
+  if (x < f32(8.0)) { return spy1mid_f32(x); }
+  return spjybig_f32(x, true).y;
+}
+
+NR_FN f32 spy1m0_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(3.7384496402558384e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.1767986090237042e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.2672897632736627e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-7.376476078741467e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(4.292566298335255e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.4971986522001077e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.452187293481187e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-8.440965685284892e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(4.903088982111654e-11); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.8433928340393246e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.6481678993776635e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-9.665011538975695e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.581779643600889e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.712798988804273e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(1.5789430118699902e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-2.1644535144318952e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.00010912495196023905); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.001188093774144756); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.00393045877648443); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.08959223843325517); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.2562987684140395); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(0.23387270994028395);
+}
+
+NR_FN f32 spy1m1_f32(f32 t) {
+  const auto tt = t + t;
+  auto b0 = f32(0.0);
+  auto b1 = f32(0.0);
+  auto b2 = f32(0.0);
+  b0 = tt * b1 - b2 + f32(1.819276792351516e-17); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.0578894802135553e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(6.144281715237147e-16); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-3.509623706732388e-15); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(2.02096221785734e-14); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.3457486850124998e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(8.109246989905914e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-1.9623486368280546e-13); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-4.781619801446261e-12); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-8.495572630542721e-10); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.564550355235837e-09); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(9.41100867961744e-08); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-5.718122858633964e-07); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-9.301716357697887e-06); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(5.00843215071389e-05); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.0005186132665044948); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.0024005428824109354); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.01538712188739871); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.05751300323522091); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(0.1469527769802707); b2 = b1; b1 = b0;
+  b0 = tt * b1 - b2 + f32(-0.3331550645668055); b2 = b1; b1 = b0;
+  return t * b1 - b2 + f32(-0.012142435490287646);
+}
+
+NR_FN f32 spy1mid_f32(f32 x) {
+  if (x < f32(4.0)) { return spy1m0_f32((x * f32(1.0) - f32(3.0))); }
+  if (x < f32(8.0)) { return spy1m1_f32((x * f32(0.5) - f32(3.0))); }
+  return f32(0.0);
+}
+
+NR_FN f32 spy1s_f32(f32 z) { return f32(-0.15443132980306573) + z * (f32(-0.6727843350984671) + z * (f32(0.18157516696085563) + z * (f32(-0.01918218983933056) + z * (f32(0.001115359491966528) + z * (f32(-4.1422476892711435e-05) + z * (f32(1.0715459140911807e-06) + z * (f32(-2.0452860035938777e-08) + z * (f32(3.0020487465891875e-10) + z * (f32(-3.4959287296928813e-12) + z * (f32(3.309914735250272e-14) + z * (f32(-2.5986411321011286e-16) + z * (f32(1.7195232826992565e-18) + z * (f32(-9.721207518823618e-21) + z * (f32(4.7502817433276676e-23) + z * (f32(-2.0264937604328585e-25) + z * (f32(7.6133707277671165e-28) + z * (f32(-2.5382566314880596e-30) + z * (f32(7.560715083977377e-33) + z * (f32(-2.0243404814475158e-35) + z * (f32(4.898393793644304e-38))))))))))))))))))))); }
+
+NR_FN i32 sqcmp_f32(u32 fm, bool odd, u32 m) {
+  const auto mh = m >> 13u;
+  const auto ml = m & 0x1fffu;
+  const auto c = 2u * mh * ml;
+  const auto l0 = ml * ml + ((c & 0x1fffu) << 13u);
+  const auto h = mh * mh + (c >> 13u) + (l0 >> 26u);
+  const auto l = l0 & 0x3ffffffu;
+  const auto hf = nrsel(fm >> 1u, fm, odd);
+  const auto lf = nrsel((fm & 1u) << 25u, 0u, odd);
+  if (hf != h) { return nrsel(-1, 1, hf > h); }
+  return nrsel(-1, 1, lf > l);
+}
+
+NR_FN f32 sqrt_f32(f32 x) {return sqrt(x);
+}
+
+NR_FN nrvec2<f32> two_prod_f32(f32 a0, f32 b0) {
+  const f32 p = a0 * b0;
+  return nrvec2<f32>(p, fma(a0, b0, -p));
+}
+
+NR_FN nrvec2<f32> two_sum_f32(f32 a0, f32 b0) {
+  const f32 s = a0 + b0;
+  const f32 v = s - a0;
+  return nrvec2<f32>(s, (a0 - (s - v)) + (b0 - v));
+}
+"""
+
 ENTRIES = {'beta': 'NR_FN f64 nrsp_beta(f64 a, f64 b, f64 c) { return spbeta_f64(a, b); }',
  'betainc': 'NR_FN f64 nrsp_betainc(f64 a, f64 b, f64 c) { return spbetainc_f64(a, b, c); }',
  'betaincc': 'NR_FN f64 nrsp_betaincc(f64 a, f64 b, f64 c) { return spbetaincc_f64(a, b, c); }',
@@ -1792,3 +2400,8 @@ ENTRIES = {'beta': 'NR_FN f64 nrsp_beta(f64 a, f64 b, f64 c) { return spbeta_f64
  'y0': 'NR_FN f64 nrsp_y0(f64 a, f64 b, f64 c) { return spy0_f64(a); }',
  'y1': 'NR_FN f64 nrsp_y1(f64 a, f64 b, f64 c) { return spy1_f64(a); }',
  'zeta': 'NR_FN f64 nrsp_zeta(f64 a, f64 b, f64 c) { return spzeta_f64(a, b); }'}
+
+ENTRIES_F32 = {'j0': 'NR_FN f32 nrsp_j0_f32(f32 a, f32 b, f32 c) { return spj0_f32(a); }',
+ 'j1': 'NR_FN f32 nrsp_j1_f32(f32 a, f32 b, f32 c) { return spj1_f32(a); }',
+ 'y0': 'NR_FN f32 nrsp_y0_f32(f32 a, f32 b, f32 c) { return spy0_f32(a); }',
+ 'y1': 'NR_FN f32 nrsp_y1_f32(f32 a, f32 b, f32 c) { return spy1_f32(a); }'}

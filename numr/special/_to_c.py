@@ -42,31 +42,49 @@ FUNCTIONS = {"gammainc": 2, "gammaincc": 2, "chdtr": 2, "chdtrc": 2, "betainc": 
              "betaincc": 3, "stdtr": 2, "ellipe": 1,
              "j0": 1, "j1": 1, "y0": 1, "y1": 1, "zeta": 2, "rzeta": 1, "beta": 2}
 
-# The C bodies of helpers whose WGSL guards against a driver's reassociation or lacks a
-# correctly fused multiply-add (see the module's docstring); their results are the exact
-# sum and product errors, as the WGSL's.
-NATIVE = {
-    "fence_f64": "return v;",
-    "two_sum_f64": """
-  const f64 s = a0 + b0;
-  const f64 v = s - a0;
-  return nrvec2<f64>(s, (a0 - (s - v)) + (b0 - v));""",
-    "fast_two_sum_f64": """
-  const f64 s = a0 + b0;
-  return nrvec2<f64>(s, b0 - (s - a0));""",
-    "two_prod_f64": """
-  const f64 p = a0 * b0;
-  return nrvec2<f64>(p, fma(a0, b0, -p));""",
-    # The library's own functions where a result is rounded once at the end: CUDA's
-    # (within 1 ulp; pow 2) cost a fraction of numr's double-word ones, which exist for
-    # WGSL, whose float64 has no exp or log at all; the special functions' own
-    # double-word steps (logdd, expdd, ...) stay numr's.
-    "exp_f64": "return exp(x);",
-    "expm1_f64": "return expm1(x);",
-    "log_f64": "return log(x);",
-    "log1p_f64": "return log1p(x);",
-    "pow_f64": "return pow(x, y);",
-}
+# Functions whose float32 calls CUDA computes in float32, with the float32 specialisation
+# of the same WGSL (WebGPU's float32 algorithm, verified there to its float32 bounds);
+# the rest compute float32 in float64 and round once. float64 arithmetic had cost the
+# Bessel functions 4.3-5.1x cupyx's float32 time on the H100 (their large-argument
+# reduction and sin/cos in double).
+FUNCTIONS_F32 = ("j0", "j1", "y0", "y1")
+
+
+def _native(ct: str) -> dict[str, str]:
+    """The C bodies of helpers (of compute type ``ct``) whose WGSL guards against a
+    driver's reassociation or lacks a correctly fused multiply-add (see the module's
+    docstring); their results are the exact sum and product errors, as the WGSL's."""
+    bodies = {
+        "fence": "return v;",
+        "two_sum": f"""
+  const {ct} s = a0 + b0;
+  const {ct} v = s - a0;
+  return nrvec2<{ct}>(s, (a0 - (s - v)) + (b0 - v));""",
+        "fast_two_sum": f"""
+  const {ct} s = a0 + b0;
+  return nrvec2<{ct}>(s, b0 - (s - a0));""",
+        "two_prod": f"""
+  const {ct} p = a0 * b0;
+  return nrvec2<{ct}>(p, fma(a0, b0, -p));""",
+        # The library's own functions where a result is rounded once at the end: CUDA's
+        # (within 1 ulp; pow 2) cost a fraction of numr's double-word ones, which exist
+        # for WGSL, whose float64 has no exp or log at all; the special functions' own
+        # double-word steps (logdd, expdd, ...) stay numr's. (C++ picks the float
+        # overloads for f32.)
+        "exp": "return exp(x);",
+        "expm1": "return expm1(x);",
+        "log": "return log(x);",
+        "log1p": "return log1p(x);",
+        "pow": "return pow(x, y);",
+    }
+    if ct == "f32":
+        # IEEE square root, correctly rounded as numr's float32 WGSL one (CUDA's sqrt
+        # without -prec-sqrt=false)
+        bodies["sqrt"] = "return sqrt(x);"
+    return {f"{k}_{ct}": v for k, v in bodies.items()}
+
+
+NATIVE = {**_native("f64"), **_native("f32")}
 
 # Types, vec2 and the WGSL built-ins the helpers use, for NVRTC and a host compiler alike
 # (NR_FN: __device__ there, inline here).
@@ -100,6 +118,16 @@ template <class To, class From> NR_FN To nrbitcast(From v) {
 template <class X> NR_FN X nrsel(X f, X t, bool c) { return c ? t : f; }
 NR_FN f64 nrmin(f64 a, f64 b) { return fmin(a, b); }
 NR_FN f64 nrmax(f64 a, f64 b) { return fmax(a, b); }
+NR_FN f32 nrmin(f32 a, f32 b) { return fmin(a, b); }
+NR_FN f32 nrmax(f32 a, f32 b) { return fmax(a, b); }
+template <class X> NR_FN X nrclamp(X v, X lo, X hi) { return nrmin(nrmax(v, lo), hi); }
+NR_FN u32 nrclz(u32 v) {
+#ifdef __CUDACC__
+  return (u32)__clz((int)v);
+#else
+  return v ? (u32)__builtin_clz(v) : 32u;
+#endif
+}
 NR_FN i32 nrmin(i32 a, i32 b) { return a < b ? a : b; }
 NR_FN i32 nrmax(i32 a, i32 b) { return a > b ? a : b; }
 NR_FN u32 nrmin(u32 a, u32 b) { return a < b ? a : b; }
@@ -107,8 +135,8 @@ NR_FN u32 nrmax(u32 a, u32 b) { return a > b ? a : b; }
 """
 
 _BUILTINS = {"select": "nrsel", "abs": "fabs", "min": "nrmin", "max": "nrmax",
-             "round": "rint"}
-_KNOWN = {"fma", "exp", "expm1", "log", "log1p", "pow", "sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "nrmin", "nrmax", "rint",
+             "round": "rint", "clamp": "nrclamp", "countLeadingZeros": "nrclz"}
+_KNOWN = {"fma", "exp", "expm1", "log", "log1p", "pow", "sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "nrmin", "nrmax", "rint", "nrclamp", "nrclz",
           "nrsel", "nrvec2", "nrvec3", "nrbitcast", "if", "for", "while", "return", "f64", "f32",
           "u64", "u32", "i32", "bool", "break", "continue", "else"}
 
@@ -184,8 +212,17 @@ def _arrays(b: str) -> str:
     return b
 
 
-def _body(b: str) -> str:
+# A float literal that is not already the argument of a conversion (f32(..), f64(..))
+_FLOAT = re.compile(r"(?<![\w.])(?<!f32\()(?<!f64\()(?<!f32\(-)(?<!f64\(-)((?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?"
+                    r"|\d+[eE][-+]?\d+)(?![\w.])")
+
+
+def _body(b: str, ct: str = "f64") -> str:
     b = _arrays(b)
+    if ct == "f32":
+        # WGSL's abstract float literals take the other operand's type, f32 (rounded from
+        # their float64 value), where C++'s double literal would widen the arithmetic
+        b = _FLOAT.sub(r"f32(\1)", b)
     if re.search(r"\barray\s*<|\bvec4\b|\bconst\s+(?!f64|f32|u64|u32|i32)|\bloop\b|\bswitch\b",
                  re.sub(r"//[^\n]*", "", b)):
         raise ValueError(f"_to_c: unsupported WGSL in {b[:120]!r}")
@@ -199,9 +236,9 @@ def _body(b: str) -> str:
     return b
 
 
-def translate(wgsl: str) -> str:
-    """C++ for NVRTC (and a host compiler) of the WGSL functions in ``wgsl``: a
-    prototype of each, then the definitions."""
+def translate(wgsl: str, ct: str = "f64") -> str:
+    """C++ for NVRTC (and a host compiler) of the WGSL functions in ``wgsl`` of compute
+    type ``ct``: a prototype of each, then the definitions."""
     fns, consts = _functions(wgsl)
     fns.sort()  # helpers() visits in set order: sorted, reproducible
     names = {f[0] for f in fns}
@@ -209,7 +246,7 @@ def translate(wgsl: str) -> str:
     for name, params, ret, body in fns:
         sig = f"NR_FN {_type(ret) if ret != 'void' else 'void'} {name}({_params(params)})"
         protos.append(sig + ";")
-        cb = NATIVE[name] + "\n" if name in NATIVE else _body(body)
+        cb = NATIVE[name] + "\n" if name in NATIVE else _body(body, ct)
         code = re.sub(r"//[^\n]*", "", cb)
         for call in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", code)):
             if call not in names and call not in _KNOWN:
@@ -219,30 +256,35 @@ def translate(wgsl: str) -> str:
             + "\n\n".join(defs) + "\n")
 
 
-def source() -> tuple[str, dict]:
-    """The helpers' C++ and, per function, its entry ``nrsp_<name>(a, b, c)``."""
+def source(ct: str = "f64") -> tuple[str, dict]:
+    """The helpers' C++ and, per function, its entry ``nrsp_<name>(a, b, c)`` (float64:
+    :data:`FUNCTIONS`) or ``nrsp_<name>_f32`` (float32: :data:`FUNCTIONS_F32`)."""
     from ..backends.webgpu.kernels import expressions as ex
     from . import _wgsl  # noqa: F401  (registers the helpers)
     from ._exprs import EXPR, specialise
 
-    exprs = {n: specialise(EXPR[n], "f64") for n in FUNCTIONS}
-    helpers = translate(ex.helpers(" ".join(exprs.values()), "f64"))
+    names = FUNCTIONS if ct == "f64" else FUNCTIONS_F32
+    exprs = {n: specialise(EXPR[n], ct) for n in names}
+    helpers = translate(ex.helpers(" ".join(exprs.values()), ct), ct)
+    suffix = "" if ct == "f64" else "_" + ct
     entries = {}
     for n, e in exprs.items():
-        e = _body(e)
-        entries[n] = f"NR_FN f64 nrsp_{n}(f64 a, f64 b, f64 c) {{ return {e}; }}"
+        e = _body(e, ct)
+        entries[n] = f"NR_FN {ct} nrsp_{n}{suffix}({ct} a, {ct} b, {ct} c) {{ return {e}; }}"
     return helpers, entries
 
 
 def main() -> None:
     helpers, entries = source()
+    helpers32, entries32 = source("f32")
     with open(__file__.replace("_to_c.py", "_cuda_src.py"), "w") as f:
         f.write('"""C++ of numr.special\'s own CUDA kernels, generated from the WGSL by '
                 '_to_c.py (do not edit)."""\n\n')
-        for k, v in (("PRELUDE", PRELUDE), ("HELPERS", helpers)):
+        for k, v in (("PRELUDE", PRELUDE), ("HELPERS", helpers), ("HELPERS_F32", helpers32)):
             assert '"""' not in v and "\\" not in v
             f.write(f'{k} = r"""{v}"""\n\n')
-        f.write(f"ENTRIES = {pprint.pformat(entries, width=96)}\n")
+        f.write(f"ENTRIES = {pprint.pformat(entries, width=96)}\n\n")
+        f.write(f"ENTRIES_F32 = {pprint.pformat(entries32, width=96)}\n")
 
 
 if __name__ == "__main__":

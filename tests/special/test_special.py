@@ -211,10 +211,12 @@ BOUNDS = {
     # cuda: numr's own kernels, the C++ generated from the WGSL (CUDA's own j0 j1 y0 y1,
     # which cupyx calls, were 1130 / 5010 / 8740 / 2430 eps of the amplitude off on the
     # H200); test_cuda_source.py measures 1.96 / 1.98 / 1.92 / 1.94 on the host (the CUDA
-    # bounds leave 1 eps for NVRTC's build; the H200 passed them at 8b4a4e7). k0, k1
+    # bounds leave 1 eps for NVRTC's build; the H200 passed them at 8b4a4e7), and for
+    # the float32 kernels (float32 arithmetic, ENTRIES_F32) 1.3 / 2.0 / 1.99 / 2.31 (the
+    # bounds leave 0.5-0.7 eps for CUDA's logf and NVRTC). k0, k1
     # 2.9 / 2.7; k0e, k1e webgpu float32 1.81 / 1.67 on the H200's driver
-    "j0": {"webgpu": (1.5, 2.25), "cuda": (1, 3)}, "j1": {"webgpu": (2.25, 2.25), "cuda": (1, 3)},
-    "y0": {"webgpu": (2.25, 2.25), "cuda": (1, 3)}, "y1": {"webgpu": (2.75, 2.25), "cuda": (1, 3)},
+    "j0": {"webgpu": (1.5, 2.25), "cuda": (2, 3)}, "j1": {"webgpu": (2.25, 2.25), "cuda": (2.5, 3)},
+    "y0": {"webgpu": (2.25, 2.25), "cuda": (2.5, 3)}, "y1": {"webgpu": (2.75, 2.25), "cuda": (3, 3)},
     # k0, k1 float32 webgpu: every mantissa of [1, 8) (test_float32_dense_binades) 2.41 and
     # 2.43 eps; the samples here 1.74 and 1.81
     "k0": {"webgpu": (2.5, 3.5), "cuda": (2.5, 3)}, "k1": {"webgpu": (2.5, 3), "cuda": (2, 3)},
