@@ -79,6 +79,9 @@ def main() -> None:
     # an experiment: float32 arithmetic on cuda for every function that can have it
     # (numr/special/_cuda.py, F32_CANDIDATES)
     ap.add_argument("--cuda-f32-native", action="store_true")
+    # an experiment: the functions of numr's own float32 CUDA kernels (ENTRIES_F32)
+    # computing float32 in float64 instead, as they did before
+    ap.add_argument("--cuda-f32-in-f64", action="store_true")
     # an experiment: every function's webgpu kernel evaluating several elements an
     # invocation (numr.special._webgpu.VEC holding every function; float32 only)
     ap.add_argument("--webgpu-vec", action="store_true")
@@ -97,6 +100,10 @@ def main() -> None:
         from numr.special import _cuda
 
         _cuda.F32_NATIVE = _cuda.F32_CANDIDATES
+    if a.cuda_f32_in_f64:
+        from numr.special import _cuda_src
+
+        _cuda_src.ENTRIES_F32 = {}
     try:
         import cupy
         import cupyx.scipy.special as csp
