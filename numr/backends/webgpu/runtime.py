@@ -340,6 +340,8 @@ class Runtime:
         self._last_pipe = None                       # skips a repeated set_pipeline
         # Each slot's dynamic offset as a ready uint32_t* (a list index a dispatch, where
         # writing one shared cffi word cost a store through cffi each time).
+        # bind groups through cffi where this wgpu allows (native.bind_group_maker)
+        self._make_bind_group = _native.bind_group_maker(self.device) if _ffi is not None else None
         if _ffi is not None:
             self._offsets = _ffi.new("uint32_t[]", [k * SLOT_BYTES for k in range(ARENA_SLOTS)])
             self._offset_at = [self._offsets + k for k in range(ARENA_SLOTS)]
@@ -918,16 +920,20 @@ class Runtime:
                                   f"buffers (arrays of {[b.nbytes for b in blocks]} bytes); "
                                   f"the adapter allows {self.max_bindings}")
             flat = [p for b in blocks for p in (b.parts if type(b) is Pieces else (b,))]
-        entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
-                                                "size": SLOT_BYTES}}]
-        entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
-                                                     "size": b.nbytes}}
-                    for i, b in enumerate(flat)]
         n = len(flat)
         try:
-            bg = self.device.create_bind_group(
-                layout=self._layout(n, counts[-1] if counts else written)[0],
-                entries=entries)
+            layout = self._layout(n, counts[-1] if counts else written)[0]
+            make = self._make_bind_group
+            if make is not None:
+                bg = make(layout, [(self._arena, SLOT_BYTES)]
+                          + [(b.buffer, b.nbytes) for b in flat])
+            else:
+                entries = [{"binding": 0, "resource": {"buffer": self._arena, "offset": 0,
+                                                        "size": SLOT_BYTES}}]
+                entries += [{"binding": i + 1, "resource": {"buffer": b.buffer, "offset": 0,
+                                                             "size": b.nbytes}}
+                            for i, b in enumerate(flat)]
+                bg = self.device.create_bind_group(layout=layout, entries=entries)
         except Exception as e:
             # Nothing of this dispatch is recorded yet: the batch stays whole.
             self._check_lost(f"binding {n} buffers", e)

@@ -84,3 +84,36 @@ def test_trusted_modules_are_made_and_run(device):
     cpass.end()
     gpu.queue.submit([encoder.finish()])
     assert np.frombuffer(gpu.queue.read_buffer(buf), np.uint32)[0] == 7
+
+
+def test_bind_groups_made_through_cffi_bind_what_they_name(device):
+    """native.bind_group_maker exists with this wgpu, and its bind group binds the buffer
+    at the size given: a kernel through it writes where the public API's would."""
+    import numpy as np
+    import wgpu
+
+    from numr.backends.webgpu import native
+    from numr.backends.webgpu.runtime import runtime
+
+    gpu = runtime(device.index).device
+    make = native.bind_group_maker(gpu)
+    assert make is not None, _MOVED.format(v=wgpu.__version__,
+                                           what="wgpuDeviceCreateBindGroup or GPUBindGroup")
+    assert runtime(device.index)._make_bind_group is not None
+    buf = gpu.create_buffer(size=16, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+    pipe = gpu.create_compute_pipeline(
+        layout="auto", compute={"module": gpu.create_shader_module(code=_SHADER),
+                                "entry_point": "main"})
+    bg = make(pipe.get_bind_group_layout(0), [(buf, 16)])
+    assert isinstance(bg, wgpu.GPUBindGroup)
+    encoder = gpu.create_command_encoder()
+    cpass = encoder.begin_compute_pass()
+    cpass.set_pipeline(pipe)
+    cpass.set_bind_group(0, bg)
+    cpass.dispatch_workgroups(1)
+    cpass.end()
+    gpu.queue.submit([encoder.finish()])
+    got = np.frombuffer(gpu.queue.read_buffer(buf), dtype=np.uint32)
+    assert got.tolist() == [7, 0, 0, 0]
+    with pytest.raises(wgpu.GPUValidationError, match="overflow"):  # raises as the public call
+        make(pipe.get_bind_group_layout(0), [(buf, 32)])
