@@ -11,6 +11,8 @@ the native handles of wgpu-py's objects.
   it for those ``lib`` calls and as DLPack's kDLWebGPU data pointer (dlpack.py).
 - :func:`trusted_module`: a shader module without naga's runtime checks, through
   wgpu-native's wgpuDeviceCreateShaderModuleTrusted (wgpu-py 0.32 has no public call).
+- :func:`bind_group_maker`: bind groups whose descriptor is built in cffi directly
+  (wgpu-py's create_bind_group converts each entry in Python, 7x the native call).
 
 ``ffi`` is None where that backend's package lacks these names (another wgpu-py backend
 or layout): the runtime then takes wgpu-py's public methods, and DLPack export raises.
