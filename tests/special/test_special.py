@@ -230,12 +230,12 @@ BOUNDS = {
     # the CUDA source on the host; float32 in float64 on WebGPU (F64_FOR_F32). Not yet
     # measured on the H200: up to 1 eps of margin there (CUDA and the host differed by
     # 1 ulp in 33 of 946 stdtr samples)
-    "zeta": {"webgpu": (1, 3), "cuda": (2, 3)},
+    "zeta": {"webgpu": (1.5, 3), "cuda": (2, 3)},
     # zeta(x): against mpmath where SciPy is off (SciPy: 1e12 eps at -2 + 1e-14, its
     # sin(pi x / 2) rounded; 217 at -259.5): 2.58 on lavapipe and for the CUDA source on
     # the host, at -8.342745783873092 (float32 arithmetic, off F64_FOR_F32: 2.57,
     # NARROW_BOUNDS); 0.42 eps of margin for the H200, unmeasured there
-    "rzeta": {"webgpu": (1, 3), "cuda": (3, 3)},
+    "rzeta": {"webgpu": (3, 3), "cuda": (3, 3)},
     # beta: Stirling's forms in double words (numr/special/_wgsl.py), negative arguments
     # by reflection; against mpmath where SciPy is off (SciPy: 1e6 eps at (1e5, 15.1), inf
     # for beta(-152.1, -145.7) = -1.2e89): 3.49 on lavapipe and for the CUDA source on the
@@ -442,6 +442,11 @@ def test_accuracy_against_scipy(device, name):
         assert r.dtype == d and r.device == device
         got = np.asarray(r.to_device("cpu"))
         fl = floor(host) if callable(floor) else floor
+        if d == numr.float32 and flushes_subnormals(device):
+            # results made of subnormal terms (zeta(30, 18.5) = 1.22e-38) flush there:
+            # errors relative to at least the smallest normal (the arithmetic's, see
+            # test_float32_without_float64)
+            fl = np.maximum(fl, np.finfo(np.float32).tiny / np.finfo(np.float32).eps)
         ref = _with_mpmath(name, host, got, _device_reference(name, host, got, device, d), nd, fl)
         err, bad = _error(name, got, ref, nd, fl)
         where = [tuple(float(h[i]) for h in host) + (float(got[i]), float(ref[i]))
