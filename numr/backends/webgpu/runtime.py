@@ -93,6 +93,12 @@ POOL_KEEP_BYTES = 4 * 2**30
 
 # Launch plans kept (Runtime.remember) before the cache starts over.
 PLANS_KEPT = 8192
+# Bind groups kept (one per set of blocks a kernel bound) before the cache starts over: a
+# loop whose arrays change buffers from call to call binds new sets until the pool's
+# order repeats (an Adam step over 64 parameters: 2658 after 40 steps), or never, and
+# each group holds native memory. Dropping one a recorded pass uses is safe: the pass
+# holds its own reference (wgpu-core).
+BIND_GROUPS_KEPT = 16384
 
 _STORAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
 _STAGING = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
@@ -941,6 +947,8 @@ class Runtime:
                                f"({[b.nbytes for b in blocks]} bytes) for a dispatch failed: "
                                f"{_wgpu_message(e)}") from None
         pair = (bg, _handle(bg) if _ffi is not None else None, counts)
+        if len(self._bind_groups) >= BIND_GROUPS_KEPT:
+            self._bind_groups.clear()
         self._bind_groups[blocks if written == 1 else blocks + (written,)] = pair
         self.stats["bind_groups"] += 1
         return pair

@@ -117,3 +117,22 @@ def test_bind_groups_made_through_cffi_bind_what_they_name(device):
     assert got.tolist() == [7, 0, 0, 0]
     with pytest.raises(wgpu.GPUValidationError, match="overflow"):  # raises as the public call
         make(pipe.get_bind_group_layout(0), [(buf, 32)])
+
+
+def test_the_bind_group_cache_starts_over_at_its_cap(device, monkeypatch):
+    """Past BIND_GROUPS_KEPT the cache starts over, also in the middle of a batch whose
+    recorded passes use the groups dropped: the results stay right."""
+    import numpy as np
+
+    import numr
+    from numr.backends.webgpu import runtime as R
+
+    monkeypatch.setattr(R, "BIND_GROUPS_KEPT", 3)
+    rt = R.runtime(device.index)
+    rt.wait()
+    xs = [numr.asarray(np.full(64, k, dtype=np.float32), device=device) for k in range(12)]
+    sums = [xs[k] + xs[(k + 1) % 12] for k in range(12)]  # 12 new sets of blocks
+    assert len(rt._bind_groups) <= 3
+    for k, s in enumerate(sums):
+        np.testing.assert_array_equal(np.asarray(s.to_device("cpu")),
+                                      np.full(64, k + (k + 1) % 12, dtype=np.float32))
