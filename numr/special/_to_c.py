@@ -137,7 +137,8 @@ NR_FN u32 nrmax(u32 a, u32 b) { return a > b ? a : b; }
 
 _BUILTINS = {"select": "nrsel", "abs": "fabs", "min": "nrmin", "max": "nrmax",
              "round": "rint", "clamp": "nrclamp", "countLeadingZeros": "nrclz"}
-_KNOWN = {"fma", "exp", "expm1", "log", "log1p", "pow", "sqrt", "floor", "ceil", "trunc", "ldexp", "fabs", "nrmin", "nrmax", "rint", "nrclamp", "nrclz",
+_KNOWN = {"fma", "exp", "expm1", "log", "log1p", "pow", "sqrt", "floor", "ceil", "trunc", "ldexp",
+          "fabs", "nrmin", "nrmax", "rint", "nrclamp", "nrclz",
           "nrsel", "nrvec2", "nrvec3", "nrbitcast", "if", "for", "while", "return", "f64", "f32",
           "u64", "u32", "i32", "bool", "break", "continue", "else"}
 
@@ -214,8 +215,8 @@ def _arrays(b: str) -> str:
 
 
 # A float literal that is not already the argument of a conversion (f32(..), f64(..))
-_FLOAT = re.compile(r"(?<![\w.])(?<!f32\()(?<!f64\()(?<!f32\(-)(?<!f64\(-)((?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?"
-                    r"|\d+[eE][-+]?\d+)(?![\w.])")
+_FLOAT = re.compile(r"(?<![\w.])(?<!f32\()(?<!f64\()(?<!f32\(-)(?<!f64\(-)"
+                    r"((?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?![\w.])")
 
 
 def _body(b: str, ct: str = "f64") -> str:
