@@ -13,6 +13,24 @@ _KIND_NAMES = ("bool", "signed integer", "unsigned integer", "integral", "real f
                "complex floating", "numeric")
 
 
+class _Devices(tuple):
+    """The standard's tuple of devices (a tuple since 2025.12, a list before). A list
+    added to it gives a list, as it did to the list: SciPy's test fixtures write
+    ``info.devices() + [None]``."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return list(self) + other
+        return tuple.__add__(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return other + list(self)
+        return NotImplemented
+
+
 class Info:
     """What numr offers on this machine (the standard's inspection API)."""
 
@@ -24,10 +42,10 @@ class Info:
     def default_device(self) -> Device:
         return default_device()
 
-    def devices(self) -> list[Device]:
-        """Every device numr can use here, a new list each call (the standard's type:
-        SciPy's test fixtures append ``None`` to it)."""
-        return list(all_devices())
+    def devices(self) -> tuple[Device, ...]:
+        """Every device numr can use here, as a tuple (the standard's type since
+        2025.12) to which a list can be added (SciPy's fixtures add ``[None]``)."""
+        return _Devices(all_devices())
 
     def default_dtypes(self, *, device: Device | str | None = None) -> dict[str, dt.DType]:
         dev = default_device() if device is None else get_device(device, "default_dtypes")

@@ -159,11 +159,13 @@ def test_device_objects():
     assert {cpu: 1}[info.default_device()] == 1
     assert pickle.loads(pickle.dumps(cpu)) is cpu
     assert numr.asarray([1]).device == cpu
-    # a list, as the standard types it (SciPy's fixtures append None), and a new one each
-    # call: a caller's change leaves numr's registry alone
+    # a tuple, as the standard types it since 2025.12, to which SciPy's fixtures add a
+    # list (info.devices() + [None]): a list, numr's registry left alone
     devs = info.devices()
-    assert type(devs) is list and devs == info.devices() and devs is not info.devices()
-    devs.append(None)
+    assert isinstance(devs, tuple) and devs == info.devices()
+    with_none = devs + [None]
+    assert type(with_none) is list and with_none == [*devs, None]
+    assert [None] + devs == [None, *devs] and devs + (None,) == (*devs, None)
     assert None not in info.devices()
 
 
