@@ -10,8 +10,8 @@ log_ndtr).
 Float64 computes in float64. Float32 computes in float32 where cupyx's float32 loop (CUDA's
 float32 libm: erff, lgammaf, ...) is within a few eps of the true value over the accuracy
 test's samples, with numr's limits (``F32_NATIVE``: cupyx's speed), and for j0 j1 y0 y1
-zeta beta ellipe in numr's own float32 kernels (``ENTRIES_F32``: the C++ of the WGSL's
-float32 algorithm, within a few eps); the other functions
+zeta ellipe in numr's own float32 kernels (``ENTRIES_F32``: the C++ of the WGSL's float32
+algorithm, within 4 ULP, ``_to_c.FUNCTIONS_F32``); the other functions
 compute in float64 and round once to the result's dtype, inside one kernel: float32
 operands are widened as they are loaded and the result narrowed as it is stored, so a
 float32 call moves the bytes cupyx's float32 kernel moves.

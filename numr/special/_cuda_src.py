@@ -1791,7 +1791,6 @@ NR_FN f32 cosr_f32(f32 r, f32 e);
 NR_FN nrvec2<f32> cosrp_f32(f32 r, f32 e);
 NR_FN nrvec2<f32> ddadd_f32(nrvec2<f32> a, nrvec2<f32> b);
 NR_FN nrvec2<f32> ddmul_f32(nrvec2<f32> a, nrvec2<f32> b);
-NR_FN f32 exp_f32(f32 x);
 NR_FN f32 expdd_f32(f32 a, f32 b);
 NR_FN nrvec3<f32> expk_f32(f32 a, f32 b);
 NR_FN f32 expq_f32(f32 r);
@@ -1809,29 +1808,16 @@ NR_FN bool logregular_f32(f32 x);
 NR_FN nrvec2<f32> logs_f32(f32 m);
 NR_FN nrvec2<f32> logw_f32(f32 x);
 NR_FN f32 nan_f32();
-NR_FN f32 negb_f32(f32 x);
-NR_FN f32 pow_f32(f32 x, f32 y);
-NR_FN f32 powcore_f32(f32 ax, f32 y);
-NR_FN nrvec2<f32> powlog_f32(f32 x);
 NR_FN nrvec3<f32> rempio2_f32(f32 x);
 NR_FN nrvec3<f32> rempio2big_f32(f32 x);
 NR_FN f32 round_f32(f32 a);
 NR_FN u32 rshift_round_f32(u32 m, u32 sh0, i32 dir);
 NR_FN f32 scaledd_f32(f32 v, f32 lo, i32 k);
-NR_FN bool signbit_f32(f32 x);
 NR_FN f32 sinr_f32(f32 r, f32 e);
 NR_FN f32 sinrt_f32(f32 r, f32 e);
 NR_FN nrvec2<f32> spagm_f32(f32 m);
-NR_FN f32 spbeta_f32(f32 a0, f32 b0);
-NR_FN f32 spbetafin_f32(f32 f, f32 r, f32 c, bool inv);
-NR_FN nrvec2<f32> spbetalndd_f32(f32 lo, f32 hi);
-NR_FN nrvec2<f32> spddscale_f32(f32 a, nrvec2<f32> v);
-NR_FN f32 spdigammaapprox_f32(f32 x);
-NR_FN nrvec2<f32> spdivdd_f32(f32 a, f32 b);
 NR_FN f32 spellipe1_f32(f32 m1, f32 l);
 NR_FN f32 spellipe_f32(f32 m);
-NR_FN f32 spgamma_f32(f32 x);
-NR_FN f32 spgammapos_f32(f32 x);
 NR_FN bool spisint_f32(f32 x);
 NR_FN f32 spj0_f32(f32 x0);
 NR_FN f32 spj0m0_f32(f32 t);
@@ -1844,9 +1830,6 @@ NR_FN f32 spj1m1_f32(f32 t);
 NR_FN f32 spj1mid_f32(f32 x);
 NR_FN f32 spj1s_f32(f32 z);
 NR_FN nrvec2<f32> spjybig_f32(f32 x, bool one);
-NR_FN f32 splg2_f32(f32 z);
-NR_FN nrvec2<f32> splgammadd_f32(nrvec2<f32> s);
-NR_FN nrvec2<f32> splog1pdd_f32(nrvec2<f32> u);
 NR_FN f32 spp0big_f32(f32 t);
 NR_FN f32 spp1big_f32(f32 t);
 NR_FN f32 spq0big_f32(f32 t);
@@ -1899,9 +1882,6 @@ NR_FN nrvec2<f32> ddadd_f32(nrvec2<f32> a, nrvec2<f32> b) {
 NR_FN nrvec2<f32> ddmul_f32(nrvec2<f32> a, nrvec2<f32> b) {
   const auto p = two_prod_f32(a.x, b.x);
   return fast_two_sum_f32(p.x, p.y + (a.x * b.y + a.y * b.x));
-}
-
-NR_FN f32 exp_f32(f32 x) {return exp(x);
 }
 
 NR_FN f32 expdd_f32(f32 a, f32 b) {
@@ -2017,21 +1997,6 @@ NR_FN nrvec2<f32> logw_f32(f32 x) {
 
 NR_FN f32 nan_f32() { return nrbitcast<f32>(0x7f800000u | u32(1)); }
 
-NR_FN f32 negb_f32(f32 x) { return nrbitcast<f32>(nrbitcast<u32>(x) ^ 0x80000000u); }
-
-NR_FN f32 pow_f32(f32 x, f32 y) {return pow(x, y);
-}
-
-NR_FN f32 powcore_f32(f32 ax, f32 y) {
-  const auto l = powlog_f32(ax);
-  const auto p = two_prod_f32(y, l.x);
-  if (fabs(p.x) > f32(200.0)) { return nrsel(f32(0.0), nrbitcast<f32>(0x7f800000u), p.x > f32(0.0)); }
-  const auto z = fast_two_sum_f32(p.x, p.y + y * l.y);
-  return expdd_f32(z.x, z.y);
-}
-
-NR_FN nrvec2<f32> powlog_f32(f32 x) { return logw_f32(x); }
-
 NR_FN nrvec3<f32> rempio2_f32(f32 x) {
   if (fabs(x) >= f32(6400.0)) { return rempio2big_f32(x); }
   const auto k = rint(x * f32(0.6366197466850281));
@@ -2116,8 +2081,6 @@ NR_FN f32 scaledd_f32(f32 v, f32 lo, i32 k) {
   return nrbitcast<f32>(sg | r);
 }
 
-NR_FN bool signbit_f32(f32 x) { return (nrbitcast<u32>(x) & 0x80000000u) != u32(0); }
-
 NR_FN f32 sinr_f32(f32 r, f32 e) { return r + sinrt_f32(r, e); }
 
 NR_FN f32 sinrt_f32(f32 r, f32 e) {
@@ -2143,179 +2106,6 @@ NR_FN nrvec2<f32> spagm_f32(f32 m) {
   return nrvec2<f32>(k, k * (f32(1.0) - s));
 }
 
-NR_FN f32 spbeta_f32(f32 a0, f32 b0) {
-  if (isnan_f32(a0) || isnan_f32(b0)) { return nan_f32(); }
-  const auto inf = nrbitcast<f32>(0x7f800000u);
-  if (a0 == -inf || b0 == -inf) { return nan_f32(); }  // poles accumulate (SciPy: inf)
-  auto a = a0;
-  auto b = b0;
-  auto sg = f32(1.0);
-  const auto an = a <= f32(0.0) && spisint_f32(a);
-  const auto bn = b <= f32(0.0) && spisint_f32(b);
-  // both non-positive integers: the pole, -inf where b is odd. Decided here, as a choice
-  // of constants: NVIDIA's Vulkan driver returned sg (+-1) for the sg * inf this was
-  // inside the block below (H200, every such pair)
-  if (an && bn) { return nrsel(-inf, inf, spisint_f32(f32(0.5) * b)); }
-  if (an || bn) {
-    const auto n = nrsel(b, a, an);
-    const auto c = nrsel(a, b, an);
-    const auto m = f32(1.0) - n - c;
-    if (isinf_f32(c) || !spisint_f32(c) || !(m > f32(0.0))) { return inf; }
-    sg = nrsel(f32(-1.0), f32(1.0), spisint_f32(f32(0.5) * c));
-    a = m;
-    b = c;
-  }
-  if (a == inf || b == inf) {
-    const auto c = nrsel(a, b, a == inf);
-    if (c == inf) { return nan_f32(); }
-    if (c > f32(0.0)) { return f32(0.0); }
-    // c a negative non-integer: the sign of Gamma(c), negative where floor(c) is odd
-    const auto f = floor(c);
-    return nrsel(inf, -inf, f32(0.5) * f - floor(f32(0.5) * f) != f32(0.0));
-  }
-  // a + b exactly (sd): B is ill-conditioned in a + b near its poles, and the sine below
-  // takes the rounding of a + b into account
-  const auto sd = two_sum_f32(a, b);
-  if (sd.x <= f32(0.0) && spisint_f32(sd.x) && sd.y == f32(0.0)) {
-    const auto ga = f32(0.5) * floor(a) - floor(f32(0.5) * floor(a)) != f32(0.0) && a < f32(0.0);
-    const auto gb = f32(0.5) * floor(b) - floor(f32(0.5) * floor(b)) != f32(0.0) && b < f32(0.0);
-    return nrsel(f32(0.0), -f32(0.0), ga != gb);
-  }
-  // Negative arguments through Gamma(x) Gamma(1 - x) = pi / sin(pi x), so that no Gamma
-  // of a large negative argument is needed (beta(-f32(152.1), -f32(145.7)) is -f32(1.2e89); Gamma(-160)
-  // was 230 eps off). a + b < 0 (refl): B(a, b) = f B(a', b') or f / B(a', b') (inv):
-  // both negative, pi sin(pi s) / (sin(pi a) sin(pi b) (1 - s) B(1 - a, 1 - b)); one, n,
-  // sin(pi s) / sin(pi n) B(p, 1 - s). a + b >= 8 with lo < -7 (neglo): log |Gamma(lo)| =
-  // log(pi / |sin(pi lo)|) - lgamma(1 - lo) joins the exponent below.
-  const auto lo0 = nrmin(a, b);
-  const auto hi0 = nrmax(a, b);
-  const auto refl = sd.x < f32(0.0);
-  const auto inv = hi0 < f32(0.0);
-  const auto neglo = !refl && lo0 < f32(-7.0) && hi0 >= f32(8.0);
-  auto sp = nrvec3<f32>(f32(1.0), f32(1.0), f32(1.0));   // sin(pi v): s, lo, hi (refl) or lo (neglo)
-  auto cs = f32(1.0);                              // cos(pi s)
-  const auto m = nrsel(nrsel(0, 1, neglo), nrsel(2, 3, inv), refl);
-  for (auto i = 0; i < m; i++) {                 // one inlined sine
-    const auto v = nrsel(nrsel(nrsel(sd.x, lo0, neglo), lo0, i == 1), hi0, i == 2);
-    const auto k = round_f32(v);
-    const auto sc = spsincospi_f32(v - k);
-    const auto neg = f32(0.5) * k - floor(f32(0.5) * k) != f32(0.0);
-    const auto sv = nrsel(sc.x, -sc.x, neg);
-    if (i == 0) { sp.x = sv; cs = nrsel(sc.y, -sc.y, neg); }
-    else if (i == 1) { sp.y = sv; } else { sp.z = sv; }
-  }
-  auto f = f32(1.0);
-  auto dx = f32(0.0);   // the new a + dx, b + dy are 1 - a, 1 - b, 1 - s exactly: their
-  auto dy = f32(0.0);   // rounding, times psi(a) - psi(a + b), cost 18 eps at (-f32(15.5), -f32(140.25))
-  if (refl) {
-    const auto ss = sp.x + f32(3.1415927410125732) * cs * sd.y;   // sin(pi (s + ds))
-    if (inv) {
-      f = f32(3.1415927410125732) * ss / (sp.y * sp.z * ((f32(1.0) - sd.x) - sd.y));
-      const auto ta = two_sum_f32(f32(1.0), -lo0);
-      const auto tb = two_sum_f32(f32(1.0), -hi0);
-      a = ta.x;
-      dx = ta.y;
-      b = tb.x;
-      dy = tb.y;
-    } else {
-      f = ss / sp.y;
-      a = hi0;
-      const auto t = two_sum_f32(f32(1.0), -sd.x);
-      const auto u = two_sum_f32(t.x, t.y - sd.y);
-      b = u.x;
-      dy = u.y;
-    }
-  }
-  const auto lo = nrmin(a, b);
-  const auto hi = nrmax(a, b);
-  const auto s = a + b;
-  const auto big = hi >= f32(8.0) && s >= f32(8.0);
-  // both positive, hi < 8 <= a + b: Gamma(lo) Gamma(hi) exp(-lgamma(a + b)), lgamma by
-  // Stirling in double words (Gamma(a + b) itself cost 13 eps with the two others)
-  const auto mid = !big && lo > f32(0.0) && s >= f32(8.0);
-  // the Gamma factors with one inlined Gamma: x0 x1 x2, x1 the divisor but in mid. Else
-  // (Gamma(u) / Gamma(a + b)) Gamma(v), u the larger in magnitude (the closer to a + b:
-  // beta(f32(1e-300), -f32(25.5)) overflowed as Gamma(f32(1e-300)) / Gamma(-f32(25.5)))
-  // B(a + dx, b + dy) = B(a, b) (1 + c) to first order (dx, dy > 0 only where a, b > 1)
-  auto c = f32(0.0);
-  if (refl) {
-    const auto ps = spdigammaapprox_f32(s);
-    // (a may be tiny, with dx = 0: psi's approximation is -inf there)
-    c = nrsel(f32(0.0), dx * (spdigammaapprox_f32(a) - ps), dx != f32(0.0))
-      + nrsel(f32(0.0), dy * (spdigammaapprox_f32(b) - ps), dy != f32(0.0));
-  }
-  // neglo with a + b < 8: exp(lgamma(hi) + log |Gamma(lo)|) / Gamma(a + b)
-  const auto nls = neglo && !big;
-  const auto ua = fabs(a) >= fabs(b);
-  const auto x0 = nrsel(nrsel(b, a, ua), lo, big || mid);
-  const auto x1 = nrsel(s, hi, mid);
-  const auto x2 = nrsel(a, b, ua);
-  const auto n = nrsel(nrsel(nrsel(3, 2, mid), 2, nls), nrsel(1, 0, lo >= f32(8.0) || neglo), big);
-  auto g = f32(1.0);
-  for (auto i = nrsel(0, 1, nls); i < n; i++) {
-    const auto gv = spgamma_f32(nrsel(nrsel(x0, x1, i == 1), x2, i == 2));
-    g = nrsel(g * gv, g / gv, i == 1 && !mid);
-  }
-  if (!big && !mid && !nls) { return sg * spbetafin_f32(f, g, c, inv); }
-  auto e = nrvec2<f32>(f32(0.0), f32(0.0));
-  if (mid) { e = -splgammadd_f32(two_sum_f32(lo, hi)); }
-  else if (nls) { e = splgammadd_f32(nrvec2<f32>(hi, f32(0.0))); }
-  else { e = spbetalndd_f32(lo, hi); }
-  if (neglo) {
-    e = ddadd_f32(ddadd_f32(e, -splgammadd_f32(two_sum_f32(f32(1.0), -lo))),
-                nrvec2<f32>(log_f32(f32(3.1415927410125732) / fabs(sp.x)), f32(0.0)));
-    g = nrsel(g, -g, sp.x < f32(0.0));
-  }
-  if (fabs(e.x) < f32(-103.97208404541016) * f32(-0.8) || isinf_f32(g) || g == f32(0.0)) {
-    return sg * spbetafin_f32(f, g * expdd_f32(e.x, e.y), c, inv);
-  }
-  // exp(E) beyond the normal range: exp(E + log |g|) (beta(-f32(140.24), f32(249.7)) is f32(1e73),
-  // Gamma(-f32(140.24)) f32(1e-240) and exp(E) would overflow)
-  const auto z = ddadd_f32(e, nrvec2<f32>(log_f32(fabs(g)), f32(0.0)));
-  return sg * spbetafin_f32(f, copysign_f32(expdd_f32(z.x, z.y), g), c, inv);
-}
-
-NR_FN f32 spbetafin_f32(f32 f, f32 r, f32 c, bool inv) {
-  const auto rb = nrsel(r + r * c, r, c == f32(0.0) || isinf_f32(r));
-  return nrsel(f * rb, f / rb, inv);
-}
-
-NR_FN nrvec2<f32> spbetalndd_f32(f32 lo, f32 hi) {
-  const auto s = two_sum_f32(lo, hi);
-  const auto lsr = logdd_f32(s.x);
-  const auto ls = fast_two_sum_f32(lsr.x, lsr.y + s.y / s.x);
-  // log1p(lo / hi); below f32(1e-3) by its series (splog1pdd_f32 keeps log(1 + d) ~ d of the
-  // part d below 1's last bit: the d^2 / 2 it leaves, times hi, was f32(5.9) eps at f32(2e17))
-  const auto u = spdivdd_f32(lo, hi);
-  auto l1 = splog1pdd_f32(u);
-  if (fabs(u.x) < f32(1e-3)) {
-    const auto c = u.x * u.x * (f32(-0.5) + u.x * (f32(0.3333333333333333) + u.x * (f32(-0.25) + u.x * (f32(0.2) + u.x * (f32(-0.16666666666666666))))));
-    l1 = fast_two_sum_f32(u.x, u.y + c);
-  }
-  const auto st = spstirling_f32(hi) - spstirling_f32(s.x);
-  const auto t1 = -ddadd_f32(spddscale_f32(hi, l1), f32(-0.5) * l1);   // -(hi - 1/2) log1p(lo / hi)
-  if (lo < f32(8.0)) { return ddadd_f32(t1, ddadd_f32(-spddscale_f32(lo, ls), nrvec2<f32>(lo, st))); }
-  const auto l2 = splog1pdd_f32(spdivdd_f32(hi, lo));
-  const auto w = ddadd_f32(ddadd_f32(spddscale_f32(lo, l2), f32(-0.5) * l2), f32(0.5) * ls);
-  return ddadd_f32(ddadd_f32(t1, -w), nrvec2<f32>(f32(0.9189385332046727), st + spstirling_f32(lo)));
-}
-
-NR_FN nrvec2<f32> spddscale_f32(f32 a, nrvec2<f32> v) {
-  const auto p = two_prod_f32(a, v.x);
-  return fast_two_sum_f32(p.x, p.y + a * v.y);
-}
-
-NR_FN f32 spdigammaapprox_f32(f32 x) {
-  const auto r = f32(1.0) / x;
-  return log_f32(x) - r * (f32(0.5) + r * f32(0.08333333333333333));
-}
-
-NR_FN nrvec2<f32> spdivdd_f32(f32 a, f32 b) {
-  const auto q = a / b;
-  const auto p = two_prod_f32(q, b);
-  return fast_two_sum_f32(q, fence_f32(fence_f32(a - p.x) - p.y) / b);
-}
-
 NR_FN f32 spellipe1_f32(f32 m1, f32 l) {
   return f32(1.0) + m1 * (f32(0.5) * (l - f32(0.5)) + m1 * (f32(0.1875) * (l - f32(1.0833333333333333))));
 }
@@ -2333,45 +2123,6 @@ NR_FN f32 spellipe_f32(f32 m) {
     return r * spellipe1_f32(f32(1.0) / (f32(1.0) - m), f32(1.3862943611198906) + log_f32(r));
   }
   return spagm_f32(m).y;
-}
-
-NR_FN f32 spgamma_f32(f32 x) {
-  if (isnan_f32(x)) { return x; }
-  if (isinf_f32(x)) { return nrsel(nan_f32(), x, x > f32(0.0)); }
-  if (x == f32(0.0)) { return nrsel(nrbitcast<f32>(0x7f800000u), -nrbitcast<f32>(0x7f800000u), signbit_f32(x)); }
-  if (x < f32(0.0) && x == floor(x)) { return nan_f32(); }
-  // 1 - x = y + dy exactly: Gamma(y + dy) = Gamma(y) (1 + dy psi(y)) to first order (dy,
-  // the rounding of 1 - x, times psi(y) was f32(22.7) eps at x = -f32(15.501875))
-  const auto y = two_sum_f32(f32(1.0), -x);
-  const auto g = spgammapos_f32(nrsel(y.x, x, x > f32(0.0)));  // one inlined copy
-  if (x > f32(0.0)) { return g; }
-  const auto n = round_f32(x);
-  const auto s = spsincospi_f32(x - n).x;
-  const auto odd = f32(0.5) * n - floor(f32(0.5) * n) != f32(0.0);
-  const auto gc = nrsel(g + g * (y.y * spdigammaapprox_f32(y.x)), g, y.y == f32(0.0) || isinf_f32(g));
-  const auto r = f32(3.1415927410125732) / (s * gc);
-  return nrsel(r, -r, odd);
-}
-
-NR_FN f32 spgammapos_f32(f32 x) {
-  if (x < f32(0.5)) { return exp_f32(splg2_f32(x)) / (x * (f32(1.0) + x)); }
-  if (x < f32(1.5)) { const auto z = x - f32(1.0); return exp_f32(splg2_f32(z)) / x; }
-  if (x < f32(10.0)) {
-    auto p = f32(1.0);
-    auto y = x;
-    for (auto k = 0; k < 8; k++) {
-      if (y < f32(2.5)) { break; }
-      y = y - f32(1.0);
-      p = p * y;
-    }
-    return exp_f32(splg2_f32(y - f32(2.0))) * p;
-  }
-  if (x > f32(171.7)) { return nrbitcast<f32>(0x7f800000u); }
-  const auto h = pow_f32(x, f32(0.5) * x - f32(0.25));
-  if (isinf_f32(h)) { return h; }  // then gamma overflows too (float32 from x = 35)
-  // fenced: NVIDIA's driver reassociated h * (h * e^-x) into (h * h) * e^-x, which
-  // overflows from x = f32(27.4) in float32 (f32(143.7) in float64)
-  return h * fence_f32(h * exp_f32(-x)) * (f32(2.5066282746310002) * exp_f32(spstirling_f32(x)));
 }
 
 NR_FN bool spisint_f32(f32 x) {
@@ -2528,22 +2279,6 @@ NR_FN nrvec2<f32> spjybig_f32(f32 x, bool one) {
   const auto sc = nrsel(s - c, -(s + c), one);
   const auto r = f32(0.5641895835477563) / sqrt_f32(x);
   return nrvec2<f32>((p * cc - q * sc) * r, (p * sc + q * cc) * r);
-}
-
-NR_FN f32 splg2_f32(f32 z) { return z * (f32(0.42278433509846713) + z * (f32(0.3224670334241132) + z * (f32(-0.0673523010531981) + z * (f32(0.020580808427784546) + z * (f32(-0.007385551028673986) + z * (f32(0.0028905103307415234) + z * (f32(-0.001192753911703261) + z * (f32(0.0005096695247430425) + z * (f32(-0.00022315475845357939) + z * (f32(9.945751278180853e-05) + z * (f32(-4.492623673813314e-05) + z * (f32(2.050721277567069e-05) + z * (f32(-9.439488275268397e-06) + z * (f32(4.374866789907488e-06) + z * (f32(-2.039215753801366e-06) + z * (f32(9.55141213040742e-07) + z * (f32(-4.492469198764566e-07) + z * (f32(2.1207184805554665e-07) + z * (f32(-1.0043224823968099e-07) + z * (f32(4.7698101693639804e-08) + z * (f32(-2.2711094608943164e-08) + z * (f32(1.0838659214896955e-08) + z * (f32(-5.183475041970047e-09) + z * (f32(2.4836745438024785e-09) + z * (f32(-1.1921401405860912e-09) + z * (f32(5.731367241678862e-10) + z * (f32(-2.7595228851242334e-10) + z * (f32(1.330476437424449e-10) + z * (f32(-6.4229645638381e-11)))))))))))))))))))))))))))))); }
-
-NR_FN nrvec2<f32> splgammadd_f32(nrvec2<f32> s) {
-  const auto lr = logdd_f32(s.x);
-  const auto ls = fast_two_sum_f32(lr.x, lr.y + s.y / s.x);
-  const auto h = two_sum_f32(s.x, f32(-0.5));
-  const auto p = ddmul_f32(fast_two_sum_f32(h.x, h.y + s.y), ls);
-  return ddadd_f32(ddadd_f32(p, -s), nrvec2<f32>(f32(0.9189385332046727), spstirling_f32(s.x)));
-}
-
-NR_FN nrvec2<f32> splog1pdd_f32(nrvec2<f32> u) {
-  const auto w = two_sum_f32(f32(1.0), u.x);
-  const auto l = logdd_f32(w.x);
-  return fast_two_sum_f32(l.x, l.y + (w.y + u.y) / w.x);
 }
 
 NR_FN f32 spp0big_f32(f32 t) {
@@ -3021,8 +2756,7 @@ ENTRIES = {'beta': 'NR_FN f64 nrsp_beta(f64 a, f64 b, f64 c) { return spbeta_f64
  'y1': 'NR_FN f64 nrsp_y1(f64 a, f64 b, f64 c) { return spy1_f64(a); }',
  'zeta': 'NR_FN f64 nrsp_zeta(f64 a, f64 b, f64 c) { return spzeta_f64(a, b); }'}
 
-ENTRIES_F32 = {'beta': 'NR_FN f32 nrsp_beta_f32(f32 a, f32 b, f32 c) { return spbeta_f32(a, b); }',
- 'ellipe': 'NR_FN f32 nrsp_ellipe_f32(f32 a, f32 b, f32 c) { return spellipe_f32(a); }',
+ENTRIES_F32 = {'ellipe': 'NR_FN f32 nrsp_ellipe_f32(f32 a, f32 b, f32 c) { return spellipe_f32(a); }',
  'j0': 'NR_FN f32 nrsp_j0_f32(f32 a, f32 b, f32 c) { return spj0_f32(a); }',
  'j1': 'NR_FN f32 nrsp_j1_f32(f32 a, f32 b, f32 c) { return spj1_f32(a); }',
  'rzeta': 'NR_FN f32 nrsp_rzeta_f32(f32 a, f32 b, f32 c) { return sprzeta_f32(a); }',

@@ -30,10 +30,24 @@ EXPR = {
 }
 
 # float32 functions computed in float64 by another algorithm than float64's own (an
-# accuracy float32 needs only; numr/special/_webgpu.py, F64_FOR_F32)
+# accuracy float32 needs only; F64_FOR_F32 below)
 WIDE = {"ndtri": "spndtriwide_T(a)", "erfinv": "sperfinvwide_T(a)",
         "erfcinv": "sperfcinvwide_T(a)", "gamma": "spgammawide_T(a)",
         "i0e": "spi0ewide_T(a)", "i1e": "spi1ewide_T(a)"}
+
+# Functions whose WGSL loses more than 4 ULP when it runs in float32 arithmetic
+# (betainc's continued fraction over float32 products: 22 eps at (200, 40, 0.8); gamma's
+# Stirling powers: 21; polygamma's sums 7.3, gammaincc's continued fraction 5.2 (6.8 on
+# NVIDIA's driver), chdtrc 6.7, stdtr 5.1 there; beta 4.94): on adapters with float64
+# their float32 arguments compute in float64 and round once, elsewhere in float32 (on
+# WebGPU, numr/special/_webgpu.py; on CUDA, numr's own kernels of the rest compute
+# float32 in float32: _to_c.py).
+# zeta (1.29 eps, its sum compensated) and Riemann's zeta (2.57) compute float32 in
+# float32 (in float64 they had cost 11.9x cupyx's time on the H100; on lavapipe float32
+# arithmetic is 1.1x and 2.3x faster). ndtri, erfinv and erfcinv take float64 for speed:
+# fits accurate to float32's needs alone (WIDE) in place of float32 Halley steps.
+F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc",
+                         "gammaincc", "chdtr", "chdtrc", "stdtr", "beta", *WIDE})
 
 
 def specialise(e: str, ct: str) -> str:

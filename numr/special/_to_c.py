@@ -37,18 +37,19 @@ from __future__ import annotations
 import pprint
 import re
 
+from ._exprs import F64_FOR_F32
+
 # name -> number of arguments, for the functions CUDA takes from numr's own source
 FUNCTIONS = {"gammainc": 2, "gammaincc": 2, "chdtr": 2, "chdtrc": 2, "betainc": 3,
              "betaincc": 3, "stdtr": 2, "ellipe": 1,
              "j0": 1, "j1": 1, "y0": 1, "y1": 1, "zeta": 2, "rzeta": 1, "beta": 2}
 
 # Functions whose float32 calls CUDA computes in float32, with the float32 specialisation
-# of the same WGSL (WebGPU's float32 algorithm; for zeta, rzeta and beta the one WebGPU
-# adapters without float64 run), within a few eps (tests/special/test_special.py,
-# BOUNDS); the rest compute float32 in float64 and round once. float64 arithmetic had
-# cost the Bessel functions 4.3-5.1x cupyx's float32 time on the H100, zeta 5.5x and
-# beta 2.5x.
-FUNCTIONS_F32 = ("j0", "j1", "y0", "y1", "zeta", "rzeta", "beta", "ellipe")
+# of the same WGSL (WebGPU's float32 algorithm): those of FUNCTIONS within 4 ULP in float32
+# arithmetic (not in _exprs.F64_FOR_F32, the rule WebGPU follows too); the rest compute
+# float32 in float64 and round once. float64 arithmetic had cost the Bessel functions
+# 4.3-5.1x cupyx's float32 time on the H100, zeta 5.5x.
+FUNCTIONS_F32 = tuple(n for n in FUNCTIONS if n not in F64_FOR_F32)
 
 
 def _native(ct: str) -> dict[str, str]:

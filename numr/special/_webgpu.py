@@ -17,21 +17,10 @@ from ..backends.webgpu.kernels import map as M
 from ..backends.webgpu.kernels.types import ctype
 from ..backends.webgpu.runtime import runtime
 from . import _wgsl  # noqa: F401  (registers the helpers)
-from ._exprs import EXPR, WIDE, specialise
+from ._exprs import EXPR, F64_FOR_F32, WIDE, specialise
 
 HALF_NATIVE = True
 
-# Functions whose WGSL loses more than 4 ULP when it runs in float32 arithmetic
-# (betainc's continued fraction over float32 products: 22 eps at (200, 40, 0.8); gamma's
-# Stirling powers: 21; polygamma's sums 7.3, gammaincc's continued fraction 5.2 (6.8 on
-# NVIDIA's driver), chdtrc 6.7, stdtr 5.1 there; beta 4.94): on adapters with float64
-# their float32 arguments compute in float64 and round once, elsewhere in float32.
-# zeta (1.29 eps, its sum compensated) and Riemann's zeta (2.57) compute float32 in
-# float32 (in float64 they had cost 11.9x cupyx's time on the H100; on lavapipe float32
-# arithmetic is 1.1x and 2.3x faster). ndtri, erfinv and erfcinv take float64 for speed:
-# fits accurate to float32's needs alone (_exprs.WIDE) in place of float32 Halley steps.
-F64_FOR_F32 = frozenset({"betainc", "betaincc", "gamma", "polygamma", "gammainc",
-                         "gammaincc", "chdtr", "chdtrc", "stdtr", "beta", *WIDE})
 
 
 # The float32 functions whose kernel evaluates several elements an invocation (map.launch's
