@@ -344,10 +344,10 @@ class Runtime:
         self._pass = None
         self._pass_ptr = None                        # the open pass's native handle
         self._last_pipe = None                       # skips a repeated set_pipeline
+        # bind groups through cffi where this wgpu allows (native.bind_group_maker)
+        self._make_bind_group = _native.bind_group_maker(self.device)
         # Each slot's dynamic offset as a ready uint32_t* (a list index a dispatch, where
         # writing one shared cffi word cost a store through cffi each time).
-        # bind groups through cffi where this wgpu allows (native.bind_group_maker)
-        self._make_bind_group = _native.bind_group_maker(self.device) if _ffi is not None else None
         if _ffi is not None:
             self._offsets = _ffi.new("uint32_t[]", [k * SLOT_BYTES for k in range(ARENA_SLOTS)])
             self._offset_at = [self._offsets + k for k in range(ARENA_SLOTS)]

@@ -16,6 +16,17 @@ fn main() { o[0] = 7u; }
 """
 
 
+def _run_once(gpu, pipe, bg):
+    """One workgroup of ``pipe`` with bind group ``bg``, submitted."""
+    encoder = gpu.create_command_encoder()
+    cpass = encoder.begin_compute_pass()
+    cpass.set_pipeline(pipe)
+    cpass.set_bind_group(0, bg)
+    cpass.dispatch_workgroups(1)
+    cpass.end()
+    gpu.queue.submit([encoder.finish()])
+
+
 def test_the_backend_exports_ffi_lib_and_the_functions_the_runtime_calls(device):
     import wgpu
 
@@ -76,13 +87,7 @@ def test_trusted_modules_are_made_and_run(device):
                                        compute={"module": module, "entry_point": "main"})
     bg = gpu.create_bind_group(layout=pipe.get_bind_group_layout(0),
                                entries=[{"binding": 0, "resource": {"buffer": buf}}])
-    encoder = gpu.create_command_encoder()
-    cpass = encoder.begin_compute_pass()
-    cpass.set_pipeline(pipe)
-    cpass.set_bind_group(0, bg)
-    cpass.dispatch_workgroups(1)
-    cpass.end()
-    gpu.queue.submit([encoder.finish()])
+    _run_once(gpu, pipe, bg)
     assert np.frombuffer(gpu.queue.read_buffer(buf), np.uint32)[0] == 7
 
 
@@ -106,13 +111,7 @@ def test_bind_groups_made_through_cffi_bind_what_they_name(device):
                                 "entry_point": "main"})
     bg = make(pipe.get_bind_group_layout(0), [(buf, 16)])
     assert isinstance(bg, wgpu.GPUBindGroup)
-    encoder = gpu.create_command_encoder()
-    cpass = encoder.begin_compute_pass()
-    cpass.set_pipeline(pipe)
-    cpass.set_bind_group(0, bg)
-    cpass.dispatch_workgroups(1)
-    cpass.end()
-    gpu.queue.submit([encoder.finish()])
+    _run_once(gpu, pipe, bg)
     got = np.frombuffer(gpu.queue.read_buffer(buf), dtype=np.uint32)
     assert got.tolist() == [7, 0, 0, 0]
     with pytest.raises(wgpu.GPUValidationError, match="overflow"):  # raises as the public call
