@@ -12,7 +12,7 @@ import enum
 import types
 from typing import TYPE_CHECKING, Any, Iterator
 
-from . import _dtypes as dt
+from . import _dtypes as dt, _ranges
 from ._operators import ArrayOperators
 
 if TYPE_CHECKING:  # names in annotations only: no imports at run time for them
@@ -140,6 +140,8 @@ class Array(ArrayOperators):
                 raise ValueError(f"__dlpack__: the CPU has no streams; stream must be None "
                                  f"or -1, got {stream!r}")
             stream = None
+        if self._device.kind != "cpu":
+            _ranges.wrote()  # the consumer may write this memory (see _ranges)
         return self._device.ops.dlpack(self._data, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple[enum.Enum, int]:
@@ -229,6 +231,7 @@ class Array(ArrayOperators):
         return _getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
+        _ranges.wrote()  # (noted bounds of index arrays go: this may write one)
         # Fast path: a slice key and an array value of the same dtype and device.
         if (type(key) is slice and type(value) is Array and value._dtype is self._dtype
                 and value._device is self._device and self._data.shape):

@@ -29,6 +29,7 @@ from .backends import DLPACK_KINDS as _DL_KINDS, device_name as _device_name
 from ._checks import check_cast as _check_cast, check_dtype, resolve_device  # noqa: F401
 from ._devices import Device, get_device
 from ._transfer import convert as _convert, move
+from . import _ranges
 
 __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
            "full_like", "linspace", "meshgrid", "ones", "ones_like", "tril", "triu",
@@ -51,6 +52,8 @@ _DEFAULT_OF_KIND = {"int": "integral", "uint": "integral", "float": "real floati
 # ---------------------------------------------------------------------------------------
 # Argument checks shared by the creation functions (and used by other modules)
 # ---------------------------------------------------------------------------------------
+
+_INT_KINDS = ("int", "uint")
 
 def _check_copy(copy: Any, func: str) -> None:
     if copy is not None and copy is not True and copy is not False:
@@ -210,6 +213,8 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Device | str 
         dev = resolve_device(device, "asarray")
         d = dt.by_numpy(obj.dtype)
         if d is not None and d in dev.dtypes and obj.dtype.isnative:
+            if d.kind in _INT_KINDS and dev.kind != "cpu":  # (see _ranges)
+                return _ranges.note_host(Array._new(dev.ops.from_host(obj), d, dev), obj)
             return Array._new(dev.ops.from_host(obj), d, dev)
     _check_copy(copy, "asarray")
     if type(obj) is Array:
@@ -244,7 +249,7 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Device | str 
         h = h.astype(h.dtype.newbyteorder("="))
     elif copy and dev.kind == "cpu" and host_data and np.shares_memory(h, np.asarray(obj)):
         h = h.copy()
-    return Array._new(dev.ops.from_host(h), dt.by_numpy(h.dtype), dev)
+    return _ranges.note_host(Array._new(dev.ops.from_host(h), dt.by_numpy(h.dtype), dev), h)
 
 
 def _as_number(obj: Any):
@@ -603,8 +608,9 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         d = dev.defaults["integral"]
         if start:
             _check_int_range(start - 1, d, "arange")
-        return Array._new(allocate("arange", (start,), d, dev, dev.ops.arange, 0, start, 1,
-                                   d), d, dev)
+        r = Array._new(allocate("arange", (start,), d, dev, dev.ops.arange, 0, start, 1, d),
+                       d, dev)
+        return _ranges.note(r, 0, start - 1) if start and dev.kind != "cpu" else r
     args = [_real_arg(start, "arange", "start"), None if stop is None else
             _real_arg(stop, "arange", "stop"), _real_arg(step, "arange", "step")]
     if args[1] is None:
@@ -646,8 +652,11 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     if cd is not d:
         return Array._new(allocate("arange", (n,), cd, dev, _complex_range, dev, start, stop,
                                    step, d, cd), cd, dev)
-    return Array._new(allocate("arange", (n,), d, dev, dev.ops.arange, start, stop, step, d),
-                      d, dev)
+    r = Array._new(allocate("arange", (n,), d, dev, dev.ops.arange, start, stop, step, d),
+                   d, dev)
+    if n and d.kind in _INT_KINDS:
+        _ranges.note(r, *sorted((start, start + (n - 1) * step)))
+    return r
 
 
 def _complex_range(dev: Any, start: Any, stop: Any, step: Any, rd: dt.DType,

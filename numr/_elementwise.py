@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import _dtypes as dt
+from . import _dtypes as dt, _ranges
 from ._array import Array
 from ._checks import (
     FLOAT_KEEPS as _FLOAT_KEEPS, FLOAT_MAX as _FLOAT_MAX, INT_BOUNDS as _INT_BOUNDS,
@@ -293,6 +293,7 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
                 raise TypeError(f"{name} (in place): the result dtype {r._dtype} cannot be "
                                 f"stored in the array's dtype {self._dtype}")
             data = self._device.ops.astype(data, self._dtype, False)
+        _ranges.wrote()
         try:
             self._device.ops.assign(self._data, data)
         except ValueError:

@@ -20,6 +20,7 @@ import numpy as np
 from ._array import Array
 from ._checks import AxisError, as_scalar as _as_scalar, check_writable, scalar_operand_dtype
 from ._dtypes import PROMOTE
+from . import _ranges
 
 __all__ = ["take", "take_along_axis"]
 
@@ -64,6 +65,7 @@ def setitem(x: Array, key: Any, value: Any) -> None:
             raise TypeError(f"setitem: a Python {type(v).__name__} ({v!r}) cannot be stored "
                             f"in an array of dtype {x._dtype}")
     check_writable(x, "setitem")
+    _ranges.wrote()
     try:
         dev.ops.setitem(x._data, key, v)
     except ValueError as e:
@@ -197,11 +199,15 @@ def _checked_indices(k: Array, size: int, axis: int, func: str) -> Any:
     data = k._data
     if data.size == 0:
         return data
-    # the backend's min and max (k is a validated integer array: numr.min's and
-    # numr.max's checks would only repeat that), read back together (one wait on a GPU)
-    ops, axes = k._device.ops, tuple(range(data.ndim))
-    lo, hi = ops.scalars(ops.min(data, axis=axes, keepdims=False),
-                         ops.max(data, axis=axes, keepdims=False))
+    r = _ranges.known(k)
+    if r is not None and -size <= r[0] and r[1] < size:
+        lo, hi = r  # bounds numr knows on the host: nothing to read back (see _ranges)
+    else:
+        # the backend's min and max (k is a validated integer array: numr.min's and
+        # numr.max's checks would only repeat that), read back together (one wait on a GPU)
+        ops, axes = k._device.ops, tuple(range(data.ndim))
+        lo, hi = ops.scalars(ops.min(data, axis=axes, keepdims=False),
+                             ops.max(data, axis=axes, keepdims=False))
     if lo < -size or hi >= size:
         bad = lo if lo < -size else hi
         raise IndexError(f"{func}: index {bad} is out of bounds for axis {axis} with size {size}")

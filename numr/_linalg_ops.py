@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ._array import Array
+from . import _ranges
 from ._checks import is_ndarray as _is_ndarray
 from ._dtypes import CATEGORY
 from ._linalg_checks import (
@@ -113,6 +114,7 @@ def _imatmul_op(self: Array, other: Array, /) -> Array:
     if tuple(r._data.shape) != tuple(self._data.shape):
         raise ValueError(f"matmul (in place): the result shape {tuple(r._data.shape)} differs "
                          f"from the array's shape {tuple(self._data.shape)}")
+    _ranges.wrote()
     self._device.ops.assign(self._data, r._data)
     return self
 

@@ -13,6 +13,7 @@ from . import _dtypes as dt
 from ._array import Array
 from ._creation import asarray
 from ._dtypes import PROMOTE
+from . import _ranges
 from ._checks import (  # noqa: F401
     as_scalar as _as_scalar, broadcast_shape, cast as _cast, check_array, check_flag as check_bool,
     mixed_devices as _mixed, normalize_axes, normalize_axis, ordered as _ordered, scalar_operand_dtype,
@@ -29,7 +30,8 @@ def _indices(data: Any, dev: Any) -> Array:
 def _arg_extreme(func: str, x: Array, axis: int | None, keepdims: bool) -> Array:
     axis = search_axis(func, x, axis, keepdims)
     dev = x._device
-    return _indices(getattr(dev.ops, func)(x._data, axis=axis, keepdims=keepdims), dev)
+    r = _indices(getattr(dev.ops, func)(x._data, axis=axis, keepdims=keepdims), dev)
+    return _ranges.note(r, 0, (x.size if axis is None else x.shape[axis]) - 1)
 
 
 def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
@@ -59,7 +61,8 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     if x.ndim == 0:
         raise ValueError("nonzero: not defined for a 0-d array; use nonzero(reshape(x, (1,)))")
     dev = x._device
-    return tuple(_indices(r, dev) for r in dev.ops.nonzero(x._data))
+    return tuple(_ranges.note(_indices(r, dev), 0, n - 1)
+                 for r, n in zip(dev.ops.nonzero(x._data), x.shape))
 
 
 def searchsorted(x1: Array, x2: Array | int | float, /, *,
@@ -89,9 +92,8 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *,
     if sorter is not None:
         sorter = _sorter(sorter, x1, dev)
     a = x1._data if x1._dtype is d else dev.ops.astype(x1._data, d, False)
-    if sorter is None:
-        return _indices(dev.ops.searchsorted(a, v, side=side, sorter=None), dev)
-    return _indices(dev.ops.searchsorted(a, v, side=side, sorter=sorter), dev)
+    r = _indices(dev.ops.searchsorted(a, v, side=side, sorter=sorter), dev)
+    return _ranges.note(r, 0, x1.shape[0])
 
 
 def _sorter(sorter: Any, x1: Array, dev: Any) -> Any:

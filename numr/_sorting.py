@@ -9,6 +9,7 @@ equal elements in their original order when ``stable`` is True.
 from __future__ import annotations
 
 from ._array import Array
+from . import _ranges
 from ._checks import check_flag as check_bool, normalize_axis, ordered as _ordered
 
 __all__ = ["argsort", "sort"]
@@ -35,4 +36,5 @@ def argsort(x: Array, /, *, axis: int = -1, descending: bool = False,
     axis = _prepare("argsort", x, axis, descending, stable)
     dev = x._device
     data = dev.ops.argsort(x._data, axis=axis, descending=descending, stable=stable)
-    return Array._new(data, dev.defaults["indexing"], dev)
+    r = Array._new(data, dev.defaults["indexing"], dev)
+    return _ranges.note(r, 0, x.shape[axis] - 1) if x.ndim else r

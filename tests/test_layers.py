@@ -20,6 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "numr"
 BOTTOM = {"_dtypes", "_errors", "_op_tables", "_config"}
 # The namespace's shared-helper modules (bottom of the namespace layer).
 HELPERS = BOTTOM | {"_checks", "_linalg_checks", "_array", "_devices", "_transfer", "_operators",
+                    "_ranges",
                     "backends"}
 # _array.py is where Array gets its operators and indexing from the namespace modules
 # (the one place they are attached), so it imports upward by design.

@@ -14,7 +14,7 @@ import numpy as np
 
 import numr as xp
 
-from .. import _dtypes as dt
+from .. import _dtypes as dt, _ranges
 from .._array import Array
 from . import _params as pm
 from ._integers import _int_dtype
@@ -258,7 +258,7 @@ def _perm_index(gen: Any, n: int, dev: Any) -> Array:
     (two words each), so every device sorts the same keys into the same order."""
     w = xp.reshape(xp.astype(gen._bg._draw(2 * n, "u32", dev), dt.uint64), (n, 2))
     keys = xp.bitwise_left_shift(w[:, 0], 32) + w[:, 1]
-    return xp.astype(xp.argsort(keys, stable=True), dt.int64)
+    return _ranges.note(xp.astype(xp.argsort(keys, stable=True), dt.int64), 0, n - 1)
 
 
 def permutation(gen: Any, x: Any, axis: int, device: Any) -> Array:
@@ -345,8 +345,8 @@ def choice(gen: Any, a: Any, size: Any, replace: bool, p: Any, axis: int, shuffl
             idx = xp.astype(xp.argsort(keys, stable=True), dt.int64)[:m]
         if not shuffle:
             idx = xp.sort(idx)
-    idx = xp.reshape(idx, shape)
+    idx = _ranges.note(xp.reshape(idx, shape), 0, n - 1)
     if pop is None:
         return idx
-    taken = xp.take(pop, xp.reshape(idx, (m,)), axis=axis)
+    taken = xp.take(pop, _ranges.note(xp.reshape(idx, (m,)), 0, n - 1), axis=axis)
     return xp.reshape(taken, pop.shape[:axis] + shape + pop.shape[axis + 1:])

@@ -18,7 +18,7 @@ import numpy as np
 
 import numr as xp
 
-from .. import _dtypes as dt
+from .. import _dtypes as dt, _ranges
 from .._array import Array
 from . import _params as pm
 
@@ -193,4 +193,7 @@ def integers(gen: Any, low: Any, high: Any, size: Any, dtype: Any, endpoint: boo
     elif not signed:
         low = low & (2 ** 64 - 1)
     res = xp.astype(off, base) + low
-    return res if res.dtype is dtype else xp.astype(res, dtype)
+    res = res if res.dtype is dtype else xp.astype(res, dtype)
+    if isinstance(low, int) and isinstance(hi, int) and n:
+        _ranges.note(res, low, hi)  # (an index drawn here needs no bounds read back)
+    return res
