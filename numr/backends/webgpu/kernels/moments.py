@@ -26,12 +26,14 @@ writes the unpacked compute type and numr's dtype is reached with a cast afterwa
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...._dtypes import BY_NAME, DType
 from ..array import GPUArray, new
 from .argreduce import chunks, decode, isnan, layout, team, team_lines
 from . import reduce as R
+from ..runtime import packer, remember
 from .map import scalar_words
 from .template import HEADER, WG
 from .types import LAYOUT, ctype, load_fn
@@ -175,34 +177,60 @@ def launch(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...],
            correction: float) -> GPUArray:
     """``kind`` (var or std) of ``x`` (float16/32/64 or complex) over ``axes`` with
     divisor ``n - correction`` (NaN where that is <= 0): an array of the kept axes'
-    shape in :func:`real_compute`'s dtype."""
-    out_shape, R, nk, nr, words, columns = layout(x, axes)
-    out = real_compute(x.dtype)
+    shape in :func:`real_compute`'s dtype. The launch of a signature is built once
+    (``rt.plans``, as reductions' are); a call records its one or two dispatches."""
+    sig = ("moments", kind, x.dtype, x.shape, x.strides, axes, correction)
+    lp = rt.plans.get(sig)
+    if lp is None:
+        lp = remember(rt, sig, _build(rt, kind, x, axes, correction))
+    out_shape, out, stages = lp
     result = new(rt, out_shape, out)
-    nout = result.size
-    if nout == 0:
+    if not stages:
         return result
+    (pipe, params, groups, pk, part_bytes), *merge = stages
+    if x.offset:
+        params = params.copy()
+        params[2] = x.offset & 0xFFFFFFFF
+    if not merge:
+        rt.record(pipe, (x.storage.block, result.storage.block), params, groups, pk)
+        return result
+    part = rt.alloc(part_bytes)
+    rt.record(pipe, (x.storage.block, part.block), params, groups, pk)
+    pipe, params, groups, pk, _ = merge[0]
+    rt.record(pipe, (part.block, result.storage.block), params, groups, pk)
+    return result
+
+
+def _build(rt: Any, kind: str, x: GPUArray, axes: tuple[int, ...], correction: float
+           ) -> tuple:
+    """(result shape, result dtype, stages): each stage (pipeline, parameter words with
+    the input's offset 0 at word 2, workgroups, packer, bytes of the partial results
+    the first of two stages writes)."""
+    out_shape, R, nk, nr, words, columns = layout(x, axes)
+    words[0] = 0  # the offset: set per call
+    out = real_compute(x.dtype)
+    nout = math.prod(out_shape)
+    if nout == 0:
+        return out_shape, out, ()
     C = chunks(nout, R)
     chunk = max(-(-R // C), 1)
     div = scalar_words(float(R - correction), out)
     params = [nout * C, R, *words, C, chunk]
-    name = x.dtype.name
+    d = x.dtype
+
+    def pipe(nk: int, nr: int, T: int, stage: str) -> Any:
+        return rt.pipeline(("moments", kind, d.name, nk, nr, T, stage),
+                           lambda: source(kind, d, nk, nr, T, stage), 2)
+
     if C == 1:
         T = team(R, nout, columns)
-        rt.dispatch(("moments", kind, name, nk, nr, T, "full"),
-                    lambda: source(kind, x.dtype, nk, nr, T, "full"),
-                    [x.storage.block, result.storage.block], params + div,
-                    -(-nout // (WG // T)))
-        return result
-    part = rt.alloc(2 * nout * C * x.dtype.itemsize if x.dtype.kind == "complex"
-                    else 2 * nout * C * out.itemsize)
-    rt.dispatch(("moments", kind, name, nk, nr, WG, "part"),
-                lambda: source(kind, x.dtype, nk, nr, WG, "part"),
-                [x.storage.block, part.block], params, nout * C)
+        params += div
+        return out_shape, out, ((pipe(nk, nr, T, "full"), params, -(-nout // (WG // T)),
+                                 packer(len(params)), 0),)
+    part = 2 * nout * C * (d.itemsize if d.kind == "complex" else out.itemsize)
     T = team(C * 16)  # the merge reads C pairs: a team of about C invocations
-    params[0] = nout
-    rt.dispatch(("moments", kind, name, 0, 0, T, "merge"),
-                lambda: source(kind, x.dtype, 0, 0, T, "merge"),
-                [part.block, result.storage.block], params[:2] + [0, C, chunk] + div,
-                -(-nout // (WG // T)))
-    return result
+    merge = [nout, R, 0, C, chunk] + div
+    return out_shape, out, ((pipe(nk, nr, WG, "part"), params, nout * C, packer(len(params)),
+                             part),
+                            (pipe(0, 0, T, "merge"), merge, -(-nout // (WG // T)),
+                             packer(len(merge)), 0))
