@@ -85,6 +85,9 @@ class Device:
 
 
 _devices: dict[tuple[str, int], Device] = {}
+# device strings already parsed ("webgpu", "cuda:0", ...): a device= argument costs a
+# dict lookup instead of a parse (zeros(8, device="webgpu"): ~2 us of its ~12)
+_by_spec: dict[str, Device] = {}
 _default: list[Device] = []
 _local = threading.local()  # .device: this thread's default inside `with default_device()`
 
@@ -124,6 +127,9 @@ def get_device(spec: Any, func: str = "device") -> Device:
     """The Device for ``spec``: a Device, or a string like 'cpu', 'cuda', 'webgpu:1'."""
     if type(spec) is Device:
         return spec
+    dev = _by_spec.get(spec) if type(spec) is str else None
+    if dev is not None:  # a string seen before (devices are never dropped)
+        return dev
     if isinstance(spec, str):
         kind, _, idx = spec.strip().partition(":")
         try:
@@ -139,9 +145,12 @@ def get_device(spec: Any, func: str = "device") -> Device:
             raise ValueError(f"{func}: unknown device {spec!r}; the "
                              f"{'CPU' if kind == 'cpu' else kind} is {kind!r}")
         try:
-            return _make(kind, index)
+            dev = _make(kind, index)
         except ValueError as e:
             raise ValueError(f"{func}: {e}") from None
+        if type(spec) is str and len(_by_spec) < 256:
+            _by_spec[spec] = dev
+        return dev
     raise ValueError(f"{func}: expected a numr device or a device string, got {spec!r}")
 
 
