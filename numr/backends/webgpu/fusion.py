@@ -144,7 +144,7 @@ class Group:
                                           for x, _ in self.leaves))):
             return self._unfused(live)
         try:
-            plan = _plan(rt, self, tuple(k for k, _ in live))
+            plan = _plan(rt, self, tuple([k for k, _ in live]) if live else ())
             odd = 0  # the leaves' offsets or'ed: the vec4 kernel needs multiples of four
             for x, _ in self.leaves:
                 if type(x) is GPUArray:
@@ -170,9 +170,16 @@ class Group:
                 params.append(x if -M.F32_BIG < x < M.F32_BIG else M.f32_value(x))
             else:
                 params += M.scalar_words(x, part)
+        if len(outs) == 1:  # the last result alone (nothing else holds an earlier one)
+            s = rt._alloc(plan.nbytes[0])
+            blocks.append(s.block)
+            rt.record(pipe, tuple(blocks), params, groups, plan.packer, held=True)
+            self.tail._storage = s
+            return
         storages = [rt._alloc(nbytes) for nbytes in plan.nbytes]
         blocks += [s.block for s in storages]
-        rt.record(pipe, tuple(blocks), params, groups, plan.packer, written=len(storages))
+        rt.record(pipe, tuple(blocks), params, groups, plan.packer, written=len(storages),
+                  held=True)
         for (_, a), s in zip(outs, storages):
             a._storage = s
 
@@ -376,30 +383,38 @@ def _group(rt: Any, t: tuple) -> Group | None:
     """The Group of a one-op pending state (a second op joins), or None (the trie is
     full)."""
     _, tail, _, name, expr, d, out, x, y, shape, w = t
-    operands = _operands(d, x, y)
     g = _new(Group)
     g.rt, g.shape, g.strides, g.size = rt, shape, tail.strides, tail.size
-    g.leaves, g.inter, g.tail = [], [], tail
-    g.arrays = g.words = 0
+    g.inter, g.tail = [], tail
     g.weight = w
-    codes = []
-    for x, dd in operands:
-        if type(x) is GPUArray:
-            for k in range(len(g.leaves)):
-                if g.leaves[k][0] is x:
-                    codes.append(k)
-                    break
-            else:
-                g.leaves.append((x, dd))
-                codes.append(_ARRAY)
+    # the leaves and their counts (_fits's, which one op always passes: it ran unfused
+    # with as many), written out for the one or two operands
+    per = 1 + len(shape)
+    if type(x) is GPUArray:
+        arrays, words, c0 = 1, per, _ARRAY
+    else:
+        arrays, words, c0 = 0, 2, _SCALAR
+    if y is None:
+        g.leaves = [(x, d)]
+        key = (name, expr, d, out, c0)
+    else:
+        if type(y) is not GPUArray:
+            g.leaves = [(x, d), (y, d)]
+            words += 2
+            c1 = _SCALAR
+        elif y is x:
+            g.leaves = [(x, d)]
+            c1 = 0
         else:
-            g.leaves.append((x, dd))
-            codes.append(_SCALAR)
-    g._fits(0)  # counts them (one op always fits: it ran unfused with as many)
-    key = (name, expr, d, out, *codes)
+            g.leaves = [(x, d), (y, d)]
+            arrays += 1
+            words += per
+            c1 = _ARRAY
+        key = (name, expr, d, out, c0, c1)
+    g.arrays, g.words = arrays, words
     step = _roots.get(key)
     if step is None:
-        step = _child(None, key, name, expr, d, out, tuple(codes))
+        step = _child(None, key, name, expr, d, out, key[4:])
         if step is None:
             return None
     g.step = step
