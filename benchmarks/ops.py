@@ -106,6 +106,10 @@ def rows(n: int, s: int, mm: list[int]) -> dict:
                                                                   S.A["y"])),
         "strided copy x[::2]": ("x", f4 * n, lambda S: S.copy(S.A["x"][::2])),
         f"transposed copy {s}x{s}": ("M", 2 * f4 * s * s, lambda S: S.copy(S.A["M"].T)),
+        # rows picked by an index array uploaded once (numr knows its bounds: no read
+        # back for the bounds check, numr/_ranges.py)
+        f"gather M[idx], {max(1, s // 16)} rows": ("M I", 2 * f4 * max(1, s // 16) * s,
+                                                    lambda S: S.A["M"][S.A["I"]]),
     }
     for k in mm:
         table[f"matmul {k} float32"] = (f"A{k} B{k}", -2 * k**3,
@@ -122,7 +126,8 @@ def host_arrays(n: int, s: int, mm: list[int], adam: int) -> dict:
          "y": rng.standard_normal(n, dtype=np.float32),
          "c": rng.random(n) < 0.5,
          "p": rng.uniform(0.1, 4.0, n).astype(np.float32),
-         "M": rng.standard_normal((s, s), dtype=np.float32)}
+         "M": rng.standard_normal((s, s), dtype=np.float32),
+         "I": rng.integers(0, s, max(1, s // 16))}
     for k in mm:
         h[f"A{k}"] = rng.standard_normal((k, k), dtype=np.float32)
         h[f"B{k}"] = rng.standard_normal((k, k), dtype=np.float32)
