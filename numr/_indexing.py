@@ -41,6 +41,11 @@ def getitem(x: Array, key: Any) -> Array:
             raise IndexError(f"getitem: index {key} is out of bounds for axis 0 with size {size}")
         key = key if key >= 0 else key + size
         return Array._new(x._device.ops.getitem(data, key), x._dtype, x._device)
+    if (t is Array and data.ndim and key._device is x._device
+            and key._dtype.kind in ("int", "uint")):
+        # one integer index array (rows by index): normalize_key's steps for it
+        k = _checked_indices(key, data.shape[0], 0, "getitem")
+        return Array._new(x._device.ops.getitem(data, (k,)), x._dtype, x._device)
     key = normalize_key(x, key, "getitem")
     return Array._new(x._device.ops.getitem(data, key), x._dtype, x._device)
 
