@@ -33,9 +33,22 @@ def gap(name: str, d: dt.DType, rt: Any, why: str) -> NotImplementedError:
                                f"yet ({why}); see README.md, 'WebGPU status'")
 
 
+_BROADCAST: dict[tuple, tuple] = {}  # shapes -> their broadcast shape (a loop repeats them)
+
+
 def broadcast_shape(name: str, *shapes: tuple) -> tuple:
     if shapes.count(shapes[0]) == len(shapes):  # most calls: one shape
         return shapes[0]
+    out = _BROADCAST.get(shapes)
+    if out is None:
+        out = _broadcast(name, shapes)
+        if len(_BROADCAST) >= 4096:
+            _BROADCAST.clear()
+        _BROADCAST[shapes] = out
+    return out
+
+
+def _broadcast(name: str, shapes: tuple) -> tuple:
     nd = max(len(s) for s in shapes)
     out = []
     for k in range(nd):
