@@ -50,7 +50,7 @@ class _Plan:
     def layout(self, a: GPUArray) -> tuple[int, tuple, list]:
         """For array ``a``: (base offset, strides over the result's axes, per index array
         (array, strides over B, multiplier))."""
-        v = A.basic_index(a, self.basic)
+        v = a if self.basic is _ALL else A.basic_index(a, self.basic)
         strides = tuple(v.strides[k] if kind == "r" else 0 for kind, k in self.outdims)
         index = [(arr, _bstrides(arr, self.bshape), v.strides[axis])
                  for axis, arr in self.entries if arr is not None]
@@ -101,6 +101,8 @@ def nonzero(x: GPUArray) -> tuple:
 # -- planning ------------------------------------------------------------------------
 
 def plan(a: GPUArray, key: tuple, func: str) -> _Plan:
+    if len(key) == 1 and type(key[0]) is GPUArray and key[0].dtype is not dt.bool:
+        return _rows(a, key[0])
     basic: list = []
     entries: list = []      # (axis of V, index array or None, its shape)
     advanced: list = []     # per key item: does it count as advanced for placement
@@ -162,6 +164,23 @@ def plan(a: GPUArray, key: tuple, func: str) -> _Plan:
     else:
         p.outdims = bdims + [("r", k) for k in rest]
     p.shape = tuple(vshape[k] if kind == "r" else p.bshape[k] for kind, k in p.outdims)
+    return p
+
+
+_ALL = (slice(None),)
+
+
+def _rows(a: GPUArray, k: GPUArray) -> _Plan:
+    """plan's result for a key of one integer array (rows by index, x[idx]), the
+    commonest advanced key, without its general steps."""
+    p = _Plan()
+    p.basic = _ALL
+    p.entries = [(0, k)]
+    p.duplicates = True
+    p.bshape = k.shape
+    nb = len(k.shape)
+    p.outdims = [("b", j) for j in range(nb)] + [("r", r) for r in range(1, len(a.shape))]
+    p.shape = k.shape + a.shape[1:]
     return p
 
 
