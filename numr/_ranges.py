@@ -6,8 +6,9 @@ every device). On a GPU the check reads the array's min and max back: a sync poi
 drains the device and stalls a loop of ``x[idx]`` (lavapipe: ~400 us a call against ~20
 without it). Where numr made the index array and knows bounds of its values on the host
 (index data uploaded from the host, argsort, argmax, argmin, nonzero, searchsorted,
-arange, the random generator's integers and permutations) it notes them here, and the
-check takes them instead; bounds that do not fit the axis still go to the exact check.
+arange, the random generator's integers and permutations, and slices ``idx[i:j]`` of
+those) it notes them here, and the check takes them instead; bounds that do not fit the
+axis still go to the exact check.
 
 A note holds while nothing has been written in place anywhere since (a global count of
 in-place writes and DLPack exports, after which another library may write the memory):
@@ -55,6 +56,13 @@ def _forget(key: int, ref: Any) -> None:
     e = _notes.get(key)
     if e is not None and e[0] is ref:
         _notes.pop(key, None)
+
+
+def inherit(view: Any, x: Any) -> None:
+    """``view`` holds some of ``x``'s values (a slice): it keeps what is known of x."""
+    r = known(x)
+    if r is not None:
+        note(view, *r)
 
 
 def known(x: Any) -> tuple[int, int] | None:

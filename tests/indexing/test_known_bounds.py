@@ -41,6 +41,7 @@ def _made(device):
         "arange": (numr.arange(7, -1, -2, device=device), [7, 5, 3, 1]),
         "arange(n)": (numr.arange(8, device=device), list(range(8))),
         "permutation": (perm, None),
+        "a slice of one": (perm[2:6], None),
         "integers": (draws, None),
     }
 
