@@ -233,7 +233,7 @@ class Array(ArrayOperators):
         return _getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
-        _ranges.wrote()  # (noted bounds of index arrays go: this may write one)
+        _ranges.wrote(self)  # (the bounds noted for index arrays in its buffer go)
         # Fast path: a slice key and an array value of the same dtype and device.
         if (type(key) is slice and type(value) is Array and value._dtype is self._dtype
                 and value._device is self._device and self._data.shape):

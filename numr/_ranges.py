@@ -10,11 +10,12 @@ arange, the random generator's integers and permutations, and slices ``idx[i:j]`
 those) it notes them here, and the check takes them instead; bounds that do not fit the
 axis still go to the exact check.
 
-A note holds while nothing has been written in place anywhere since (a global count of
-in-place writes and DLPack exports, after which another library may write the memory):
-coarse, but right whichever view of which array was written. The CPU is left out: its
-check costs no sync, and NumPy arrays sharing memory with numr's can be written behind
-numr's back.
+A note holds while nothing has written the array's buffer in place since (setitem and
+the in-place operators, through any view: each write counts against the buffer, the
+WebGPU Storage or CuPy Memory its views share), and while no GPU array has been handed
+to another library through DLPack (which may write it behind numr's back: every note
+goes then, as at a write whose buffer is not known). The CPU is left out: its check
+costs no sync, and NumPy arrays sharing memory with numr's can be written unseen.
 """
 
 from __future__ import annotations
@@ -26,20 +27,49 @@ from typing import Any
 import numpy as np
 
 _counter = itertools.count(1)
-_writes = 0                     # the count of in-place writes (see wrote)
-_notes: dict[int, tuple] = {}   # id(Array) -> (weakref, lo, hi, _writes when noted)
+_epoch = 0                      # bumped by a write whose buffer is not known: every note goes
+# id(Array) -> (weakref, lo, hi, _epoch, id(buffer), the buffer's write count): the buffer
+# lives while the array does, so its id stays its own while the note can be valid
+_notes: dict[int, tuple] = {}
+# id(buffer) -> [its write count, the notes on it]: only noted buffers are watched, so a
+# program's writes elsewhere leave nothing here
+_watched: dict[int, list] = {}
 KEPT = 4096                     # notes kept before they start over (a cache, not a record)
 HOST_MAX = 1 << 20              # host data noted up to this size (its min and max cost ~1 ms)
+
+
+def _buffer(data: Any) -> Any:
+    """The object owning the memory of a GPU array ``data`` and shared by all its views:
+    a WebGPU array's Storage (a pending result's computed now: its Storage comes then), a
+    CuPy array's Memory; None where unknown."""
+    st = getattr(data, "_storage", None)
+    if st is not None:
+        return st
+    if hasattr(type(data), "storage"):
+        return data.storage
+    return getattr(getattr(data, "data", None), "mem", None)
 
 
 def note(x: Any, lo: int, hi: int) -> Any:
     """Note that every value of the fresh GPU array ``x`` lies in [lo, hi]; returns x."""
     if x._device.kind == "cpu":
         return x
+    b = _buffer(x._data)
+    if b is None:
+        return x
     if len(_notes) >= KEPT:
         _notes.clear()
-    key = id(x)
-    _notes[key] = (weakref.ref(x, lambda r, key=key: _forget(key, r)), lo, hi, _writes)
+        _watched.clear()
+    key, bid = id(x), id(b)
+    old = _notes.get(key)
+    if old is not None:
+        _forget(key, old[0])
+    w = _watched.get(bid)
+    if w is None:
+        w = _watched[bid] = [0, 0]
+    w[1] += 1
+    _notes[key] = (weakref.ref(x, lambda r, key=key: _forget(key, r)), lo, hi, _epoch, bid,
+                   w[0])
     return x
 
 
@@ -56,6 +86,11 @@ def _forget(key: int, ref: Any) -> None:
     e = _notes.get(key)
     if e is not None and e[0] is ref:
         _notes.pop(key, None)
+        w = _watched.get(e[4])
+        if w is not None:
+            w[1] -= 1
+            if w[1] <= 0:
+                _watched.pop(e[4], None)
 
 
 def inherit(view: Any, x: Any) -> None:
@@ -68,12 +103,26 @@ def inherit(view: Any, x: Any) -> None:
 def known(x: Any) -> tuple[int, int] | None:
     """(lo, hi) noted for ``x`` and still valid, else None."""
     e = _notes.get(id(x))
-    if e is None or e[3] != _writes or e[0]() is not x:
+    if e is None or e[3] != _epoch or e[0]() is not x:
+        return None
+    w = _watched.get(e[4])
+    if w is None or w[0] != e[5]:
         return None
     return e[1], e[2]
 
 
-def wrote() -> None:
-    """Some array was written in place (or handed to another library): every note goes."""
-    global _writes
-    _writes = next(_counter)
+def wrote(x: Any = None) -> None:
+    """Array ``x`` is written in place: the notes on its buffer go (every note where its
+    buffer is not known, or for ``x`` None: handed to another library). A CPU array
+    shares no memory with a GPU array: nothing goes."""
+    global _epoch
+    if x is not None:
+        if x._device.kind == "cpu" or not _notes:
+            return
+        b = _buffer(x._data)
+        if b is not None:
+            w = _watched.get(id(b))
+            if w is not None:
+                w[0] = next(_counter)
+            return
+    _epoch = next(_counter)

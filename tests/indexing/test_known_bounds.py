@@ -112,10 +112,12 @@ def test_bounds_outside_the_axis_still_raise(device, monkeypatch):
         x[a]
 
 
-def test_notes_are_per_array_and_bounded(device):
+def test_notes_are_per_array_and_bounded(device, monkeypatch):
     if device.kind == "cpu":
         assert _ranges.known(numr.arange(3, device=device)) is None
         return
+    # (a small bound: thousands of arrays would fill the buffer pool for later tests)
+    monkeypatch.setattr(_ranges, "KEPT", 16)
     kept = [numr.arange(4, device=device) for _ in range(_ranges.KEPT + 10)]
     assert sum(_ranges.known(a) is not None for a in kept) <= _ranges.KEPT
     a = numr.arange(4, device=device)
@@ -125,3 +127,21 @@ def test_notes_are_per_array_and_bounded(device):
     key = id(a)
     del kept, a
     assert key not in _ranges._notes  # a dead array's note goes with it
+
+
+def test_a_write_elsewhere_keeps_the_bounds(device, monkeypatch):
+    """Writes count against the buffer written: another array's writes, a pending
+    result's and a CPU array's leave the index array's bounds known."""
+    x = numr.asarray(H, device=device)
+    i = numr.arange(8, device=device)
+    other = numr.zeros(8, device=device)
+    other[0] = 1.0
+    other += 1.0
+    pending = other * 2.0
+    pending[1] = 3.0
+    host = numr.zeros(3, device="cpu")
+    host[0] = 2.0
+    assert (_ranges.known(i) is None) == (device.kind == "cpu")
+    _no_read_back(device, monkeypatch)
+    assert_array(x[i], H)
+    assert_array(pending, [4.0, 3.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0])
