@@ -36,6 +36,7 @@ __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "fu
            "zeros", "zeros_like"]
 
 _MAX_NDIM = 64
+_INT_KINDS = ("int", "uint")
 # The kinds a Python scalar type may be stored in, by scalar type.
 _FITS = {
     bool: ("bool", "int", "uint", "float", "complex"),
@@ -52,8 +53,6 @@ _DEFAULT_OF_KIND = {"int": "integral", "uint": "integral", "float": "real floati
 # ---------------------------------------------------------------------------------------
 # Argument checks shared by the creation functions (and used by other modules)
 # ---------------------------------------------------------------------------------------
-
-_INT_KINDS = ("int", "uint")
 
 def _check_copy(copy: Any, func: str) -> None:
     if copy is not None and copy is not True and copy is not False:
