@@ -227,7 +227,7 @@ class Array(ArrayOperators):
             obj._data = self._device.ops.getslice(self._data, key)
             obj._dtype = self._dtype
             obj._device = self._device
-            if _ranges._notes:  # a slice of an index array keeps its bounds (idx[i:j])
+            if id(self) in _ranges._notes:  # a slice of an index array keeps its bounds
                 _ranges.inherit(obj, self)
             return obj
         return _getitem(self, key)
