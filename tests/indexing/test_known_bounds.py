@@ -1,7 +1,8 @@
 """Index arrays whose bounds numr knows on the host (numr/_ranges.py): on a GPU they index
 without the bounds check's read back, the result the same as NumPy's; an in-place write
-anywhere (or a DLPack export) drops what is known, so the check reads back again and an
-out-of-bounds index still raises IndexError on every device."""
+into the index array's buffer (through any view) or a DLPack export drops what is known,
+so the check reads back again and an out-of-bounds index still raises IndexError on
+every device; writes into other arrays leave it known."""
 
 import numpy as np
 import pytest
