@@ -6,8 +6,8 @@ every device). On a GPU the check reads the array's min and max back: a sync poi
 drains the device and stalls a loop of ``x[idx]`` (lavapipe: ~400 us a call against ~20
 without it). Where numr made the index array and knows bounds of its values on the host
 (index data uploaded from the host, argsort, argmax, argmin, nonzero, searchsorted,
-arange, the random generator's integers and permutations, and slices ``idx[i:j]`` of
-those) it notes them here, and the check takes them instead; bounds that do not fit the
+arange, unique's indices, the random generator's integers and permutations, and
+slices ``idx[i:j]`` of those) it notes them here, and the check takes them instead; bounds that do not fit the
 axis still go to the exact check.
 
 A note holds while nothing has written the array's buffer in place since (setitem and

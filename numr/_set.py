@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from . import _dtypes as dt
 from ._array import Array
+from . import _ranges
 from ._checks import (
     as_scalar as _as_scalar, check_array, check_bool, mixed_devices as _mixed, scalar_operand_dtype,
 )
@@ -50,7 +51,11 @@ def unique_all(x: Array, /) -> UniqueAllResult:
     """The unique values of ``x``, the index of each one's first occurrence, the indices
     that rebuild ``x`` from them, and how often each occurs."""
     check_array(x, "unique_all")
-    return UniqueAllResult(*_wrap(x, *x._device.ops.unique_all(x._data)))
+    values, indices, inverse, counts = _wrap(x, *x._device.ops.unique_all(x._data))
+    # (indices into the flattened x and into values: bounds known, see _ranges)
+    _ranges.note(indices, 0, x.size - 1)
+    _ranges.note(inverse, 0, values.shape[0] - 1)
+    return UniqueAllResult(values, indices, inverse, counts)
 
 
 def unique_counts(x: Array, /) -> UniqueCountsResult:
@@ -62,7 +67,8 @@ def unique_counts(x: Array, /) -> UniqueCountsResult:
 def unique_inverse(x: Array, /) -> UniqueInverseResult:
     """The unique values of ``x`` and the indices (shaped like ``x``) that rebuild it."""
     check_array(x, "unique_inverse")
-    return UniqueInverseResult(*_wrap(x, *x._device.ops.unique_inverse(x._data)))
+    values, inverse = _wrap(x, *x._device.ops.unique_inverse(x._data))
+    return UniqueInverseResult(values, _ranges.note(inverse, 0, values.shape[0] - 1))
 
 
 def unique_values(x: Array, /) -> Array:

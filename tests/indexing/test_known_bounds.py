@@ -49,6 +49,11 @@ def _made(device):
         "arange": (numr.arange(7, -1, -2, device=device), [7, 5, 3, 1]),
         "arange(n)": (numr.arange(8, device=device), list(range(8))),
         "permutation": (perm, None),
+        "unique_inverse": (numr.unique_inverse(numr.asarray(np.array([5, 1, 5, 0, 7, 1, 2, 6]),
+                                                             device=device)).inverse_indices,
+                           np.unique(np.array([5, 1, 5, 0, 7, 1, 2, 6]), return_inverse=True)[1]),
+        "unique_all indices": (numr.unique_all(numr.asarray(np.array([3, 3, 1, 0]),
+                                                          device=device)).indices, [3, 2, 0]),
         "a slice of one": (perm[2:6], None),
         "integers": (draws, None),
     }
