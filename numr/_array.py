@@ -140,8 +140,7 @@ class Array(ArrayOperators):
                 raise ValueError(f"__dlpack__: the CPU has no streams; stream must be None "
                                  f"or -1, got {stream!r}")
             stream = None
-        if self._device.kind != "cpu":
-            _ranges.wrote()  # the consumer may write this memory (see _ranges)
+        _ranges.wrote(self)  # the consumer may write this memory (see _ranges)
         return self._device.ops.dlpack(self._data, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple[enum.Enum, int]:
@@ -233,7 +232,8 @@ class Array(ArrayOperators):
         return _getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
-        _ranges.wrote(self)  # (the bounds noted for index arrays in its buffer go)
+        if _ranges._notes:
+            _ranges.wrote(self)  # (the bounds noted for index arrays in its buffer go)
         # Fast path: a slice key and an array value of the same dtype and device.
         if (type(key) is slice and type(value) is Array and value._dtype is self._dtype
                 and value._device is self._device and self._data.shape):

@@ -212,7 +212,7 @@ def asarray(obj: Any, /, *, dtype: dt.DType | None = None, device: Device | str 
         dev = resolve_device(device, "asarray")
         d = dt.by_numpy(obj.dtype)
         if d is not None and d in dev.dtypes and obj.dtype.isnative:
-            if d.kind in _INT_KINDS and dev.kind != "cpu":  # (see _ranges)
+            if d.kind in _INT_KINDS:  # (see _ranges)
                 return _ranges.note_host(Array._new(dev.ops.from_host(obj), d, dev), obj)
             return Array._new(dev.ops.from_host(obj), d, dev)
     _check_copy(copy, "asarray")
@@ -609,7 +609,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             _check_int_range(start - 1, d, "arange")
         r = Array._new(allocate("arange", (start,), d, dev, dev.ops.arange, 0, start, 1, d),
                        d, dev)
-        return _ranges.note(r, 0, start - 1) if start and dev.kind != "cpu" else r
+        return _ranges.note(r, 0, start - 1) if start else r
     args = [_real_arg(start, "arange", "start"), None if stop is None else
             _real_arg(stop, "arange", "stop"), _real_arg(step, "arange", "step")]
     if args[1] is None:

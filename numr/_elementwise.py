@@ -293,7 +293,8 @@ def _binary(name: str, category: str, result: str = "same") -> Callable:
                 raise TypeError(f"{name} (in place): the result dtype {r._dtype} cannot be "
                                 f"stored in the array's dtype {self._dtype}")
             data = self._device.ops.astype(data, self._dtype, False)
-        _ranges.wrote(self)
+        if _ranges._notes:
+            _ranges.wrote(self)
         try:
             self._device.ops.assign(self._data, data)
         except ValueError:

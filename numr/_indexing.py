@@ -70,7 +70,6 @@ def setitem(x: Array, key: Any, value: Any) -> None:
             raise TypeError(f"setitem: a Python {type(v).__name__} ({v!r}) cannot be stored "
                             f"in an array of dtype {x._dtype}")
     check_writable(x, "setitem")
-    _ranges.wrote(x)
     try:
         dev.ops.setitem(x._data, key, v)
     except ValueError as e:

@@ -114,7 +114,8 @@ def _imatmul_op(self: Array, other: Array, /) -> Array:
     if tuple(r._data.shape) != tuple(self._data.shape):
         raise ValueError(f"matmul (in place): the result shape {tuple(r._data.shape)} differs "
                          f"from the array's shape {tuple(self._data.shape)}")
-    _ranges.wrote(self)
+    if _ranges._notes:
+        _ranges.wrote(self)
     self._device.ops.assign(self._data, r._data)
     return self
 

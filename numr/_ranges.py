@@ -10,12 +10,12 @@ arange, unique's indices, the random generator's integers and permutations, and
 slices ``idx[i:j]`` of those) it notes them here, and the check takes them instead; bounds that do not fit the
 axis still go to the exact check.
 
-A note holds while nothing has written the array's buffer in place since (setitem and
-the in-place operators, through any view: each write counts against the buffer, the
-WebGPU Storage or CuPy Memory its views share), and while no GPU array has been handed
-to another library through DLPack (which may write it behind numr's back: every note
-goes then, as at a write whose buffer is not known). The CPU is left out: its check
-costs no sync, and NumPy arrays sharing memory with numr's can be written unseen.
+A note holds while nothing has written the array's buffer since: setitem and the
+in-place operators through any view, or a DLPack export (after which another library may
+write it) count against the buffer its views share (the backend's ``buffer`` op: a
+WebGPU Storage, a CuPy Memory). Host memory has no such buffer (NumPy arrays sharing
+memory with numr's can be written unseen): the CPU keeps no notes, and needs none (its
+check costs no sync).
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ from typing import Any
 import numpy as np
 
 _counter = itertools.count(1)
-_epoch = 0                      # bumped by a write whose buffer is not known: every note goes
-# id(Array) -> (weakref, lo, hi, _epoch, id(buffer), the buffer's write count): the buffer
-# lives while the array does, so its id stays its own while the note can be valid
+# id(Array) -> (weakref, lo, hi, id(buffer), the buffer's write count): the buffer lives
+# while the array does, so its id stays its own while the note can be valid
 _notes: dict[int, tuple] = {}
 # id(buffer) -> [its write count, the notes on it]: only noted buffers are watched, so a
 # program's writes elsewhere leave nothing here
@@ -38,29 +37,30 @@ KEPT = 4096                     # notes kept before they start over (a cache, no
 HOST_MAX = 1 << 20              # host data noted up to this size (its min and max cost ~1 ms)
 
 
-def _buffer(data: Any) -> Any:
-    """The object owning the memory of a GPU array ``data`` and shared by all its views:
-    a WebGPU array's Storage (a pending result's computed now: its Storage comes then), a
-    CuPy array's Memory; None where unknown."""
-    st = getattr(data, "_storage", None)
-    if st is not None:
-        return st
-    if hasattr(type(data), "storage"):
-        return data.storage
-    return getattr(getattr(data, "data", None), "mem", None)
-
-
 def note(x: Any, lo: int, hi: int) -> Any:
-    """Note that every value of the fresh GPU array ``x`` lies in [lo, hi]; returns x."""
-    if x._device.kind == "cpu":
-        return x
-    b = _buffer(x._data)
-    if b is None:
-        return x
+    """Note that every value of the fresh array ``x`` lies in [lo, hi] (where its device
+    has buffers to watch); returns x."""
+    b = x._device.ops.buffer(x._data)
+    if b is not None:
+        _add(x, id(b), lo, hi)
+    return x
+
+
+def note_host(x: Any, h: Any) -> Any:
+    """:func:`note` of ``x``, just made from the host integer array ``h`` (a NumPy array,
+    which a device array with a buffer copied)."""
+    if type(h) is np.ndarray and h.dtype.kind in "iu" and 0 < h.size <= HOST_MAX:
+        b = x._device.ops.buffer(x._data)
+        if b is not None:
+            _add(x, id(b), int(h.min()), int(h.max()))
+    return x
+
+
+def _add(x: Any, bid: int, lo: int, hi: int) -> None:
     if len(_notes) >= KEPT:
         _notes.clear()
         _watched.clear()
-    key, bid = id(x), id(b)
+    key = id(x)
     old = _notes.get(key)
     if old is not None:
         _forget(key, old[0])
@@ -68,29 +68,18 @@ def note(x: Any, lo: int, hi: int) -> Any:
     if w is None:
         w = _watched[bid] = [0, 0]
     w[1] += 1
-    _notes[key] = (weakref.ref(x, lambda r, key=key: _forget(key, r)), lo, hi, _epoch, bid,
-                   w[0])
-    return x
-
-
-def note_host(x: Any, h: Any) -> Any:
-    """:func:`note` of ``x``, just made on a GPU from the host integer array ``h`` (a
-    NumPy array, which the device's array copied)."""
-    if (x._device.kind != "cpu" and type(h) is np.ndarray and h.dtype.kind in "iu"
-            and 0 < h.size <= HOST_MAX):
-        note(x, int(h.min()), int(h.max()))
-    return x
+    _notes[key] = (weakref.ref(x, lambda r, key=key: _forget(key, r)), lo, hi, bid, w[0])
 
 
 def _forget(key: int, ref: Any) -> None:
     e = _notes.get(key)
     if e is not None and e[0] is ref:
         _notes.pop(key, None)
-        w = _watched.get(e[4])
+        w = _watched.get(e[3])
         if w is not None:
             w[1] -= 1
             if w[1] <= 0:
-                _watched.pop(e[4], None)
+                _watched.pop(e[3], None)
 
 
 def inherit(view: Any, x: Any) -> None:
@@ -103,26 +92,20 @@ def inherit(view: Any, x: Any) -> None:
 def known(x: Any) -> tuple[int, int] | None:
     """(lo, hi) noted for ``x`` and still valid, else None."""
     e = _notes.get(id(x))
-    if e is None or e[3] != _epoch or e[0]() is not x:
+    if e is None or e[0]() is not x:
         return None
-    w = _watched.get(e[4])
-    if w is None or w[0] != e[5]:
+    w = _watched.get(e[3])
+    if w is None or w[0] != e[4]:
         return None
     return e[1], e[2]
 
 
-def wrote(x: Any = None) -> None:
-    """Array ``x`` is written in place: the notes on its buffer go (every note where its
-    buffer is not known, or for ``x`` None: handed to another library). A CPU array
-    shares no memory with a GPU array: nothing goes."""
-    global _epoch
-    if x is not None:
-        if x._device.kind == "cpu" or not _notes:
-            return
-        b = _buffer(x._data)
+def wrote(x: Any) -> None:
+    """Array ``x`` is written in place, or exported (another library may write it): the
+    notes on its buffer go. (An array without a buffer shares none with a noted one.)"""
+    if _notes:
+        b = x._device.ops.buffer(x._data)
         if b is not None:
             w = _watched.get(id(b))
             if w is not None:
                 w[0] = next(_counter)
-            return
-    _epoch = next(_counter)

@@ -98,6 +98,10 @@ Besides those, every backend provides these ops:
 ``getslice(x, key)``           ``x[key]`` for one slice on the first axis (a hot path).
 ``setitem(x, key, value)``     in-place, value a native array or Python scalar of x's dtype.
 ``assign(dst, src)``           copy ``src`` (broadcastable) into ``dst`` in place.
+``buffer(x)``                  the object owning x's memory and shared by all its views,
+                               where numr alone writes that memory (a WebGPU Storage, a
+                               CuPy Memory); None for host memory, which other code may
+                               share (numr/_ranges.py watches these buffers).
 ``writable(x)``                whether x may be written (False for broadcast_to's and
                                broadcast_arrays' views and the views of them, where the
                                library marks them; numr raises the ValueError).

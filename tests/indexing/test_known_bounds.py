@@ -1,6 +1,6 @@
 """Index arrays whose bounds numr knows on the host (numr/_ranges.py): on a GPU they index
 without the bounds check's read back, the result the same as NumPy's; an in-place write
-into the index array's buffer (through any view) or a DLPack export drops what is known,
+into the index array's buffer (through any view) or its DLPack export drops what is known,
 so the check reads back again and an out-of-bounds index still raises IndexError on
 every device; writes into other arrays leave it known."""
 
@@ -15,10 +15,9 @@ H = np.arange(40.0).reshape(8, 5) * 1.5
 
 
 def _notes_kept(device) -> bool:
-    """Whether numr notes bounds on ``device``: a GPU, not the CPU, nor the NumPy arrays
-    that serve an emulated GPU (NUMR_TEST_EMULATE_GPU=1: host memory, as the CPU's)."""
-    return device.kind != "cpu" and not isinstance(numr.zeros(1, device=device)._data,
-                                                   np.ndarray)
+    """Whether numr notes bounds on ``device``: where its arrays have a buffer numr alone
+    writes (a GPU; not the CPU, nor the NumPy arrays serving an emulated GPU)."""
+    return device.ops.buffer(numr.zeros(1, device=device)._data) is not None
 
 
 def _no_read_back(device, monkeypatch):

@@ -110,6 +110,9 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
         # An empty array has nothing to race on (CuPy gives some zero strides: eye(0, 21)).
         return a.size == 0 or all(s != 0 or n <= 1 for s, n in zip(a.strides, a.shape))
 
+    def buffer(a):
+        return None if on_host else a.data.mem  # (CuPy: the Memory its views share)
+
     bf16, u16 = c.bf16, xp.dtype("uint16")
 
     def dlpack(a, stream, max_version, dl_device, copy):
@@ -179,7 +182,8 @@ def build(c: Context) -> dict[str, Callable[..., Any]]:
 
     return {"from_host": from_host, "to_host": to_host, "astype": astype, "getitem": getitem,
             "getslice": getslice,
-            "setitem": setitem, "assign": assign, "writable": writable, "dlpack": dlpack,
+            "setitem": setitem, "assign": assign, "writable": writable, "buffer": buffer,
+            "dlpack": dlpack,
             "dlpack_device": dlpack_device, "from_dlpack": from_dlpack, "scalar": scalar,
             "scalars": scalars,
             "sync": sync,

@@ -69,6 +69,10 @@ def writable(x: GPUArray) -> bool:
     return not x.readonly
 
 
+def buffer(x: GPUArray) -> Any:
+    return x.storage  # (a pending result's is computed now)
+
+
 # DLPack (numr/backends/webgpu/dlpack.py): arrays report (kDLWebGPU = 15, index) and
 # export in place on their own device, or as a host copy for dl_device=(1, 0).
 
@@ -83,6 +87,6 @@ def dlpack(place: Place, x: GPUArray, stream: Any, max_version: tuple[int, int] 
 
 OPS: dict[str, Callable[..., Any]] = {
     "to_host": to_host, "scalar": scalar, "finfo": finfo, "iinfo": iinfo,
-    "writable": writable, "dlpack_device": dlpack_device}
+    "writable": writable, "buffer": buffer, "dlpack_device": dlpack_device}
 PLACED: dict[str, Callable[..., Any]] = {"from_host": from_host, "sync": sync, "dlpack": dlpack}
 """Ops that take the Place first."""
